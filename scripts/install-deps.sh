@@ -1,0 +1,20 @@
+#!/bin/sh
+# Installs the Debian 12 packages ampvk needs to build and test.
+# Idempotent: packages already present are not downloaded again.
+set -eu
+pkgs="build-essential cmake pkg-config libvulkan-dev mesa-vulkan-drivers \
+vulkan-validationlayers vulkan-tools libshaderc-dev glslang-dev glslc \
+spirv-tools libstb-dev"
+missing=""
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+        || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+        echo "install-deps: need root to install:$missing" >&2; exit 1; fi
+else SUDO=""; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends $missing

@@ -1,0 +1,1166 @@
+/* Arrays, array_views and copies (see include/ampvk/array.h).
+ *
+ * All views of the same memory share one amp__data: the host copy (if any), the
+ * device buffer (if any) and which of the two is current. Validity is kept for
+ * the whole storage: a kernel that writes a section makes the device copy the
+ * current one, and synchronize brings the whole storage back. Host-side memory
+ * is row-major and tightly packed; a view is an offset and strides into it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct amp__data {
+    int refs;
+    size_t size;            /* bytes */
+    void *host;             /* the application's memory, ours, or NULL */
+    bool host_owned;        /* host was allocated by ampvk */
+    bool host_valid;        /* host holds the current contents */
+    bool device_valid;      /* the device buffer holds the current contents */
+    uint64_t version;       /* bumped by each device write (async downloads check it) */
+    amp__device *dev;       /* device of buf */
+    amp__buffer buf;
+    amp__track track;
+    amp_accelerator_view *home; /* view of the last device use */
+    amp_array *array;       /* the array this storage belongs to, if any */
+    amp__data *next;        /* registry of host-backed storage */
+};
+
+struct amp_array_view {
+    amp__data *data;
+    amp_extent extent;
+    size_t offset;                 /* bytes from the start of the storage */
+    int64_t stride[AMP_MAX_RANK];  /* elements between neighbours in each dimension */
+    amp_type type;
+    size_t elem;
+    bool is_const;
+    bool embedded;                 /* owned by an array (amp_array_as_view) */
+};
+
+struct amp_array {
+    amp_array_view view;           /* the whole array */
+    amp_accelerator_view *av;
+    amp_access_type access;
+};
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static amp__data *registry;
+
+static const VkBufferUsageFlags buffer_usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                              VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+/* ---- geometry ---- */
+
+static void set_dense_strides(amp_array_view *v)
+{
+    int64_t s = 1;
+    for (int k = v->extent.rank - 1; k >= 0; k--) {
+        v->stride[k] = s;
+        s *= v->extent.dims[k];
+    }
+}
+
+static size_t view_bytes(const amp_array_view *v) { return amp_extent_size(v->extent) * v->elem; }
+
+static bool view_contiguous(const amp_array_view *v)
+{
+    int64_t s = 1;
+    for (int k = v->extent.rank - 1; k >= 0; k--) {
+        if (v->extent.dims[k] > 1 && v->stride[k] != s) return false;
+        s *= v->extent.dims[k];
+    }
+    return true;
+}
+
+/* Calls fn for each contiguous run of the view: its byte offset in the storage, its
+ * byte offset in the packed (row-major) order, and its length. */
+typedef void (*run_fn)(void *ctx, size_t storage_off, size_t packed_off, size_t len);
+static void for_each_run(const amp_array_view *v, run_fn fn, void *ctx)
+{
+    if (amp_extent_size(v->extent) == 0) return;
+    if (view_contiguous(v)) {
+        fn(ctx, v->offset, 0, view_bytes(v));
+        return;
+    }
+    int r = v->extent.rank;
+    size_t row = (size_t)v->extent.dims[r - 1] * v->elem;
+    int d0 = r == 3 ? v->extent.dims[0] : 1, d1 = r >= 2 ? v->extent.dims[r - 2] : 1;
+    int64_t s0 = r == 3 ? v->stride[0] : 0, s1 = r >= 2 ? v->stride[r - 2] : 0;
+    size_t packed = 0;
+    for (int i = 0; i < d0; i++)
+        for (int j = 0; j < d1; j++, packed += row)
+            fn(ctx, v->offset + (size_t)(i * s0 + j * s1) * v->elem, packed, row);
+}
+
+void amp__view_geometry(const amp_array_view *v, int64_t *offset, int64_t strides[2])
+{
+    *offset = (int64_t)(v->offset / v->elem);
+    strides[0] = v->extent.rank >= 2 ? v->stride[0] : 0;
+    strides[1] = v->extent.rank >= 3 ? v->stride[1] : 0;
+}
+
+amp_accelerator_view *amp__view_home(const amp_array_view *v)
+{
+    if (v->data->array) return v->data->array->av;
+    return v->data->home;
+}
+
+/* ---- storage ---- */
+
+static amp__data *data_new(size_t size, void *host)
+{
+    amp__data *d = calloc(1, sizeof *d);
+    if (!d) {
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    d->refs = 1;
+    d->size = size;
+    d->host = host;
+    d->host_valid = host != NULL;
+    return d;
+}
+
+/* Submits the batch holding the storage's last use if it is still recording, and
+ * waits for that use to finish. */
+static amp_status data_wait_idle(amp__data *d)
+{
+    if (!d->dev || !d->track.last_serial) return AMP_OK;
+    amp_accelerator_view *h = d->array ? d->array->av : d->home;
+    if (h && h->recording && amp__batch_serial(h->recording) <= d->track.last_serial) {
+        amp_status s = amp__view_submit(h);
+        if (s != AMP_OK) return s;
+    }
+    return amp__device_wait_serial(d->dev, d->track.last_serial, UINT64_MAX);
+}
+
+static amp_status data_pull_host(amp__data *d);
+
+static void data_release(amp__data *d)
+{
+    if (--d->refs > 0) return;
+    if (d->host && !d->host_owned) {
+        pthread_mutex_lock(&registry_lock);
+        for (amp__data **p = &registry; *p; p = &(*p)->next)
+            if (*p == d) {
+                *p = d->next;
+                break;
+            }
+        pthread_mutex_unlock(&registry_lock);
+    }
+    if (d->dev) {
+        amp__lock(d->dev);
+        /* the last view of host memory writes the device data back */
+        if (d->host && !d->host_owned) data_pull_host(d);
+        data_wait_idle(d);
+        amp__buffer_destroy(d->dev, &d->buf);
+        amp__unlock(d->dev);
+    }
+    if (d->host_owned) free(d->host);
+    free(d);
+}
+
+/* Ensures the storage has a buffer on the device of v (moving it from another
+ * device through the host if needed). */
+static amp_status data_ensure_buffer(amp__data *d, amp_accelerator_view *v)
+{
+    if (d->dev && d->dev != v->dev) {
+        if (d->array)
+            return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "the array lives on device \"%s\", not on \"%s\"",
+                             d->dev->props.deviceName, v->dev->props.deviceName);
+        amp__lock(d->dev);
+        amp_status s = data_pull_host(d);
+        if (s == AMP_OK) s = data_wait_idle(d);
+        if (s == AMP_OK) amp__buffer_destroy(d->dev, &d->buf);
+        amp__unlock(d->dev);
+        if (s != AMP_OK) return s;
+        d->dev = NULL;
+        d->device_valid = false;
+        memset(&d->track, 0, sizeof d->track);
+    }
+    if (!d->buf.buffer) {
+        amp_status s = amp__buffer_create(v->dev, d->size, buffer_usage, AMP__MEM_DEVICE, &d->buf);
+        if (s != AMP_OK) return s;
+        d->dev = v->dev;
+        memset(&d->track, 0, sizeof d->track);
+    }
+    if (!d->home) d->home = v;
+    return AMP_OK;
+}
+
+/* Records a copy of packed host bytes into runs of the storage's device buffer. */
+typedef struct upload_ctx {
+    VkBufferCopy regions[64];
+    uint32_t count;
+    VkCommandBuffer cmd;
+    VkBuffer src, dst;
+    bool to_device; /* staging -> device, else device -> staging */
+} upload_ctx;
+
+static void flush_regions(upload_ctx *c)
+{
+    if (!c->count) return;
+    vkCmdCopyBuffer(c->cmd, c->src, c->dst, c->count, c->regions);
+    c->count = 0;
+}
+
+static void add_region(void *ctx, size_t storage_off, size_t packed_off, size_t len)
+{
+    upload_ctx *c = ctx;
+    if (c->count == 64) flush_regions(c);
+    c->regions[c->count++] = c->to_device ? (VkBufferCopy){packed_off, storage_off, len}
+                                          : (VkBufferCopy){storage_off, packed_off, len};
+}
+
+/* Copies packed host bytes into the view's elements on the device (records it). */
+static amp_status upload_view(amp_array_view *view, amp_accelerator_view *v, const void *src)
+{
+    amp__data *d = view->data;
+    size_t bytes = view_bytes(view);
+    if (!bytes) return AMP_OK;
+    amp__batch *b = amp__batch_current(v);
+    if (!b) return amp_last_status();
+    amp__staging *s = amp__staging_get(v->dev, bytes, false);
+    if (!s) return amp_last_status();
+    memcpy(s->buf.alloc.mapped, src, bytes);
+    amp__batch_keep_staging(b, s);
+    amp__barrier bar = {0};
+    amp__track_access(&d->track, d->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, true,
+                      amp__batch_serial(b), &bar);
+    VkCommandBuffer cmd = amp__batch_cmd(b);
+    amp__barrier_record(v, cmd, &bar);
+    upload_ctx c = {.cmd = cmd, .src = s->buf.buffer, .dst = d->buf.buffer, .to_device = true};
+    for_each_run(view, add_region, &c);
+    flush_regions(&c);
+    d->home = v;
+    d->version++;
+    v->stats.uploads++;
+    v->stats.upload_bytes += bytes;
+    return amp__view_command_done(v);
+}
+
+/* Records a copy of the view's elements from the device into a readback staging
+ * buffer (packed) and submits. The caller waits for *serial, then reads. */
+static amp_status download_view(amp_array_view *view, amp__staging **out, uint64_t *serial)
+{
+    amp__data *d = view->data;
+    amp_accelerator_view *v = d->array ? d->array->av : d->home;
+    size_t bytes = view_bytes(view);
+    amp__batch *b = amp__batch_current(v);
+    if (!b) return amp_last_status();
+    amp__staging *s = amp__staging_get(v->dev, bytes, true);
+    if (!s) return amp_last_status();
+    amp__barrier bar = {0};
+    amp__track_access(&d->track, d->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT, false,
+                      amp__batch_serial(b), &bar);
+    VkCommandBuffer cmd = amp__batch_cmd(b);
+    amp__barrier_record(v, cmd, &bar);
+    upload_ctx c = {.cmd = cmd, .src = d->buf.buffer, .dst = s->buf.buffer, .to_device = false};
+    for_each_run(view, add_region, &c);
+    flush_regions(&c);
+    /* make the transfer's writes visible to the host */
+    VkBufferMemoryBarrier hb = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+                                .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT, .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+                                .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .buffer = s->buf.buffer,
+                                .offset = 0, .size = VK_WHOLE_SIZE};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, NULL, 1, &hb, 0, NULL);
+    v->stats.downloads++;
+    v->stats.download_bytes += bytes;
+    *serial = amp__batch_serial(b);
+    amp_status st = amp__view_submit(v);
+    if (st != AMP_OK) {
+        amp__staging_put(v->dev, s);
+        return st;
+    }
+    *out = s;
+    return AMP_OK;
+}
+
+/* The whole storage as a dense rank-1 view of bytes, for whole-storage transfers. */
+static amp_array_view whole_view(amp__data *d)
+{
+    amp_array_view w = {.data = d, .extent = amp_extent1((int)(d->size / 4)), .type = AMP_UINT, .elem = 4};
+    set_dense_strides(&w);
+    return w;
+}
+
+static amp_status ensure_host_memory(amp__data *d)
+{
+    if (d->host) return AMP_OK;
+    d->host = calloc(1, d->size ? d->size : 1);
+    if (!d->host) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory for %zu bytes", d->size);
+    d->host_owned = true;
+    d->host_valid = !d->device_valid;
+    return AMP_OK;
+}
+
+/* Makes the host copy current (downloading the whole storage if needed). */
+static amp_status data_pull_host(amp__data *d)
+{
+    if (d->array) return AMP_OK;
+    amp_status s = ensure_host_memory(d);
+    if (s != AMP_OK || d->host_valid) return s;
+    if (!d->device_valid || !d->buf.buffer) {
+        d->host_valid = true;
+        return AMP_OK;
+    }
+    amp__lock(d->dev);
+    amp_array_view w = whole_view(d);
+    amp__staging *st = NULL;
+    uint64_t serial = 0;
+    s = download_view(&w, &st, &serial);
+    if (s == AMP_OK) {
+        s = amp__device_wait_serial(d->dev, serial, UINT64_MAX);
+        if (s == AMP_OK) {
+            memcpy(d->host, st->buf.alloc.mapped, d->size);
+            d->host_valid = true;
+        }
+        amp__staging_put(d->dev, st);
+    }
+    amp__unlock(d->dev);
+    return s;
+}
+
+/* Makes the device copy on v current (uploading the whole storage if needed). */
+static amp_status data_push_device(amp__data *d, amp_accelerator_view *v)
+{
+    amp_status s = data_ensure_buffer(d, v);
+    if (s != AMP_OK || d->device_valid) return s;
+    if (d->host && d->host_valid) {
+        amp_array_view w = whole_view(d);
+        s = upload_view(&w, v, d->host);
+        if (s != AMP_OK) return s;
+    }
+    d->device_valid = true;
+    return AMP_OK;
+}
+
+amp_status amp__view_prepare_device(amp_array_view *view, amp_accelerator_view *v, bool write, amp__barrier *bar,
+                                    VkBuffer *buf, VkDeviceSize *size)
+{
+    amp__data *d = view->data;
+    amp_status s = data_push_device(d, v);
+    if (s != AMP_OK) return s;
+    amp__batch *b = amp__batch_current(v);
+    if (!b) return amp_last_status();
+    amp__track_access(&d->track, d->buf.buffer, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_SHADER_READ_BIT | (write ? VK_ACCESS_SHADER_WRITE_BIT : 0), write,
+                      amp__batch_serial(b), bar);
+    if (write) {
+        d->host_valid = false;
+        d->version++;
+    }
+    d->home = v;
+    *buf = d->buf.buffer;
+    *size = d->buf.size;
+    return AMP_OK;
+}
+
+/* ---- arrays ---- */
+
+static amp_status check_element(const char *who, amp_type type, size_t *elem)
+{
+    if (type != AMP_TYPE_STRUCT && !amp_type_scalar(type))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: %d is not an amp_type", who, (int)type);
+    size_t natural = amp_type_size(type);
+    if (*elem == 0) *elem = natural;
+    if (*elem == 0)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: a struct element type needs element_size", who);
+    if (natural && *elem != natural)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: element_size %zu does not match %s (%zu bytes)", who, *elem,
+                         amp_type_name(type), natural);
+    if (*elem % 4)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: element size %zu is not a multiple of 4 bytes", who, *elem);
+    return AMP_OK;
+}
+
+static amp_status check_extent(const char *who, amp_extent e)
+{
+    char buf[48];
+    if (!amp_extent_valid(e))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: extent %s of rank %d is not valid (rank 1..3, dims >= 0)",
+                         who, amp_extent_format(e, buf, sizeof buf), e.rank);
+    size_t n = 1;
+    for (int k = 0; k < e.rank; k++) {
+        if (e.dims[k] && n > (size_t)INT32_MAX / (size_t)e.dims[k])
+            return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: extent %s has more than 2^31-1 elements", who,
+                             amp_extent_format(e, buf, sizeof buf));
+        n *= (size_t)e.dims[k];
+    }
+    return AMP_OK;
+}
+
+amp_array *amp_array_create(amp_accelerator_view *v, const amp_array_desc *desc)
+{
+    if (!desc) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_create: NULL desc");
+        return NULL;
+    }
+    size_t elem = desc->element_size;
+    if (check_extent("amp_array_create", desc->extent) || check_element("amp_array_create", desc->type, &elem))
+        return NULL;
+    if (!v && !(v = amp_default_view())) return NULL;
+    size_t bytes = amp_extent_size(desc->extent) * elem;
+    if (desc->data && desc->data_size && desc->data_size < bytes) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_create: data_size %zu is smaller than the array's %zu bytes",
+                  desc->data_size, bytes);
+        return NULL;
+    }
+    amp_access_type access = desc->cpu_access;
+    if (access == AMP_ACCESS_AUTO) access = v->acc ? amp_accelerator_default_cpu_access_type(v->acc) : AMP_ACCESS_NONE;
+    if (access < AMP_ACCESS_AUTO || access > AMP_ACCESS_READ_WRITE) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_create: cpu_access %d is not an amp_access_type", (int)access);
+        return NULL;
+    }
+    if (access != AMP_ACCESS_NONE && !v->dev->shared_memory) {
+        amp_accelerator_info info = {0};
+        if (v->acc) amp_accelerator_get_info(v->acc, &info);
+        if (!info.supports_cpu_shared_memory) {
+            amp__fail(AMP_ERROR_UNSUPPORTED,
+                      "amp_array_create: cpu_access %d needs CPU-shared memory, which \"%s\" does not have",
+                      (int)access, v->dev->props.deviceName);
+            return NULL;
+        }
+    }
+    amp_array *a = calloc(1, sizeof *a);
+    amp__data *d = data_new(bytes, NULL);
+    if (!a || !d) {
+        free(a);
+        free(d);
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    amp__lock(v->dev);
+    amp_status s = amp__buffer_create(v->dev, bytes, buffer_usage,
+                                      access == AMP_ACCESS_NONE ? AMP__MEM_DEVICE : AMP__MEM_SHARED, &d->buf);
+    if (s == AMP_OK) {
+        d->dev = v->dev;
+        d->device_valid = true;
+        d->array = a;
+        d->home = v;
+        a->view = (amp_array_view){.data = d, .extent = desc->extent, .type = desc->type, .elem = elem,
+                                   .embedded = true};
+        set_dense_strides(&a->view);
+        a->av = v;
+        a->access = access;
+        if (desc->data && bytes) {
+            if (d->buf.alloc.mapped) memcpy(d->buf.alloc.mapped, desc->data, bytes);
+            else s = upload_view(&a->view, v, desc->data);
+        }
+        if (s != AMP_OK) amp__buffer_destroy(v->dev, &d->buf);
+        else v->arrays++;
+    }
+    amp__unlock(v->dev);
+    if (s != AMP_OK) {
+        free(a);
+        free(d);
+        return NULL;
+    }
+    return a;
+}
+
+void amp_array_destroy(amp_array **pa)
+{
+    if (!pa || !*pa) return;
+    amp_array *a = *pa;
+    amp__data *d = a->view.data;
+    amp__lock(a->av->dev);
+    a->av->arrays--;
+    amp__unlock(a->av->dev);
+    if (d->refs > 1) {
+        /* views of the array keep the storage; they now own it on the device */
+        d->home = a->av;
+        d->array = NULL;
+        d->device_valid = true;
+    }
+    data_release(d);
+    free(a);
+    *pa = NULL;
+}
+
+amp_extent amp_array_extent(const amp_array *a) { return a ? a->view.extent : (amp_extent){0}; }
+amp_type amp_array_type(const amp_array *a) { return a ? a->view.type : AMP_TYPE_STRUCT; }
+size_t amp_array_element_size(const amp_array *a) { return a ? a->view.elem : 0; }
+amp_access_type amp_array_cpu_access_type(const amp_array *a) { return a ? a->access : AMP_ACCESS_NONE; }
+amp_accelerator_view *amp_array_accelerator_view(const amp_array *a) { return a ? a->av : NULL; }
+amp_array_view *amp_array_as_view(amp_array *a) { return a ? &a->view : NULL; }
+
+void *amp_array_data(amp_array *a)
+{
+    if (!a) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_data: NULL array");
+        return NULL;
+    }
+    if (a->access == AMP_ACCESS_NONE || !a->view.data->buf.alloc.mapped) {
+        amp__fail(AMP_ERROR_INVALID_STATE, "amp_array_data: the array has cpu_access_type none; copy it instead");
+        return NULL;
+    }
+    amp__data *d = a->view.data;
+    amp__lock(a->av->dev);
+    amp_status s = data_wait_idle(d);
+    amp__unlock(a->av->dev);
+    return s == AMP_OK ? d->buf.alloc.mapped : NULL;
+}
+
+/* ---- views ---- */
+
+static amp_array_view *view_alloc(const amp_array_view *from)
+{
+    amp_array_view *v = malloc(sizeof *v);
+    if (!v) {
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    *v = *from;
+    v->embedded = false;
+    v->data->refs++;
+    return v;
+}
+
+static amp_array_view *view_over_host(const char *who, amp_extent e, amp_type t, size_t elem, void *host,
+                                      bool is_const)
+{
+    if (check_extent(who, e) || check_element(who, t, &elem)) return NULL;
+    size_t bytes = amp_extent_size(e) * elem;
+    amp_array_view tmpl = {.extent = e, .type = t, .elem = elem, .is_const = is_const};
+    set_dense_strides(&tmpl);
+    if (!host) {
+        amp__data *d = data_new(bytes, NULL);
+        if (!d) return NULL;
+        tmpl.data = d;
+        amp_array_view *v = view_alloc(&tmpl);
+        d->refs--;
+        if (!v) free(d);
+        return v;
+    }
+    /* share storage with an existing view whose memory contains this range */
+    pthread_mutex_lock(&registry_lock);
+    amp__data *d = registry;
+    for (; d; d = d->next) {
+        char *base = d->host, *p = host;
+        if (p >= base && p + bytes <= base + d->size && (size_t)(p - base) % elem == 0) break;
+    }
+    if (d) {
+        tmpl.data = d;
+        tmpl.offset = (size_t)((char *)host - (char *)d->host);
+        amp_array_view *v = view_alloc(&tmpl);
+        pthread_mutex_unlock(&registry_lock);
+        return v;
+    }
+    d = data_new(bytes, host);
+    if (!d) {
+        pthread_mutex_unlock(&registry_lock);
+        return NULL;
+    }
+    tmpl.data = d;
+    amp_array_view *v = view_alloc(&tmpl);
+    d->refs--;
+    if (v) {
+        d->next = registry;
+        registry = d;
+    } else {
+        free(d);
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return v;
+}
+
+amp_array_view *amp_array_view_create(amp_extent e, amp_type t, size_t elem, void *data)
+{
+    return view_over_host("amp_array_view_create", e, t, elem, data, false);
+}
+
+amp_array_view *amp_array_view_create_const(amp_extent e, amp_type t, size_t elem, const void *data)
+{
+    return view_over_host("amp_array_view_create_const", e, t, elem, (void *)data, true);
+}
+
+amp_array_view *amp_array_view_of_array(amp_array *a)
+{
+    if (!a) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_of_array: NULL array");
+        return NULL;
+    }
+    return view_alloc(&a->view);
+}
+
+void amp_array_view_destroy(amp_array_view **pv)
+{
+    if (!pv || !*pv) return;
+    amp_array_view *v = *pv;
+    *pv = NULL;
+    if (v->embedded) return;
+    data_release(v->data);
+    free(v);
+}
+
+amp_extent amp_array_view_extent(const amp_array_view *v) { return v ? v->extent : (amp_extent){0}; }
+amp_type amp_array_view_type(const amp_array_view *v) { return v ? v->type : AMP_TYPE_STRUCT; }
+size_t amp_array_view_element_size(const amp_array_view *v) { return v ? v->elem : 0; }
+bool amp_array_view_is_const(const amp_array_view *v) { return v && v->is_const; }
+
+amp_array_view *amp_array_view_section(amp_array_view *v, amp_index origin, amp_extent e)
+{
+    char a[48], b[48], c[48];
+    if (!v) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_section: NULL view");
+        return NULL;
+    }
+    if (origin.rank != v->extent.rank || e.rank != v->extent.rank) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_section: origin rank %d and extent rank %d must be %d",
+                  origin.rank, e.rank, v->extent.rank);
+        return NULL;
+    }
+    for (int k = 0; k < e.rank; k++)
+        if (origin.i[k] < 0 || e.dims[k] < 0 || (int64_t)origin.i[k] + e.dims[k] > v->extent.dims[k]) {
+            amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "section at %s of extent %s does not fit in extent %s (dimension %d)",
+                      amp_index_format(origin, a, sizeof a), amp_extent_format(e, b, sizeof b),
+                      amp_extent_format(v->extent, c, sizeof c), k);
+            return NULL;
+        }
+    amp_array_view t = *v;
+    t.extent = e;
+    for (int k = 0; k < e.rank; k++) t.offset += (size_t)(origin.i[k] * v->stride[k]) * v->elem;
+    return view_alloc(&t);
+}
+
+amp_array_view *amp_array_view_project(amp_array_view *v, int i)
+{
+    if (!v) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_project: NULL view");
+        return NULL;
+    }
+    if (v->extent.rank < 2) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_project: a rank-%d view has no projection",
+                  v->extent.rank);
+        return NULL;
+    }
+    if (i < 0 || i >= v->extent.dims[0]) {
+        amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "amp_array_view_project: index %d is outside 0..%d", i,
+                  v->extent.dims[0] - 1);
+        return NULL;
+    }
+    amp_array_view t = *v;
+    t.offset += (size_t)(i * v->stride[0]) * v->elem;
+    t.extent.rank = v->extent.rank - 1;
+    for (int k = 0; k < t.extent.rank; k++) {
+        t.extent.dims[k] = v->extent.dims[k + 1];
+        t.stride[k] = v->stride[k + 1];
+    }
+    t.extent.dims[t.extent.rank] = 0;
+    return view_alloc(&t);
+}
+
+amp_array_view *amp_array_view_reinterpret(amp_array_view *v, amp_type type, size_t elem)
+{
+    if (!v) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_reinterpret: NULL view");
+        return NULL;
+    }
+    if (check_element("amp_array_view_reinterpret", type, &elem)) return NULL;
+    if (v->extent.rank != 1) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_reinterpret: only rank-1 views (this one has rank %d)",
+                  v->extent.rank);
+        return NULL;
+    }
+    size_t bytes = view_bytes(v);
+    if (bytes % elem || v->offset % elem) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                  "amp_array_view_reinterpret: %zu bytes at offset %zu are not a whole number of %zu-byte elements",
+                  bytes, v->offset, elem);
+        return NULL;
+    }
+    amp_array_view t = *v;
+    t.type = type;
+    t.elem = elem;
+    t.extent = amp_extent1((int)(bytes / elem));
+    set_dense_strides(&t);
+    return view_alloc(&t);
+}
+
+amp_array_view *amp_array_view_view_as(amp_array_view *v, amp_extent e)
+{
+    char a[48], b[48];
+    if (!v) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_view_as: NULL view");
+        return NULL;
+    }
+    if (check_extent("amp_array_view_view_as", e)) return NULL;
+    if (v->extent.rank != 1) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_view_as: only rank-1 views (this one has rank %d)",
+                  v->extent.rank);
+        return NULL;
+    }
+    if (amp_extent_size(e) > amp_extent_size(v->extent)) {
+        amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "amp_array_view_view_as: extent %s has %zu elements, the view only %zu (%s)",
+                  amp_extent_format(e, a, sizeof a), amp_extent_size(e), amp_extent_size(v->extent),
+                  amp_extent_format(v->extent, b, sizeof b));
+        return NULL;
+    }
+    amp_array_view t = *v;
+    t.extent = e;
+    set_dense_strides(&t);
+    return view_alloc(&t);
+}
+
+/* ---- synchronization ---- */
+
+typedef struct pull_job {
+    amp__data *data;
+    amp__staging *staging;
+    uint64_t version;
+} pull_job;
+
+static void finish_pull(void *ctx, bool ok)
+{
+    pull_job *j = ctx;
+    amp__data *d = j->data;
+    amp__device *dev = d->dev;
+    amp__lock(dev);
+    if (ok && j->version == d->version && !d->host_valid) {
+        memcpy(d->host, j->staging->buf.alloc.mapped, d->size);
+        d->host_valid = true;
+    }
+    amp__staging_put(dev, j->staging);
+    amp__unlock(dev);
+    data_release(d);
+    free(j);
+}
+
+amp_status amp_array_view_synchronize(amp_array_view *v)
+{
+    if (!v) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_synchronize: NULL view");
+    if (v->data->array) {
+        /* the data lives on the device; wait for work on it */
+        amp__lock(v->data->dev);
+        amp_status s = data_wait_idle(v->data);
+        amp__unlock(v->data->dev);
+        return s;
+    }
+    return data_pull_host(v->data);
+}
+
+static amp_future *done_future(amp_status s)
+{
+    if (s != AMP_OK) return NULL;
+    amp_future *f = calloc(1, sizeof *f);
+    if (!f) amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+    else f->done = true;
+    return f;
+}
+
+amp_future *amp_array_view_synchronize_async(amp_array_view *v)
+{
+    if (!v) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_synchronize_async: NULL view");
+        return NULL;
+    }
+    amp__data *d = v->data;
+    if (d->array || d->host_valid || !d->device_valid || !d->buf.buffer) {
+        if (d->array) {
+            amp_accelerator_view *h = d->array->av;
+            amp__lock(h->dev);
+            amp_status s = amp__view_submit(h);
+            amp_future *f = s == AMP_OK ? amp__future_new(h->dev, d->track.last_serial, (amp__host_action){0}) : NULL;
+            amp__unlock(h->dev);
+            return f;
+        }
+        return done_future(data_pull_host(d));
+    }
+    if (ensure_host_memory(d) != AMP_OK) return NULL;
+    pull_job *j = calloc(1, sizeof *j);
+    if (!j) {
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    amp__lock(d->dev);
+    amp_array_view w = whole_view(d);
+    uint64_t serial = 0;
+    amp_status s = download_view(&w, &j->staging, &serial);
+    amp_future *f = NULL;
+    if (s == AMP_OK) {
+        j->data = d;
+        j->version = d->version;
+        d->refs++;
+        f = amp__future_new(d->dev, serial, (amp__host_action){finish_pull, j});
+    } else {
+        free(j);
+    }
+    amp__unlock(d->dev);
+    return f;
+}
+
+amp_status amp_array_view_synchronize_to(amp_array_view *v, amp_accelerator_view *target)
+{
+    if (!v || !target) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_synchronize_to: NULL argument");
+    amp__lock(target->dev);
+    amp_status s = data_push_device(v->data, target);
+    if (s == AMP_OK) s = amp__view_submit(target);
+    amp__unlock(target->dev);
+    return s;
+}
+
+amp_future *amp_array_view_synchronize_to_async(amp_array_view *v, amp_accelerator_view *target)
+{
+    if (amp_array_view_synchronize_to(v, target) != AMP_OK) return NULL;
+    return amp_view_create_marker(target);
+}
+
+amp_status amp_array_view_discard_data(amp_array_view *v)
+{
+    if (!v) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_discard_data: NULL view");
+    amp__data *d = v->data;
+    /* Only a view of the whole storage can drop it; a section's neighbours must
+     * still reach the device, so discarding a section is a no-op. */
+    if (!d->array && view_bytes(v) == d->size && !d->device_valid) d->device_valid = true;
+    return AMP_OK;
+}
+
+amp_status amp_array_view_refresh(amp_array_view *v)
+{
+    if (!v) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_refresh: NULL view");
+    amp__data *d = v->data;
+    if (d->array || !d->host) return AMP_OK;
+    d->host_valid = true;
+    d->device_valid = false;
+    return AMP_OK;
+}
+
+/* ---- copies ---- */
+
+typedef struct host_copy_ctx {
+    char *storage;  /* storage base */
+    char *packed;   /* packed buffer */
+    bool to_storage;
+} host_copy_ctx;
+
+static void host_run(void *ctx, size_t storage_off, size_t packed_off, size_t len)
+{
+    host_copy_ctx *c = ctx;
+    if (c->to_storage) memcpy(c->storage + storage_off, c->packed + packed_off, len);
+    else memcpy(c->packed + packed_off, c->storage + storage_off, len);
+}
+
+typedef struct to_host_job {
+    amp__device *dev;
+    amp__staging *staging;
+    void *dst;
+    size_t bytes;
+} to_host_job;
+
+static void finish_to_host(void *ctx, bool ok)
+{
+    to_host_job *j = ctx;
+    amp__lock(j->dev);
+    if (ok) memcpy(j->dst, j->staging->buf.alloc.mapped, j->bytes);
+    amp__staging_put(j->dev, j->staging);
+    amp__unlock(j->dev);
+    free(j);
+}
+
+static amp_status check_view(const char *who, const amp_array_view *v)
+{
+    return v ? AMP_OK : amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL view", who);
+}
+
+/* The device-side copy of a view's elements to host memory: returns a future, or
+ * completes synchronously when the host copy is current. */
+static amp_future *copy_to_host(amp_array_view *src, void *dst, size_t dst_size, bool async)
+{
+    const char *who = async ? "amp_copy_to_host_async" : "amp_copy_to_host";
+    if (check_view(who, src)) return NULL;
+    size_t bytes = view_bytes(src);
+    if (!dst || dst_size < bytes) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: destination holds %zu bytes but the view has %zu", who,
+                  dst ? dst_size : 0, bytes);
+        return NULL;
+    }
+    amp__data *d = src->data;
+    if (!d->array && (d->host_valid || !d->device_valid || !d->buf.buffer)) {
+        if (ensure_host_memory(d) != AMP_OK) return NULL;
+        if (!d->device_valid) d->host_valid = true;
+        host_copy_ctx c = {.storage = d->host, .packed = dst, .to_storage = false};
+        for_each_run(src, host_run, &c);
+        return done_future(AMP_OK);
+    }
+    to_host_job *j = calloc(1, sizeof *j);
+    if (!j) {
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    amp__lock(d->dev);
+    uint64_t serial = 0;
+    amp_status s = download_view(src, &j->staging, &serial);
+    amp_future *f = NULL;
+    if (s == AMP_OK) {
+        *j = (to_host_job){.dev = d->dev, .staging = j->staging, .dst = dst, .bytes = bytes};
+        f = amp__future_new(d->dev, serial, (amp__host_action){finish_to_host, j});
+    } else {
+        free(j);
+    }
+    amp__unlock(d->dev);
+    return f;
+}
+
+amp_status amp_copy_to_host(amp_array_view *src, void *dst, size_t dst_size)
+{
+    amp_future *f = copy_to_host(src, dst, dst_size, false);
+    if (!f) return amp_last_status();
+    amp_status s = amp_future_wait(f);
+    amp_future_destroy(&f);
+    return s;
+}
+
+amp_future *amp_copy_to_host_async(amp_array_view *src, void *dst, size_t dst_size)
+{
+    return copy_to_host(src, dst, dst_size, true);
+}
+
+static amp_status copy_from_host(const void *src, size_t src_size, amp_array_view *dst, const char *who)
+{
+    if (check_view(who, dst)) return amp_last_status();
+    size_t bytes = view_bytes(dst);
+    if (!src || src_size < bytes)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: source holds %zu bytes but the view needs %zu", who,
+                         src ? src_size : 0, bytes);
+    if (dst->is_const) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: the destination view is read-only", who);
+    amp__data *d = dst->data;
+    if (!d->array && (d->host_valid || !d->device_valid)) {
+        amp_status s = ensure_host_memory(d);
+        if (s != AMP_OK) return s;
+        /* keep the rest of the storage: the host copy must be current before a partial write */
+        s = data_pull_host(d);
+        if (s != AMP_OK) return s;
+        host_copy_ctx c = {.storage = d->host, .packed = (char *)src, .to_storage = true};
+        for_each_run(dst, host_run, &c);
+        d->host_valid = true;
+        d->device_valid = false;
+        return AMP_OK;
+    }
+    amp_accelerator_view *v = d->array ? d->array->av : d->home;
+    amp__lock(v->dev);
+    amp_status s = upload_view(dst, v, src);
+    if (s == AMP_OK) d->host_valid = false;
+    amp__unlock(v->dev);
+    return s;
+}
+
+amp_status amp_copy_from_host(const void *src, size_t src_size, amp_array_view *dst)
+{
+    return copy_from_host(src, src_size, dst, "amp_copy_from_host");
+}
+
+amp_future *amp_copy_from_host_async(const void *src, size_t src_size, amp_array_view *dst)
+{
+    amp_status s = copy_from_host(src, src_size, dst, "amp_copy_from_host_async");
+    if (s != AMP_OK) return NULL;
+    amp_accelerator_view *v = dst->data->array ? dst->data->array->av : dst->data->home;
+    /* the source bytes were staged, so the caller may reuse them at once */
+    return v && dst->data->dev ? amp_view_create_marker(v) : done_future(AMP_OK);
+}
+
+static bool ranges_overlap(const amp_array_view *a, const amp_array_view *b)
+{
+    if (a->data != b->data) return false;
+    size_t a_end = a->offset + view_bytes(a), b_end = b->offset + view_bytes(b);
+    return a->offset < b_end && b->offset < a_end;
+}
+
+/* A device-to-device copy of matching runs. */
+typedef struct pair_ctx {
+    const amp_array_view *dst;
+    VkBufferCopy regions[64];
+    uint32_t count;
+    VkCommandBuffer cmd;
+    VkBuffer src_buf, dst_buf;
+    size_t dst_runs[64];
+} pair_ctx;
+
+static void src_run(void *ctx, size_t storage_off, size_t packed_off, size_t len);
+
+typedef struct dst_lookup {
+    size_t packed, found;
+} dst_lookup;
+
+static void find_dst(void *ctx, size_t storage_off, size_t packed_off, size_t len)
+{
+    dst_lookup *l = ctx;
+    (void)len;
+    if (packed_off == l->packed) l->found = storage_off;
+}
+
+static void src_run(void *ctx, size_t storage_off, size_t packed_off, size_t len)
+{
+    pair_ctx *c = ctx;
+    /* both views have the same extent, so their runs line up one to one */
+    dst_lookup l = {packed_off, 0};
+    if (view_contiguous(c->dst)) l.found = c->dst->offset + packed_off;
+    else for_each_run(c->dst, find_dst, &l);
+    if (c->count == 64) {
+        vkCmdCopyBuffer(c->cmd, c->src_buf, c->dst_buf, c->count, c->regions);
+        c->count = 0;
+    }
+    c->regions[c->count++] = (VkBufferCopy){storage_off, l.found, len};
+}
+
+static amp_status copy_views(amp_array_view *src, amp_array_view *dst, const char *who)
+{
+    char a[48], b[48];
+    if (check_view(who, src) || check_view(who, dst)) return amp_last_status();
+    if (!amp_extent_equal(src->extent, dst->extent))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: source extent %s differs from destination extent %s", who,
+                         amp_extent_format(src->extent, a, sizeof a), amp_extent_format(dst->extent, b, sizeof b));
+    if (src->elem != dst->elem)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: source elements are %zu bytes, destination elements %zu",
+                         who, src->elem, dst->elem);
+    if (dst->is_const) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: the destination view is read-only", who);
+    if (ranges_overlap(src, dst))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: source and destination overlap in the same memory", who);
+    amp__data *sd = src->data, *dd = dst->data;
+    bool src_host = !sd->array && (sd->host_valid || !sd->device_valid || !sd->buf.buffer);
+    bool dst_host = !dd->array && (dd->host_valid || !dd->device_valid || !dd->buf.buffer);
+    if (src_host && dst_host) {
+        if (ensure_host_memory(sd) != AMP_OK || ensure_host_memory(dd) != AMP_OK) return amp_last_status();
+        if (!sd->device_valid) sd->host_valid = true;
+        size_t bytes = view_bytes(src);
+        char *tmp = malloc(bytes ? bytes : 1);
+        if (!tmp) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory for %zu bytes", bytes);
+        host_copy_ctx c = {.storage = sd->host, .packed = tmp, .to_storage = false};
+        for_each_run(src, host_run, &c);
+        c = (host_copy_ctx){.storage = dd->host, .packed = tmp, .to_storage = true};
+        for_each_run(dst, host_run, &c);
+        free(tmp);
+        dd->host_valid = true;
+        dd->device_valid = false;
+        return AMP_OK;
+    }
+    if (src_host) {
+        /* the source is current on the host: stage it straight into the destination */
+        if (ensure_host_memory(sd) != AMP_OK) return amp_last_status();
+        size_t bytes = view_bytes(src);
+        char *tmp = malloc(bytes ? bytes : 1);
+        if (!tmp) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory for %zu bytes", bytes);
+        host_copy_ctx c = {.storage = sd->host, .packed = tmp, .to_storage = false};
+        for_each_run(src, host_run, &c);
+        amp_status s = copy_from_host(tmp, bytes, dst, who);
+        free(tmp);
+        return s;
+    }
+    /* the source is current on a device: copy there */
+    amp_accelerator_view *v = sd->array ? sd->array->av : sd->home;
+    if (dd->dev && dd->dev != v->dev) {
+        /* different devices: through the host */
+        size_t bytes = view_bytes(src);
+        char *tmp = malloc(bytes ? bytes : 1);
+        if (!tmp) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory for %zu bytes", bytes);
+        amp_status s = amp_copy_to_host(src, tmp, bytes);
+        if (s == AMP_OK) s = copy_from_host(tmp, bytes, dst, who);
+        free(tmp);
+        return s;
+    }
+    amp__lock(v->dev);
+    amp_status s = AMP_OK;
+    /* the destination's other elements must be current on the device before a partial write */
+    if (!dd->device_valid || !dd->buf.buffer) {
+        if (view_bytes(dst) == dd->size && !dd->array) {
+            s = data_ensure_buffer(dd, v);
+            dd->device_valid = s == AMP_OK;
+        } else {
+            s = data_push_device(dd, v);
+        }
+    }
+    amp__batch *bt = s == AMP_OK ? amp__batch_current(v) : NULL;
+    if (bt) {
+        amp__barrier bar = {0};
+        uint64_t serial = amp__batch_serial(bt);
+        amp__track_access(&sd->track, sd->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+                          false, serial, &bar);
+        amp__track_access(&dd->track, dd->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                          true, serial, &bar);
+        VkCommandBuffer cmd = amp__batch_cmd(bt);
+        amp__barrier_record(v, cmd, &bar);
+        pair_ctx c = {.dst = dst, .cmd = cmd, .src_buf = sd->buf.buffer, .dst_buf = dd->buf.buffer};
+        for_each_run(src, src_run, &c);
+        if (c.count) vkCmdCopyBuffer(cmd, c.src_buf, c.dst_buf, c.count, c.regions);
+        dd->host_valid = false;
+        dd->device_valid = true;
+        dd->version++;
+        if (!dd->array) dd->home = v;
+        v->stats.device_copies++;
+        s = amp__view_command_done(v);
+    } else if (s == AMP_OK) {
+        s = amp_last_status();
+    }
+    amp__unlock(v->dev);
+    return s;
+}
+
+amp_status amp_copy(amp_array_view *src, amp_array_view *dst) { return copy_views(src, dst, "amp_copy"); }
+
+amp_future *amp_copy_async(amp_array_view *src, amp_array_view *dst)
+{
+    if (copy_views(src, dst, "amp_copy_async") != AMP_OK) return NULL;
+    amp__data *dd = dst->data;
+    amp_accelerator_view *v = dd->array ? dd->array->av : dd->home;
+    return v && dd->device_valid && !dd->host_valid ? amp_view_create_marker(v) : done_future(AMP_OK);
+}
+
+/* ---- element access ---- */
+
+static amp_status element_offset(const char *who, amp_array_view *v, amp_index idx, size_t *off)
+{
+    char a[48], b[48];
+    if (check_view(who, v)) return amp_last_status();
+    if (!amp_extent_contains(v->extent, idx))
+        return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: index %s is outside extent %s", who,
+                         amp_index_format(idx, a, sizeof a), amp_extent_format(v->extent, b, sizeof b));
+    size_t o = v->offset;
+    for (int k = 0; k < idx.rank; k++) o += (size_t)(idx.i[k] * v->stride[k]) * v->elem;
+    *off = o;
+    return AMP_OK;
+}
+
+amp_status amp_array_view_get(amp_array_view *v, amp_index idx, void *out)
+{
+    size_t off;
+    amp_status s = element_offset("amp_array_view_get", v, idx, &off);
+    if (s != AMP_OK) return s;
+    if (!out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_get: NULL output");
+    if (v->data->array) {
+        amp_array_view one = *v;
+        one.extent = amp_extent1(1);
+        one.offset = off;
+        set_dense_strides(&one);
+        return amp_copy_to_host(&one, out, v->elem);
+    }
+    s = data_pull_host(v->data);
+    if (s == AMP_OK) memcpy(out, (char *)v->data->host + off, v->elem);
+    return s;
+}
+
+amp_status amp_array_view_set(amp_array_view *v, amp_index idx, const void *in)
+{
+    size_t off;
+    amp_status s = element_offset("amp_array_view_set", v, idx, &off);
+    if (s != AMP_OK) return s;
+    if (!in) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_set: NULL input");
+    amp_array_view one = *v;
+    one.extent = amp_extent1(1);
+    one.offset = off;
+    set_dense_strides(&one);
+    return copy_from_host(in, v->elem, &one, "amp_array_view_set");
+}
+
+void *amp_array_view_data(amp_array_view *v)
+{
+    if (check_view("amp_array_view_data", v)) return NULL;
+    if (v->data->array || v->extent.rank != 1) {
+        amp__fail(AMP_ERROR_INVALID_STATE, "amp_array_view_data: only rank-1 views of host memory have data()");
+        return NULL;
+    }
+    if (data_pull_host(v->data) != AMP_OK) return NULL;
+    /* the caller may write through the pointer: the device copy is stale from now */
+    v->data->device_valid = false;
+    return (char *)v->data->host + v->offset;
+}

@@ -1,0 +1,198 @@
+/* Internal declarations shared by the runtime's source files. Not installed. */
+#ifndef AMPVK_INTERNAL_H
+#define AMPVK_INTERNAL_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <vulkan/vulkan.h>
+
+#include "ampvk/ampvk.h"
+
+#define AMP_HIDDEN __attribute__((visibility("hidden")))
+
+/* ---- errors.c ---- */
+/* Records status and a printf-style message as the thread's last error, logs it,
+ * and returns status. */
+AMP_HIDDEN amp_status amp__fail(amp_status status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Maps a failed VkResult to a status and message naming the call. */
+AMP_HIDDEN amp_status amp__vk_fail(VkResult r, const char *what);
+AMP_HIDDEN void amp__log(amp_log_level level, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+AMP_HIDDEN const char *amp__vk_result_name(VkResult r);
+
+/* ---- memory.c: sub-allocation from large blocks ---- */
+typedef struct amp__block amp__block;
+typedef struct amp__alloc {
+    VkDeviceMemory memory;
+    VkDeviceSize offset, size;
+    void *mapped; /* host pointer at offset, for host-visible memory */
+    amp__block *block;
+    uint32_t type_index;
+} amp__alloc;
+
+/* A buffer with its memory. */
+typedef struct amp__buffer {
+    VkBuffer buffer;
+    amp__alloc alloc;
+    VkDeviceSize size;
+} amp__buffer;
+
+typedef enum amp__mem_usage {
+    AMP__MEM_DEVICE,   /* device-local */
+    AMP__MEM_UPLOAD,   /* host-visible, coherent, written by the host */
+    AMP__MEM_READBACK, /* host-visible, cached: read back by the host */
+    AMP__MEM_SHARED    /* device-local and host-visible (cpu_access arrays) */
+} amp__mem_usage;
+
+/* ---- the tracker: who last touched a resource ---- */
+typedef struct amp__track {
+    VkPipelineStageFlags write_stages; /* stages of the last device write, 0 if none pending */
+    VkAccessFlags write_access;
+    VkPipelineStageFlags read_stages;  /* reads since that write */
+    VkAccessFlags read_access;
+    uint64_t last_serial;              /* batch serial of the last use (0: none) */
+    uint64_t last_write_serial;        /* batch serial of the last write (0: none) */
+} amp__track;
+
+/* Barriers gathered before one command. */
+typedef struct amp__barrier {
+    VkPipelineStageFlags src, dst;
+    VkBufferMemoryBarrier buffers[32];
+    uint32_t count;
+    bool exec_only; /* an execution dependency with no memory barrier */
+} amp__barrier;
+
+/* ---- device.c ---- */
+typedef struct amp__kernel_entry amp__kernel_entry;
+typedef struct amp__staging amp__staging;
+
+typedef struct amp__device {
+    VkInstance instance;
+    VkPhysicalDevice physical;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t queue_family;
+    bool external;
+    VkPhysicalDeviceProperties props;
+    VkPhysicalDeviceMemoryProperties memory;
+    bool float64, int64, shared_memory, host_import;
+    VkDeviceSize host_import_alignment;
+    VkSemaphore timeline;
+    uint64_t next_serial;     /* last serial handed out */
+    uint64_t done_serial;     /* highest serial known complete */
+    amp_status lost;          /* AMP_ERROR_DEVICE_LOST once the device is lost */
+    pthread_mutex_t lock;     /* guards all of the device's state (recursive) */
+    amp__block *blocks;
+    amp__staging *staging;    /* free staging buffers */
+    VkPipelineCache pipeline_cache;
+    bool pipeline_cache_dirty;
+    amp__kernel_entry *kernels; /* in-memory cache of compiled kernels */
+    amp_accelerator *accelerator;
+    int views;                /* live views (for external devices: destroy with the last) */
+} amp__device;
+
+AMP_HIDDEN void amp__lock(amp__device *d);
+AMP_HIDDEN void amp__unlock(amp__device *d);
+/* Creates ampvk's own device on a physical device. */
+AMP_HIDDEN amp__device *amp__device_open(amp_accelerator *acc, VkInstance inst, VkPhysicalDevice pd);
+AMP_HIDDEN amp__device *amp__device_wrap(const amp_vulkan_device_desc *desc);
+AMP_HIDDEN void amp__device_close(amp__device *d);
+/* Waits until serial completes; AMP_OK, AMP_ERROR_TIMEOUT or device lost. The device
+ * lock is released while waiting. */
+AMP_HIDDEN amp_status amp__device_wait_serial(amp__device *d, uint64_t serial, uint64_t timeout_ns);
+AMP_HIDDEN bool amp__device_serial_done(amp__device *d, uint64_t serial);
+
+AMP_HIDDEN amp_status amp__buffer_create(amp__device *d, VkDeviceSize size, VkBufferUsageFlags usage,
+                                         amp__mem_usage mem, amp__buffer *out);
+AMP_HIDDEN void amp__buffer_destroy(amp__device *d, amp__buffer *b);
+AMP_HIDDEN void amp__memory_release_all(amp__device *d);
+
+/* A host-visible buffer used for one transfer; returned to the pool when its batch completes. */
+struct amp__staging {
+    amp__buffer buf;
+    bool readback;
+    amp__staging *next;
+};
+AMP_HIDDEN amp__staging *amp__staging_get(amp__device *d, VkDeviceSize size, bool readback);
+AMP_HIDDEN void amp__staging_put(amp__device *d, amp__staging *s);
+
+/* ---- stream.c: command streams and batches ---- */
+typedef struct amp__batch amp__batch;
+typedef struct amp__host_action {
+    void (*run)(void *ctx, bool ok); /* host-side completion, called once */
+    void *ctx;
+} amp__host_action;
+
+struct amp_accelerator_view {
+    amp__device *dev;
+    amp_accelerator *acc;
+    amp_queuing_mode mode;
+    bool is_default;
+    VkCommandPool pool;
+    amp__batch *recording;    /* batch being recorded, or NULL */
+    amp__batch *in_flight;    /* submitted, oldest first */
+    amp__batch *free_batches;
+    uint64_t last_serial;     /* serial of the last submitted batch */
+    amp_view_stats stats;
+    int arrays;               /* live arrays created on this view */
+};
+
+/* The batch being recorded (begun on demand), or NULL with an error. */
+AMP_HIDDEN amp__batch *amp__batch_current(amp_accelerator_view *v);
+AMP_HIDDEN VkCommandBuffer amp__batch_cmd(amp__batch *b);
+AMP_HIDDEN uint64_t amp__batch_serial(amp__batch *b);
+/* Keeps a staging buffer until the batch completes. */
+AMP_HIDDEN void amp__batch_keep_staging(amp__batch *b, amp__staging *s);
+/* Uniform memory for one dispatch's arguments (host pointer and buffer/offset). */
+AMP_HIDDEN void *amp__batch_uniform(amp__batch *b, VkDeviceSize size, VkBuffer *buf, VkDeviceSize *offset);
+AMP_HIDDEN VkDescriptorSet amp__batch_descriptor_set(amp__batch *b, VkDescriptorSetLayout layout);
+/* Counts a recorded command; in immediate mode or at the batch limit, submits. */
+AMP_HIDDEN amp_status amp__view_command_done(amp_accelerator_view *v);
+AMP_HIDDEN amp_status amp__view_submit(amp_accelerator_view *v);
+/* Submits and waits for everything recorded on the view. */
+AMP_HIDDEN amp_status amp__view_finish(amp_accelerator_view *v);
+/* Recycles completed batches. */
+AMP_HIDDEN void amp__view_retire(amp_accelerator_view *v);
+/* Marks that work has started, for set_default. */
+AMP_HIDDEN void amp__note_work_started(void);
+
+/* Tracker: gathers what an access needs into bar and updates the track. */
+AMP_HIDDEN void amp__track_access(amp__track *t, VkBuffer buf, VkPipelineStageFlags stage,
+                                  VkAccessFlags access, bool write, uint64_t serial, amp__barrier *bar);
+AMP_HIDDEN void amp__barrier_record(amp_accelerator_view *v, VkCommandBuffer cmd, amp__barrier *bar);
+
+/* A future: a serial on a device plus host-side completion. */
+struct amp_future {
+    amp__device *dev;
+    uint64_t serial;
+    amp_status status;
+    bool done;
+    amp__host_action action;
+};
+AMP_HIDDEN amp_future *amp__future_new(amp__device *d, uint64_t serial, amp__host_action action);
+
+/* ---- array.c: storage shared by views ---- */
+typedef struct amp__data amp__data;
+/* Makes the view's data current on the device of v for a kernel access; records an
+ * upload if needed and gathers the barrier for the access. */
+AMP_HIDDEN amp_status amp__view_prepare_device(amp_array_view *view, amp_accelerator_view *v,
+                                              bool write, amp__barrier *bar, VkBuffer *buf,
+                                              VkDeviceSize *size);
+/* Element offset and strides (in elements) of a view inside its storage. */
+AMP_HIDDEN void amp__view_geometry(const amp_array_view *view, int64_t *offset, int64_t strides[2]);
+AMP_HIDDEN amp_accelerator_view *amp__view_home(const amp_array_view *view);
+
+/* ---- instance.c ---- */
+AMP_HIDDEN VkInstance amp__instance(void);
+AMP_HIDDEN bool amp__validation_enabled(void);
+AMP_HIDDEN amp__device *amp__accelerator_device(amp_accelerator *acc);
+AMP_HIDDEN amp_accelerator *amp__accelerator_for_physical(VkPhysicalDevice pd);
+
+/* ---- util ---- */
+AMP_HIDDEN char *amp__strdup(const char *s);
+AMP_HIDDEN uint64_t amp__hash64(const void *data, size_t n, uint64_t seed);
+
+#endif

@@ -1,0 +1,544 @@
+/* Compiling kernels: shaderc at run time, with the user's #includes, behind an
+ * in-memory cache and a disk cache keyed by the exact source, the options and
+ * the content of every user file it included. */
+#include <errno.h>
+#include <shaderc/shaderc.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kernel_internal.h"
+
+static uint64_t compile_count;
+uint64_t amp_kernel_compile_count(void) { return __atomic_load_n(&compile_count, __ATOMIC_SEQ_CST); }
+
+/* ---- files ---- */
+
+static char *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n + 4096 + 1 > cap) {
+            cap = cap ? cap * 2 : 16384;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t r = fread(buf + n, 1, cap - n - 1, f);
+        n += r;
+        if (r == 0) break;
+    }
+    fclose(f);
+    buf[n] = 0;
+    if (size) *size = n;
+    return buf;
+}
+
+/* ---- includes ---- */
+
+typedef struct dep {
+    char *path;
+    uint64_t hash;
+} dep;
+
+typedef struct include_ctx {
+    const amp_kernel_desc *desc;
+    const char *main_name;
+    dep *deps;
+    int dep_count;
+} include_ctx;
+
+typedef struct include_result {
+    shaderc_include_result r;
+    char *name;
+    char *content;
+    bool owned_content;
+} include_result;
+
+static shaderc_include_result *include_error(const char *msg)
+{
+    include_result *ir = calloc(1, sizeof *ir);
+    if (!ir) return NULL;
+    ir->content = amp__strdup(msg);
+    ir->owned_content = true;
+    ir->r.content = ir->content;
+    ir->r.content_length = ir->content ? strlen(ir->content) : 0;
+    ir->r.source_name = "";
+    return &ir->r;
+}
+
+static const amp__glsl_file *library_file(const char *name)
+{
+    for (int i = 0; i < amp__glsl_library_count; i++)
+        if (strcmp(amp__glsl_library[i].name, name) == 0) return &amp__glsl_library[i];
+    return NULL;
+}
+
+static char *join_path(const char *dir, size_t dir_len, const char *name)
+{
+    size_t n = strlen(name);
+    char *r = malloc(dir_len + n + 2);
+    if (!r) return NULL;
+    memcpy(r, dir, dir_len);
+    size_t at = dir_len;
+    if (dir_len && dir[dir_len - 1] != '/') r[at++] = '/';
+    memcpy(r + at, name, n + 1);
+    return r;
+}
+
+static shaderc_include_result *found(const char *name, char *content, bool owned)
+{
+    include_result *ir = calloc(1, sizeof *ir);
+    if (!ir) return NULL;
+    ir->name = amp__strdup(name);
+    ir->content = content;
+    ir->owned_content = owned;
+    ir->r.source_name = ir->name;
+    ir->r.source_name_length = strlen(ir->name);
+    ir->r.content = content;
+    ir->r.content_length = strlen(content);
+    return &ir->r;
+}
+
+static shaderc_include_result *resolve(void *user, const char *requested, int type, const char *requesting,
+                                       size_t depth)
+{
+    include_ctx *c = user;
+    (void)depth;
+    /* the kernel library: <ampvk/x.glsl>, or "x.glsl" from inside the library */
+    const amp__glsl_file *lib = library_file(requested);
+    if (!lib && type == shaderc_include_type_relative && strncmp(requesting, "ampvk/", 6) == 0) {
+        char name[256];
+        snprintf(name, sizeof name, "ampvk/%s", requested);
+        lib = library_file(name);
+    }
+    if (lib) return found(lib->name, (char *)lib->text, false);
+    /* the user's files: next to the including file, then the include directories */
+    char *candidates[66];
+    int n = 0;
+    if (requested[0] == '/') {
+        candidates[n++] = amp__strdup(requested);
+    } else {
+        const char *from = strcmp(requesting, c->main_name) == 0 && c->desc->file ? c->desc->file : requesting;
+        const char *slash = strrchr(from, '/');
+        if (type == shaderc_include_type_relative)
+            candidates[n++] = slash ? join_path(from, (size_t)(slash - from), requested) : amp__strdup(requested);
+        for (int i = 0; i < c->desc->include_dir_count && i < 64; i++)
+            candidates[n++] = join_path(c->desc->include_dirs[i], strlen(c->desc->include_dirs[i]), requested);
+    }
+    shaderc_include_result *res = NULL;
+    for (int i = 0; i < n; i++) {
+        if (!res && candidates[i]) {
+            size_t size;
+            char *text = read_file(candidates[i], &size);
+            if (text) {
+                dep *nd = realloc(c->deps, sizeof *nd * (size_t)(c->dep_count + 1));
+                if (nd) {
+                    c->deps = nd;
+                    c->deps[c->dep_count].path = amp__strdup(candidates[i]);
+                    c->deps[c->dep_count].hash = amp__hash64(text, size, 0);
+                    c->dep_count++;
+                }
+                res = found(candidates[i], text, true);
+            }
+        }
+        free(candidates[i]);
+    }
+    if (!res) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "cannot find \"%s\" (next to %s or in %d include directories)", requested,
+                 requesting, c->desc->include_dir_count);
+        res = include_error(msg);
+    }
+    return res;
+}
+
+static void release(void *user, shaderc_include_result *r)
+{
+    (void)user;
+    include_result *ir = (include_result *)r;
+    if (!ir) return;
+    if (ir->owned_content) free(ir->content);
+    free(ir->name);
+    free(ir);
+}
+
+/* ---- the disk cache ---- */
+
+#define CACHE_MAGIC "AMPVKSPV"
+#define CACHE_VERSION 1u
+
+static bool cache_enabled(void)
+{
+    const char *e = getenv("AMPVK_CACHE");
+    return !(e && strcmp(e, "0") == 0);
+}
+
+/* The cache directory (created on demand), or NULL. */
+static char *cache_dir(void)
+{
+    char base[1024];
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (xdg && *xdg) snprintf(base, sizeof base, "%s", xdg);
+    else if (home && *home) snprintf(base, sizeof base, "%s/.cache", home);
+    else return NULL;
+    mkdir(base, 0755);
+    char *dir = join_path(base, strlen(base), "ampvk");
+    if (dir && mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        free(dir);
+        return NULL;
+    }
+    return dir;
+}
+
+static char *cache_path(const char *suffix)
+{
+    char *dir = cache_dir();
+    if (!dir) return NULL;
+    char *p = join_path(dir, strlen(dir), suffix);
+    free(dir);
+    return p;
+}
+
+/* Writes data to path atomically (a temporary file renamed over it). */
+static void write_atomically(const char *path, const void *data, size_t size)
+{
+    char tmp[1200];
+    snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return;
+    bool ok = fwrite(data, 1, size, f) == size;
+    ok = fclose(f) == 0 && ok;
+    if (ok) rename(tmp, path);
+    else remove(tmp);
+}
+
+/* Entry layout: magic[8] version u32 pad u32 checksum u64 (of what follows)
+ * source_len u64, source, dep_count u32, {path_len u32, path, hash u64}*,
+ * spirv_bytes u64, spirv. */
+typedef struct writer {
+    char *buf;
+    size_t n, cap;
+    bool failed;
+} writer;
+
+static void put(writer *w, const void *p, size_t n)
+{
+    if (w->failed) return;
+    if (w->n + n > w->cap) {
+        size_t cap = (w->n + n) * 2;
+        char *nb = realloc(w->buf, cap);
+        if (!nb) {
+            w->failed = true;
+            return;
+        }
+        w->buf = nb;
+        w->cap = cap;
+    }
+    memcpy(w->buf + w->n, p, n);
+    w->n += n;
+}
+
+static void cache_store(const char *path, const char *source, const dep *deps, int dep_count, const uint32_t *words,
+                        size_t count)
+{
+    writer w = {0};
+    uint32_t version = CACHE_VERSION, pad = 0;
+    uint64_t checksum = 0, slen = strlen(source), sbytes = count * 4;
+    put(&w, CACHE_MAGIC, 8);
+    put(&w, &version, 4);
+    put(&w, &pad, 4);
+    put(&w, &checksum, 8);
+    put(&w, &slen, 8);
+    put(&w, source, slen);
+    uint32_t nd = (uint32_t)dep_count;
+    put(&w, &nd, 4);
+    for (int i = 0; i < dep_count; i++) {
+        uint32_t pl = (uint32_t)strlen(deps[i].path);
+        put(&w, &pl, 4);
+        put(&w, deps[i].path, pl);
+        put(&w, &deps[i].hash, 8);
+    }
+    put(&w, &sbytes, 8);
+    put(&w, words, sbytes);
+    if (!w.failed) {
+        checksum = amp__hash64(w.buf + 24, w.n - 24, 0);
+        memcpy(w.buf + 16, &checksum, 8);
+        write_atomically(path, w.buf, w.n);
+    }
+    free(w.buf);
+}
+
+typedef struct reader {
+    const char *p, *end;
+    bool bad;
+} reader;
+
+static const void *take(reader *r, size_t n)
+{
+    if (r->bad || (size_t)(r->end - r->p) < n) {
+        r->bad = true;
+        return NULL;
+    }
+    const void *at = r->p;
+    r->p += n;
+    return at;
+}
+
+static uint64_t take64(reader *r)
+{
+    uint64_t v = 0;
+    const void *p = take(r, 8);
+    if (p) memcpy(&v, p, 8);
+    return v;
+}
+
+static uint32_t take32(reader *r)
+{
+    uint32_t v = 0;
+    const void *p = take(r, 4);
+    if (p) memcpy(&v, p, 4);
+    return v;
+}
+
+/* Loads an entry if it is intact, for exactly this source, and its included files
+ * are unchanged; anything else is ignored. */
+static bool cache_load(const char *path, const char *source, amp__spirv *out)
+{
+    size_t size;
+    char *buf = read_file(path, &size);
+    if (!buf) return false;
+    reader r = {buf, buf + size, false};
+    bool ok = false;
+    const char *magic = take(&r, 8);
+    uint32_t version = take32(&r);
+    take32(&r);
+    uint64_t checksum = take64(&r);
+    if (!magic || memcmp(magic, CACHE_MAGIC, 8) != 0 || version != CACHE_VERSION ||
+        checksum != amp__hash64(buf + 24, size - 24, 0))
+        goto done;
+    uint64_t slen = take64(&r);
+    const char *src = take(&r, slen);
+    if (!src || slen != strlen(source) || memcmp(src, source, slen) != 0) goto done;
+    uint32_t nd = take32(&r);
+    for (uint32_t i = 0; i < nd && !r.bad; i++) {
+        uint32_t pl = take32(&r);
+        const char *p = take(&r, pl);
+        uint64_t h = take64(&r);
+        if (!p || pl >= 4096) goto done;
+        char dep_path[4096];
+        memcpy(dep_path, p, pl);
+        dep_path[pl] = 0;
+        size_t dsize;
+        char *text = read_file(dep_path, &dsize);
+        bool same = text && amp__hash64(text, dsize, 0) == h;
+        free(text);
+        if (!same) goto done;
+    }
+    uint64_t sbytes = take64(&r);
+    const uint32_t *words = take(&r, sbytes);
+    if (!words || sbytes < 20 || sbytes % 4 || words[0] != 0x07230203u || r.p != r.end) goto done;
+    out->words = malloc(sbytes);
+    if (!out->words) goto done;
+    memcpy(out->words, words, sbytes);
+    out->count = sbytes / 4;
+    out->from_disk = true;
+    ok = true;
+done:
+    free(buf);
+    return ok;
+}
+
+/* ---- the in-memory cache ---- */
+
+struct amp__kernel_entry {
+    uint64_t key;
+    char *source;
+    uint32_t *words;
+    size_t count;
+    amp__kernel_entry *next;
+};
+
+void amp__kernels_release(amp__device *d)
+{
+    while (d->kernels) {
+        amp__kernel_entry *e = d->kernels;
+        d->kernels = e->next;
+        free(e->source);
+        free(e->words);
+        free(e);
+    }
+}
+
+static void remember(amp__device *d, uint64_t key, const char *source, const amp__spirv *s)
+{
+    amp__kernel_entry *e = calloc(1, sizeof *e);
+    if (!e) return;
+    e->key = key;
+    e->source = amp__strdup(source);
+    e->words = malloc(s->count * 4);
+    if (!e->source || !e->words) {
+        free(e->source);
+        free(e->words);
+        free(e);
+        return;
+    }
+    memcpy(e->words, s->words, s->count * 4);
+    e->count = s->count;
+    e->next = d->kernels;
+    d->kernels = e;
+}
+
+/* ---- compile ---- */
+
+amp_status amp__compile(amp__device *d, const char *source, const char *name, const amp_kernel_desc *desc,
+                        const char *options_key, amp__spirv *out)
+{
+    memset(out, 0, sizeof *out);
+    /* The key covers the source, the options and the library version. */
+    size_t full_len = strlen(source) + strlen(options_key) + 2;
+    char *full = malloc(full_len);
+    if (!full) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+    snprintf(full, full_len, "%s\n%s", options_key, source);
+    uint64_t key = amp__hash64(full, strlen(full), 0);
+    for (int i = 0; i < amp__glsl_library_count; i++)
+        key = amp__hash64(amp__glsl_library[i].text, strlen(amp__glsl_library[i].text), key);
+
+    for (amp__kernel_entry *e = d->kernels; e; e = e->next)
+        if (e->key == key && strcmp(e->source, full) == 0) {
+            out->words = malloc(e->count * 4);
+            if (!out->words) {
+                free(full);
+                return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+            }
+            memcpy(out->words, e->words, e->count * 4);
+            out->count = e->count;
+            free(full);
+            return AMP_OK;
+        }
+
+    char fname[64];
+    snprintf(fname, sizeof fname, "%016llx.spv", (unsigned long long)key);
+    char *path = cache_enabled() ? cache_path(fname) : NULL;
+    if (path && cache_load(path, full, out)) {
+        amp__log(AMP_LOG_INFO, "kernel %s: from the disk cache", name);
+        remember(d, key, full, out);
+        free(path);
+        free(full);
+        return AMP_OK;
+    }
+
+    shaderc_compiler_t compiler = shaderc_compiler_initialize();
+    shaderc_compile_options_t opts = shaderc_compile_options_initialize();
+    if (!compiler || !opts) {
+        free(path);
+        free(full);
+        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "cannot start the GLSL compiler");
+    }
+    shaderc_compile_options_set_target_env(opts, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_2);
+    shaderc_compile_options_set_source_language(opts, shaderc_source_language_glsl);
+    shaderc_compile_options_set_optimization_level(
+        opts, desc->optimization == AMP_OPTIMIZE_NONE   ? shaderc_optimization_level_zero
+              : desc->optimization == AMP_OPTIMIZE_SIZE ? shaderc_optimization_level_size
+                                                        : shaderc_optimization_level_performance);
+    for (int i = 0; i < desc->define_count; i++) {
+        const char *def = desc->defines[i];
+        const char *eq = strchr(def, '=');
+        if (eq) shaderc_compile_options_add_macro_definition(opts, def, (size_t)(eq - def), eq + 1, strlen(eq + 1));
+        else shaderc_compile_options_add_macro_definition(opts, def, strlen(def), NULL, 0);
+    }
+    include_ctx ic = {.desc = desc, .main_name = name};
+    shaderc_compile_options_set_include_callbacks(opts, resolve, release, &ic);
+    shaderc_compilation_result_t res = shaderc_compile_into_spv(compiler, source, strlen(source),
+                                                                shaderc_compute_shader, name, "main", opts);
+    __atomic_add_fetch(&compile_count, 1, __ATOMIC_SEQ_CST);
+    amp_status st = AMP_OK;
+    if (shaderc_result_get_compilation_status(res) != shaderc_compilation_status_success) {
+        const char *msg = shaderc_result_get_error_message(res);
+        st = amp__fail(AMP_ERROR_COMPILE, "%s", msg && *msg ? msg : "the kernel failed to compile");
+    } else {
+        size_t bytes = shaderc_result_get_length(res);
+        out->words = malloc(bytes);
+        if (!out->words) {
+            st = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        } else {
+            memcpy(out->words, shaderc_result_get_bytes(res), bytes);
+            out->count = bytes / 4;
+            remember(d, key, full, out);
+            if (path) cache_store(path, full, ic.deps, ic.dep_count, out->words, out->count);
+        }
+    }
+    shaderc_result_release(res);
+    shaderc_compile_options_release(opts);
+    shaderc_compiler_release(compiler);
+    for (int i = 0; i < ic.dep_count; i++) free(ic.deps[i].path);
+    free(ic.deps);
+    free(path);
+    free(full);
+    return st;
+}
+
+/* ---- the pipeline cache ---- */
+
+static char *pipeline_cache_path(amp__device *d)
+{
+    char name[64];
+    char *w = name + snprintf(name, sizeof name, "pipelines-");
+    for (unsigned i = 0; i < VK_UUID_SIZE; i++) w += sprintf(w, "%02x", d->props.pipelineCacheUUID[i]);
+    snprintf(w, sizeof name - (size_t)(w - name), ".bin");
+    return cache_path(name);
+}
+
+void amp__pipeline_cache_load(amp__device *d)
+{
+    size_t size = 0;
+    char *data = NULL;
+    char *path = cache_enabled() ? pipeline_cache_path(d) : NULL;
+    if (path) data = read_file(path, &size);
+    /* Trust the file only if its header names this exact device and driver. */
+    if (data) {
+        uint32_t h[4];
+        bool ok = size >= 16 + VK_UUID_SIZE;
+        if (ok) memcpy(h, data, 16);
+        ok = ok && h[0] >= 16 + VK_UUID_SIZE && h[0] <= size &&
+             h[1] == VK_PIPELINE_CACHE_HEADER_VERSION_ONE && h[2] == d->props.vendorID &&
+             h[3] == d->props.deviceID && memcmp(data + 16, d->props.pipelineCacheUUID, VK_UUID_SIZE) == 0;
+        if (!ok) {
+            free(data);
+            data = NULL;
+            size = 0;
+        }
+    }
+    VkPipelineCacheCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
+                                    .initialDataSize = data ? size : 0, .pInitialData = data};
+    if (vkCreatePipelineCache(d->device, &ci, NULL, &d->pipeline_cache) != VK_SUCCESS) {
+        ci.initialDataSize = 0;
+        ci.pInitialData = NULL;
+        if (vkCreatePipelineCache(d->device, &ci, NULL, &d->pipeline_cache) != VK_SUCCESS)
+            d->pipeline_cache = VK_NULL_HANDLE;
+    }
+    free(data);
+    free(path);
+}
+
+void amp__pipeline_cache_save(amp__device *d)
+{
+    if (!d->pipeline_cache || !d->pipeline_cache_dirty || !cache_enabled()) return;
+    size_t size = 0;
+    if (vkGetPipelineCacheData(d->device, d->pipeline_cache, &size, NULL) != VK_SUCCESS || !size) return;
+    void *data = malloc(size);
+    char *path = pipeline_cache_path(d);
+    if (data && path && vkGetPipelineCacheData(d->device, d->pipeline_cache, &size, data) == VK_SUCCESS)
+        write_atomically(path, data, size);
+    d->pipeline_cache_dirty = false;
+    free(data);
+    free(path);
+}

@@ -1,0 +1,55 @@
+/* Internal declarations of the kernel compiler and dispatcher. */
+#ifndef AMPVK_KERNEL_INTERNAL_H
+#define AMPVK_KERNEL_INTERNAL_H
+
+#include <stdio.h>
+
+#include "internal.h"
+
+/* One declared kernel parameter. */
+typedef struct amp__param {
+    char name[64];
+    char type_name[64];
+    amp_type type;      /* AMP_TYPE_STRUCT for a user struct */
+    bool is_view;
+    bool is_const;
+    int rank;
+    /* filled from the SPIR-V */
+    uint32_t stride;    /* bytes per element of a view (0: unused by the kernel) */
+    uint32_t offset;    /* byte offset of a scalar, or of a view's geometry, in the argument block */
+    uint32_t size;      /* byte size of a scalar */
+    uint32_t binding;   /* descriptor binding of a view */
+} amp__param;
+
+AMP_HIDDEN amp_status amp__parse_params(const char *params, amp__param **out, int *count);
+
+/* Reflection of the generated SPIR-V. */
+typedef struct amp__reflection {
+    uint32_t *member_offsets; /* of the argument block, by member index */
+    uint32_t member_count;
+    uint32_t *binding_strides; /* ArrayStride of each storage binding (index = binding) */
+    uint32_t binding_count;
+} amp__reflection;
+AMP_HIDDEN amp_status amp__reflect(const uint32_t *words, size_t count, amp__reflection *out);
+AMP_HIDDEN void amp__reflection_free(amp__reflection *r);
+
+/* The embedded kernel library (generated at build time from shaders/ampvk). */
+typedef struct amp__glsl_file {
+    const char *name;
+    const char *text;
+} amp__glsl_file;
+extern const amp__glsl_file amp__glsl_library[];
+extern const int amp__glsl_library_count;
+
+/* A compiled kernel's SPIR-V plus the user files it included. */
+typedef struct amp__spirv {
+    uint32_t *words;
+    size_t count;
+    bool from_disk;
+} amp__spirv;
+
+/* Compiles source (with #line names) into SPIR-V through the caches. */
+AMP_HIDDEN amp_status amp__compile(amp__device *d, const char *source, const char *name, const amp_kernel_desc *desc,
+                                   const char *options_key, amp__spirv *out);
+
+#endif

@@ -1,0 +1,294 @@
+/* Device memory: buffers sub-allocated from large blocks, and staging buffers.
+ *
+ * Vulkan limits the number of allocations (maxMemoryAllocationCount may be 4096),
+ * so buffers take ranges of 256 MiB blocks (first fit, ranges merged on free);
+ * a buffer larger than half a block gets a block of its own. Host-visible blocks
+ * are mapped once for their whole life. All calls hold the device lock. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define BLOCK_SIZE ((VkDeviceSize)256 << 20)
+
+typedef struct range { VkDeviceSize offset, size; } range;
+
+struct amp__block {
+    VkDeviceMemory memory;
+    VkDeviceSize size;
+    uint32_t type_index;
+    void *mapped;
+    range *free;       /* free ranges, sorted by offset */
+    int free_count, free_cap;
+    int used;          /* live sub-allocations */
+    bool dedicated;
+    amp__block *next;
+};
+
+static VkMemoryPropertyFlags wanted(amp__mem_usage u, bool strict)
+{
+    switch (u) {
+    case AMP__MEM_DEVICE: return VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    case AMP__MEM_UPLOAD: return VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    case AMP__MEM_READBACK:
+        return VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+               (strict ? VK_MEMORY_PROPERTY_HOST_CACHED_BIT : 0);
+    case AMP__MEM_SHARED:
+        return VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+               VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    }
+    return 0;
+}
+
+/* The memory type for usage among allowed bits; prefers the strict flags, and for
+ * upload memory, types that are not device-local (keeping BAR memory for arrays). */
+static int find_type(amp__device *d, uint32_t allowed, amp__mem_usage u)
+{
+    for (int pass = 0; pass < 3; pass++) {
+        for (uint32_t t = 0; t < d->memory.memoryTypeCount; t++) {
+            if (!(allowed & (1u << t))) continue;
+            VkMemoryPropertyFlags f = d->memory.memoryTypes[t].propertyFlags;
+            VkMemoryPropertyFlags w = wanted(u, pass < 2);
+            if ((f & w) != w) continue;
+            if (pass == 0 && u == AMP__MEM_UPLOAD && (f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) &&
+                d->memory.memoryTypeCount > 1)
+                continue;
+            return (int)t;
+        }
+    }
+    return -1;
+}
+
+static amp__block *block_new(amp__device *d, uint32_t type, VkDeviceSize size, bool dedicated)
+{
+    amp__block *b = calloc(1, sizeof *b);
+    if (!b) return NULL;
+    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = size,
+                               .memoryTypeIndex = type};
+    VkResult r = vkAllocateMemory(d->device, &ai, NULL, &b->memory);
+    if (r != VK_SUCCESS) {
+        free(b);
+        amp__vk_fail(r, "vkAllocateMemory");
+        return NULL;
+    }
+    if (d->memory.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
+        r = vkMapMemory(d->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped);
+        if (r != VK_SUCCESS) {
+            vkFreeMemory(d->device, b->memory, NULL);
+            free(b);
+            amp__vk_fail(r, "vkMapMemory");
+            return NULL;
+        }
+    }
+    b->size = size;
+    b->type_index = type;
+    b->dedicated = dedicated;
+    b->free = malloc(sizeof *b->free * 8);
+    b->free_cap = 8;
+    b->free[0] = (range){0, size};
+    b->free_count = 1;
+    b->next = d->blocks;
+    d->blocks = b;
+    return b;
+}
+
+static bool block_take(amp__block *b, VkDeviceSize size, VkDeviceSize align, VkDeviceSize *offset)
+{
+    for (int i = 0; i < b->free_count; i++) {
+        range *f = &b->free[i];
+        VkDeviceSize start = (f->offset + align - 1) / align * align;
+        if (start + size > f->offset + f->size) continue;
+        VkDeviceSize end = f->offset + f->size;
+        VkDeviceSize head = start - f->offset;
+        if (head) {
+            /* keep the head as its own free range, insert the tail after it */
+            if (end > start + size) {
+                if (b->free_count == b->free_cap) {
+                    range *n = realloc(b->free, sizeof *n * (size_t)b->free_cap * 2);
+                    if (!n) return false;
+                    b->free = n;
+                    b->free_cap *= 2;
+                    f = &b->free[i];
+                }
+                memmove(&b->free[i + 2], &b->free[i + 1], sizeof *f * (size_t)(b->free_count - i - 1));
+                b->free[i + 1] = (range){start + size, end - start - size};
+                b->free_count++;
+            }
+            f->size = head;
+        } else if (end > start + size) {
+            f->offset = start + size;
+            f->size = end - start - size;
+        } else {
+            memmove(f, f + 1, sizeof *f * (size_t)(b->free_count - i - 1));
+            b->free_count--;
+        }
+        *offset = start;
+        b->used++;
+        return true;
+    }
+    return false;
+}
+
+static void block_give(amp__block *b, VkDeviceSize offset, VkDeviceSize size)
+{
+    int i = 0;
+    while (i < b->free_count && b->free[i].offset < offset) i++;
+    bool merge_prev = i > 0 && b->free[i - 1].offset + b->free[i - 1].size == offset;
+    bool merge_next = i < b->free_count && offset + size == b->free[i].offset;
+    if (merge_prev && merge_next) {
+        b->free[i - 1].size += size + b->free[i].size;
+        memmove(&b->free[i], &b->free[i + 1], sizeof *b->free * (size_t)(b->free_count - i - 1));
+        b->free_count--;
+    } else if (merge_prev) {
+        b->free[i - 1].size += size;
+    } else if (merge_next) {
+        b->free[i].offset = offset;
+        b->free[i].size += size;
+    } else {
+        if (b->free_count == b->free_cap) {
+            range *n = realloc(b->free, sizeof *n * (size_t)b->free_cap * 2);
+            if (!n) return; /* the range is lost to this block until it is freed */
+            b->free = n;
+            b->free_cap *= 2;
+        }
+        memmove(&b->free[i + 1], &b->free[i], sizeof *b->free * (size_t)(b->free_count - i));
+        b->free[i] = (range){offset, size};
+        b->free_count++;
+    }
+    b->used--;
+}
+
+static void block_free(amp__device *d, amp__block *b)
+{
+    for (amp__block **p = &d->blocks; *p; p = &(*p)->next)
+        if (*p == b) {
+            *p = b->next;
+            break;
+        }
+    if (b->mapped) vkUnmapMemory(d->device, b->memory);
+    vkFreeMemory(d->device, b->memory, NULL);
+    free(b->free);
+    free(b);
+}
+
+static amp_status alloc_memory(amp__device *d, VkMemoryRequirements req, amp__mem_usage u, amp__alloc *out)
+{
+    int type = find_type(d, req.memoryTypeBits, u);
+    if (type < 0)
+        return amp__fail(AMP_ERROR_UNSUPPORTED, "device \"%s\" has no memory type for usage %d",
+                         d->props.deviceName, (int)u);
+    VkDeviceSize heap = d->memory.memoryHeaps[d->memory.memoryTypes[type].heapIndex].size;
+    if (req.size > heap)
+        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%llu bytes requested but the memory heap holds %llu",
+                         (unsigned long long)req.size, (unsigned long long)heap);
+    VkDeviceSize block_size = BLOCK_SIZE < heap / 4 ? BLOCK_SIZE : heap / 4;
+    VkDeviceSize offset = 0;
+    amp__block *b = NULL;
+    if (req.size <= block_size / 2) {
+        for (b = d->blocks; b; b = b->next)
+            if (!b->dedicated && b->type_index == (uint32_t)type && block_take(b, req.size, req.alignment, &offset))
+                break;
+        if (!b) {
+            b = block_new(d, (uint32_t)type, block_size, false);
+            if (!b) return amp_last_status();
+            block_take(b, req.size, req.alignment, &offset);
+        }
+    } else {
+        b = block_new(d, (uint32_t)type, req.size, true);
+        if (!b) return amp_last_status();
+        block_take(b, req.size, 1, &offset);
+    }
+    *out = (amp__alloc){.memory = b->memory, .offset = offset, .size = req.size, .block = b,
+                        .type_index = (uint32_t)type,
+                        .mapped = b->mapped ? (char *)b->mapped + offset : NULL};
+    return AMP_OK;
+}
+
+amp_status amp__buffer_create(amp__device *d, VkDeviceSize size, VkBufferUsageFlags usage, amp__mem_usage mem,
+                              amp__buffer *out)
+{
+    if (size == 0) size = 4;
+    VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size, .usage = usage,
+                             .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+    VkBuffer buf;
+    VkResult r = vkCreateBuffer(d->device, &bi, NULL, &buf);
+    if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateBuffer");
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(d->device, buf, &req);
+    amp__alloc a;
+    amp_status s = alloc_memory(d, req, mem, &a);
+    if (s != AMP_OK) {
+        vkDestroyBuffer(d->device, buf, NULL);
+        return s;
+    }
+    r = vkBindBufferMemory(d->device, buf, a.memory, a.offset);
+    if (r != VK_SUCCESS) {
+        block_give(a.block, a.offset, a.size);
+        vkDestroyBuffer(d->device, buf, NULL);
+        return amp__vk_fail(r, "vkBindBufferMemory");
+    }
+    *out = (amp__buffer){.buffer = buf, .alloc = a, .size = size};
+    return AMP_OK;
+}
+
+void amp__buffer_destroy(amp__device *d, amp__buffer *b)
+{
+    if (!b || !b->buffer) return;
+    vkDestroyBuffer(d->device, b->buffer, NULL);
+    amp__block *blk = b->alloc.block;
+    block_give(blk, b->alloc.offset, b->alloc.size);
+    if (blk->dedicated && blk->used == 0) block_free(d, blk);
+    memset(b, 0, sizeof *b);
+}
+
+void amp__memory_release_all(amp__device *d)
+{
+    while (d->blocks) block_free(d, d->blocks);
+}
+
+/* Staging buffers are kept in a free list and reused for any transfer that fits;
+ * at most a few are kept so a single huge transfer does not pin its memory. */
+amp__staging *amp__staging_get(amp__device *d, VkDeviceSize size, bool readback)
+{
+    amp__staging **best = NULL;
+    for (amp__staging **p = &d->staging; *p; p = &(*p)->next)
+        if ((*p)->readback == readback && (*p)->buf.size >= size &&
+            (!best || (*p)->buf.size < (*best)->buf.size))
+            best = p;
+    if (best) {
+        amp__staging *s = *best;
+        *best = s->next;
+        s->next = NULL;
+        return s;
+    }
+    amp__staging *s = calloc(1, sizeof *s);
+    if (!s) {
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    VkDeviceSize rounded = size < 65536 ? 65536 : (size + 65535) / 65536 * 65536;
+    if (amp__buffer_create(d, rounded, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                           readback ? AMP__MEM_READBACK : AMP__MEM_UPLOAD, &s->buf) != AMP_OK) {
+        free(s);
+        return NULL;
+    }
+    s->readback = readback;
+    return s;
+}
+
+void amp__staging_put(amp__device *d, amp__staging *s)
+{
+    int kept = 0;
+    VkDeviceSize kept_bytes = 0;
+    for (amp__staging *p = d->staging; p; p = p->next) {
+        kept++;
+        kept_bytes += p->buf.size;
+    }
+    if (kept >= 16 || kept_bytes + s->buf.size > ((VkDeviceSize)1 << 31)) {
+        amp__buffer_destroy(d, &s->buf);
+        free(s);
+        return;
+    }
+    s->next = d->staging;
+    d->staging = s;
+}

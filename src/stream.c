@@ -1,0 +1,514 @@
+/* accelerator_views: command streams, batches, submission, futures, and the
+ * tracker that decides which barriers a command needs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Automatic mode submits after this many commands even without a flush point,
+ * bounding the memory one batch pins. */
+#define BATCH_LIMIT 512
+#define UNIFORM_CHUNK 65536
+#define SETS_PER_POOL 256
+
+typedef struct uniform_chunk {
+    amp__buffer buf;
+    VkDeviceSize used;
+    struct uniform_chunk *next;
+} uniform_chunk;
+
+typedef struct descriptor_pool {
+    VkDescriptorPool pool;
+    uint32_t used;
+    struct descriptor_pool *next;
+} descriptor_pool;
+
+struct amp__batch {
+    amp_accelerator_view *view;
+    VkCommandBuffer cmd;
+    uint64_t serial;
+    int commands;
+    amp__staging *staging;
+    uniform_chunk *uniforms;     /* chunks in use, current first */
+    descriptor_pool *pools;      /* pools in use, current first */
+    amp__batch *next;
+};
+
+/* ---- views ---- */
+
+static amp_accelerator_view *view_new(amp__device *d, amp_accelerator *acc, amp_queuing_mode mode)
+{
+    if (mode != AMP_QUEUING_AUTOMATIC && mode != AMP_QUEUING_IMMEDIATE) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "queuing mode %d is neither automatic (0) nor immediate (1)", (int)mode);
+        return NULL;
+    }
+    amp_accelerator_view *v = calloc(1, sizeof *v);
+    if (!v) {
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory creating a view");
+        return NULL;
+    }
+    v->dev = d;
+    v->acc = acc;
+    v->mode = mode;
+    VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                   .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+                                   .queueFamilyIndex = d->queue_family};
+    VkResult r = vkCreateCommandPool(d->device, &pci, NULL, &v->pool);
+    if (r != VK_SUCCESS) {
+        free(v);
+        amp__vk_fail(r, "vkCreateCommandPool");
+        return NULL;
+    }
+    amp__lock(d);
+    d->views++;
+    amp__unlock(d);
+    return v;
+}
+
+amp_accelerator_view *amp_view_create(amp_accelerator *acc, amp_queuing_mode mode)
+{
+    if (!acc) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_view_create: NULL accelerator");
+        return NULL;
+    }
+    amp__device *d = amp__accelerator_device(acc);
+    return d ? view_new(d, acc, mode) : NULL;
+}
+
+amp_accelerator_view *amp_view_create_external(const amp_vulkan_device_desc *desc)
+{
+    amp__device *d = amp__device_wrap(desc);
+    if (!d) return NULL;
+    amp_accelerator_view *v = view_new(d, d->accelerator, desc->mode);
+    if (!v) amp__device_close(d);
+    return v;
+}
+
+static void batch_release(amp__device *d, amp__batch *b)
+{
+    while (b->staging) {
+        amp__staging *s = b->staging;
+        b->staging = s->next;
+        amp__staging_put(d, s);
+    }
+    for (uniform_chunk *u = b->uniforms; u; u = u->next) u->used = 0;
+    for (descriptor_pool *p = b->pools; p; p = p->next) {
+        vkResetDescriptorPool(d->device, p->pool, 0);
+        p->used = 0;
+    }
+}
+
+static void batch_destroy(amp__device *d, amp__batch *b)
+{
+    batch_release(d, b);
+    while (b->uniforms) {
+        uniform_chunk *u = b->uniforms;
+        b->uniforms = u->next;
+        amp__buffer_destroy(d, &u->buf);
+        free(u);
+    }
+    while (b->pools) {
+        descriptor_pool *p = b->pools;
+        b->pools = p->next;
+        vkDestroyDescriptorPool(d->device, p->pool, NULL);
+        free(p);
+    }
+    free(b);
+}
+
+amp_status amp_view_destroy(amp_accelerator_view **pv)
+{
+    if (!pv || !*pv) return AMP_OK;
+    amp_accelerator_view *v = *pv;
+    if (v->is_default) {
+        *pv = NULL;
+        return AMP_OK;
+    }
+    amp__device *d = v->dev;
+    amp__lock(d);
+    if (v->arrays > 0) {
+        amp__unlock(d);
+        return amp__fail(AMP_ERROR_INVALID_STATE, "amp_view_destroy: %d arrays still live on this view", v->arrays);
+    }
+    amp_status s = amp__view_finish(v);
+    if (v->recording) {
+        vkFreeCommandBuffers(d->device, v->pool, 1, &v->recording->cmd);
+        batch_destroy(d, v->recording);
+    }
+    amp__batch *lists[2] = {v->in_flight, v->free_batches};
+    for (int i = 0; i < 2; i++)
+        while (lists[i]) {
+            amp__batch *b = lists[i];
+            lists[i] = b->next;
+            batch_destroy(d, b);
+        }
+    vkDestroyCommandPool(d->device, v->pool, NULL);
+    bool close = d->external && --d->views == 0;
+    if (!d->external) d->views--;
+    amp__unlock(d);
+    free(v);
+    if (close) amp__device_close(d);
+    *pv = NULL;
+    return s;
+}
+
+amp_accelerator *amp_view_accelerator(const amp_accelerator_view *v) { return v ? v->acc : NULL; }
+amp_queuing_mode amp_view_queuing_mode(const amp_accelerator_view *v) { return v ? v->mode : AMP_QUEUING_AUTOMATIC; }
+
+amp_status amp_view_get_stats(const amp_accelerator_view *v, amp_view_stats *stats)
+{
+    if (!v || !stats) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_view_get_stats: NULL argument");
+    *stats = v->stats;
+    return AMP_OK;
+}
+
+/* ---- batches ---- */
+
+void amp__view_retire(amp_accelerator_view *v)
+{
+    amp__device *d = v->dev;
+    while (v->in_flight && amp__device_serial_done(d, v->in_flight->serial)) {
+        amp__batch *b = v->in_flight;
+        v->in_flight = b->next;
+        batch_release(d, b);
+        b->next = v->free_batches;
+        v->free_batches = b;
+    }
+}
+
+amp__batch *amp__batch_current(amp_accelerator_view *v)
+{
+    if (v->recording) return v->recording;
+    amp__device *d = v->dev;
+    if (d->lost) {
+        amp__fail(AMP_ERROR_DEVICE_LOST, "the Vulkan device was lost");
+        return NULL;
+    }
+    amp__note_work_started();
+    amp__view_retire(v);
+    amp__batch *b = v->free_batches;
+    if (b) {
+        v->free_batches = b->next;
+        b->next = NULL;
+    } else {
+        b = calloc(1, sizeof *b);
+        if (!b) {
+            amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+            return NULL;
+        }
+        b->view = v;
+        VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                          .commandPool = v->pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                          .commandBufferCount = 1};
+        VkResult r = vkAllocateCommandBuffers(d->device, &ai, &b->cmd);
+        if (r != VK_SUCCESS) {
+            free(b);
+            amp__vk_fail(r, "vkAllocateCommandBuffers");
+            return NULL;
+        }
+    }
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    VkResult r = vkBeginCommandBuffer(b->cmd, &bi);
+    if (r != VK_SUCCESS) {
+        b->next = v->free_batches;
+        v->free_batches = b;
+        amp__vk_fail(r, "vkBeginCommandBuffer");
+        return NULL;
+    }
+    b->serial = ++d->next_serial;
+    b->commands = 0;
+    v->recording = b;
+    return b;
+}
+
+VkCommandBuffer amp__batch_cmd(amp__batch *b) { return b->cmd; }
+uint64_t amp__batch_serial(amp__batch *b) { return b->serial; }
+
+void amp__batch_keep_staging(amp__batch *b, amp__staging *s)
+{
+    s->next = b->staging;
+    b->staging = s;
+}
+
+void *amp__batch_uniform(amp__batch *b, VkDeviceSize size, VkBuffer *buf, VkDeviceSize *offset)
+{
+    amp__device *d = b->view->dev;
+    VkDeviceSize align = d->props.limits.minUniformBufferOffsetAlignment;
+    if (align < 16) align = 16;
+    uniform_chunk *u = NULL;
+    /* chunks are kept across batch reuse; find one with room */
+    for (uniform_chunk *c = b->uniforms; c; c = c->next) {
+        VkDeviceSize at = (c->used + align - 1) / align * align;
+        if (at + size <= c->buf.size) {
+            u = c;
+            break;
+        }
+    }
+    if (!u) {
+        u = calloc(1, sizeof *u);
+        if (!u) {
+            amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+            return NULL;
+        }
+        VkDeviceSize sz = size > UNIFORM_CHUNK ? size : UNIFORM_CHUNK;
+        if (amp__buffer_create(d, sz, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, AMP__MEM_UPLOAD, &u->buf) != AMP_OK) {
+            free(u);
+            return NULL;
+        }
+        u->next = b->uniforms;
+        b->uniforms = u;
+    }
+    VkDeviceSize at = (u->used + align - 1) / align * align;
+    u->used = at + size;
+    *buf = u->buf.buffer;
+    *offset = at;
+    return (char *)u->buf.alloc.mapped + at;
+}
+
+VkDescriptorSet amp__batch_descriptor_set(amp__batch *b, VkDescriptorSetLayout layout)
+{
+    amp__device *d = b->view->dev;
+    descriptor_pool *p = NULL;
+    for (descriptor_pool *q = b->pools; q; q = q->next)
+        if (q->used < SETS_PER_POOL) {
+            p = q;
+            break;
+        }
+    if (!p) {
+        p = calloc(1, sizeof *p);
+        if (!p) {
+            amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+            return VK_NULL_HANDLE;
+        }
+        VkDescriptorPoolSize sizes[] = {
+            {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, SETS_PER_POOL},
+            {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, SETS_PER_POOL * 16},
+            {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, SETS_PER_POOL * 4},
+            {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, SETS_PER_POOL * 4},
+        };
+        VkDescriptorPoolCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                         .maxSets = SETS_PER_POOL, .poolSizeCount = 4, .pPoolSizes = sizes};
+        VkResult r = vkCreateDescriptorPool(d->device, &ci, NULL, &p->pool);
+        if (r != VK_SUCCESS) {
+            free(p);
+            amp__vk_fail(r, "vkCreateDescriptorPool");
+            return VK_NULL_HANDLE;
+        }
+        p->next = b->pools;
+        b->pools = p;
+    }
+    VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                      .descriptorPool = p->pool, .descriptorSetCount = 1, .pSetLayouts = &layout};
+    VkDescriptorSet set;
+    VkResult r = vkAllocateDescriptorSets(d->device, &ai, &set);
+    if (r != VK_SUCCESS) {
+        amp__vk_fail(r, "vkAllocateDescriptorSets");
+        return VK_NULL_HANDLE;
+    }
+    p->used++;
+    return set;
+}
+
+amp_status amp__view_submit(amp_accelerator_view *v)
+{
+    amp__batch *b = v->recording;
+    if (!b) return AMP_OK;
+    amp__device *d = v->dev;
+    v->recording = NULL;
+    VkResult r = vkEndCommandBuffer(b->cmd);
+    if (r == VK_SUCCESS) {
+        VkTimelineSemaphoreSubmitInfo ts = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+                                            .signalSemaphoreValueCount = 1, .pSignalSemaphoreValues = &b->serial};
+        VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &ts, .commandBufferCount = 1,
+                           .pCommandBuffers = &b->cmd, .signalSemaphoreCount = 1, .pSignalSemaphores = &d->timeline};
+        r = vkQueueSubmit(d->queue, 1, &si, VK_NULL_HANDLE);
+    }
+    if (r != VK_SUCCESS) {
+        /* The serial will never be signalled: the device is unusable from here on. */
+        d->lost = AMP_ERROR_DEVICE_LOST;
+        batch_release(d, b);
+        b->next = v->free_batches;
+        v->free_batches = b;
+        return amp__vk_fail(r, "vkQueueSubmit");
+    }
+    v->last_serial = b->serial;
+    v->stats.submits++;
+    amp__batch **tail = &v->in_flight;
+    while (*tail) tail = &(*tail)->next;
+    b->next = NULL;
+    *tail = b;
+    return AMP_OK;
+}
+
+amp_status amp__view_command_done(amp_accelerator_view *v)
+{
+    amp__batch *b = v->recording;
+    if (!b) return AMP_OK;
+    if (v->mode == AMP_QUEUING_IMMEDIATE || ++b->commands >= BATCH_LIMIT) return amp__view_submit(v);
+    return AMP_OK;
+}
+
+amp_status amp__view_finish(amp_accelerator_view *v)
+{
+    amp_status s = amp__view_submit(v);
+    if (s != AMP_OK) return s;
+    if (v->last_serial) s = amp__device_wait_serial(v->dev, v->last_serial, UINT64_MAX);
+    amp__view_retire(v);
+    return s;
+}
+
+amp_status amp_view_flush(amp_accelerator_view *v)
+{
+    if (!v) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_view_flush: NULL view");
+    amp__lock(v->dev);
+    amp_status s = amp__view_submit(v);
+    amp__unlock(v->dev);
+    return s;
+}
+
+amp_status amp_view_wait(amp_accelerator_view *v)
+{
+    if (!v) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_view_wait: NULL view");
+    amp__lock(v->dev);
+    amp_status s = amp__view_finish(v);
+    amp__unlock(v->dev);
+    return s;
+}
+
+/* ---- futures ---- */
+
+amp_future *amp__future_new(amp__device *d, uint64_t serial, amp__host_action action)
+{
+    amp_future *f = calloc(1, sizeof *f);
+    if (!f) {
+        if (action.run) action.run(action.ctx, false);
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    f->dev = d;
+    f->serial = serial;
+    f->action = action;
+    return f;
+}
+
+amp_future *amp_view_create_marker(amp_accelerator_view *v)
+{
+    if (!v) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_view_create_marker: NULL view");
+        return NULL;
+    }
+    amp__lock(v->dev);
+    amp_status s = amp__view_submit(v);
+    amp_future *f = s == AMP_OK ? amp__future_new(v->dev, v->last_serial, (amp__host_action){0}) : NULL;
+    amp__unlock(v->dev);
+    return f;
+}
+
+static void future_complete(amp_future *f, amp_status s)
+{
+    f->done = true;
+    f->status = s;
+    if (f->action.run) f->action.run(f->action.ctx, s == AMP_OK);
+    f->action.run = NULL;
+}
+
+amp_status amp_future_wait_for(amp_future *f, uint64_t timeout_ns)
+{
+    if (!f) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_future_wait: NULL future");
+    if (f->done) return f->status;
+    amp__lock(f->dev);
+    amp_status s = f->serial ? amp__device_wait_serial(f->dev, f->serial, timeout_ns) : AMP_OK;
+    if (s != AMP_ERROR_TIMEOUT) future_complete(f, s);
+    amp__unlock(f->dev);
+    return s;
+}
+
+amp_status amp_future_wait(amp_future *f) { return amp_future_wait_for(f, UINT64_MAX); }
+
+bool amp_future_ready(amp_future *f)
+{
+    if (!f) return false;
+    if (f->done) return true;
+    amp__lock(f->dev);
+    if (f->dev->lost) future_complete(f, AMP_ERROR_DEVICE_LOST);
+    else if (amp__device_serial_done(f->dev, f->serial)) future_complete(f, AMP_OK);
+    amp__unlock(f->dev);
+    return f->done;
+}
+
+void amp_future_destroy(amp_future **pf)
+{
+    if (!pf || !*pf) return;
+    amp_future_wait(*pf);
+    free(*pf);
+    *pf = NULL;
+}
+
+/* ---- the tracker ---- */
+
+static const VkAccessFlags write_bits = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
+                                        VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+
+void amp__track_access(amp__track *t, VkBuffer buf, VkPipelineStageFlags stage, VkAccessFlags access, bool write,
+                       uint64_t serial, amp__barrier *bar)
+{
+    bool need_memory = false, need_exec = false;
+    VkPipelineStageFlags src = 0;
+    VkAccessFlags src_access = 0;
+    if (t->write_stages) {
+        /* read-after-write or write-after-write: make the write visible, unless this
+         * stage already saw it (a second read of the same kind needs nothing) */
+        bool seen = !write && (t->read_stages & stage) == stage && (t->read_access & access) == access;
+        if (!seen) {
+            need_memory = true;
+            src |= t->write_stages;
+            src_access |= t->write_access;
+        }
+    }
+    if (write && t->read_stages) {
+        /* write-after-read: the reads must finish first (execution dependency) */
+        need_exec = true;
+        src |= t->read_stages;
+    }
+    if (need_memory || need_exec) {
+        bar->src |= src;
+        bar->dst |= stage;
+        if (need_memory && bar->count < sizeof bar->buffers / sizeof *bar->buffers) {
+            bar->buffers[bar->count++] = (VkBufferMemoryBarrier){
+                .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER, .srcAccessMask = src_access,
+                .dstAccessMask = access, .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .buffer = buf, .offset = 0, .size = VK_WHOLE_SIZE};
+        } else if (need_memory) {
+            bar->exec_only = false; /* overflow: fall back to a global memory barrier */
+            bar->count = UINT32_MAX;
+        }
+    }
+    if (write) {
+        t->write_stages = stage;
+        t->write_access = access & write_bits;
+        t->read_stages = 0;
+        t->read_access = 0;
+        t->last_write_serial = serial;
+    } else if (t->write_stages) {
+        t->read_stages |= stage;
+        t->read_access |= access;
+    } else {
+        t->read_stages |= stage;
+    }
+    t->last_serial = serial;
+}
+
+void amp__barrier_record(amp_accelerator_view *v, VkCommandBuffer cmd, amp__barrier *bar)
+{
+    if (!bar->src) return;
+    VkMemoryBarrier global = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                              .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
+                              .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT};
+    bool overflow = bar->count == UINT32_MAX;
+    vkCmdPipelineBarrier(cmd, bar->src, bar->dst, 0, overflow ? 1 : 0, &global, overflow ? 0 : bar->count,
+                         bar->buffers, 0, NULL);
+    v->stats.barriers++;
+    bar->src = bar->dst = 0;
+    bar->count = 0;
+}

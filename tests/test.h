@@ -1,0 +1,110 @@
+/* A small test harness: REQUIRE macros that print both values, and a check at
+ * exit that the Vulkan validation layer said nothing. Exit code 77 = skipped. */
+#ifndef AMPVK_TEST_H
+#define AMPVK_TEST_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ampvk/ampvk.h"
+
+static int test_failures;
+static int test_checks;
+
+#define REQUIRE(cond)                                                                              \
+    do {                                                                                           \
+        test_checks++;                                                                             \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: REQUIRE(%s) failed (last error: %s)\n", __FILE__, __LINE__, #cond, \
+                    amp_last_error());                                                             \
+            test_failures++;                                                                       \
+        }                                                                                          \
+    } while (0)
+
+#define REQUIRE_CMP(a, op, b, fmt)                                                                 \
+    do {                                                                                           \
+        test_checks++;                                                                             \
+        if (!((a)op(b))) {                                                                         \
+            fprintf(stderr, "%s:%d: REQUIRE %s %s %s failed: " fmt " vs " fmt "\n", __FILE__, __LINE__, \
+                    #a, #op, #b, (a), (b));                                                        \
+            test_failures++;                                                                       \
+        }                                                                                          \
+    } while (0)
+
+#define REQUIRE_INT(a, b) REQUIRE_CMP((long long)(a), ==, (long long)(b), "%lld")
+#define REQUIRE_OK(expr)                                                                           \
+    do {                                                                                           \
+        amp_status s_ = (expr);                                                                    \
+        test_checks++;                                                                             \
+        if (s_ != AMP_OK) {                                                                        \
+            fprintf(stderr, "%s:%d: %s returned %s: %s\n", __FILE__, __LINE__, #expr, amp_status_name(s_), \
+                    amp_last_error());                                                             \
+            test_failures++;                                                                       \
+        }                                                                                          \
+    } while (0)
+/* Requires a call to fail with status st and a message containing text. */
+#define REQUIRE_FAIL(expr, st, text)                                                               \
+    do {                                                                                           \
+        amp_status s_ = (expr);                                                                    \
+        test_checks++;                                                                             \
+        if (s_ != (st) || !strstr(amp_last_error(), (text))) {                                     \
+            fprintf(stderr, "%s:%d: %s gave %s \"%s\"; wanted %s with \"%s\"\n", __FILE__, __LINE__, #expr, \
+                    amp_status_name(s_), amp_last_error(), amp_status_name(st), (text));           \
+            test_failures++;                                                                       \
+        }                                                                                          \
+    } while (0)
+/* The same for a call returning a pointer (NULL on failure). */
+#define REQUIRE_NULL_FAIL(expr, st, text) REQUIRE_FAIL((expr) ? AMP_OK : amp_last_status(), st, text)
+#define REQUIRE_ARRAY_INT(got, want, n)                                                            \
+    do {                                                                                           \
+        for (size_t i_ = 0; i_ < (size_t)(n); i_++) {                                              \
+            test_checks++;                                                                         \
+            if ((long long)(got)[i_] != (long long)(want)[i_]) {                                   \
+                fprintf(stderr, "%s:%d: %s[%zu] = %lld, expected %lld\n", __FILE__, __LINE__, #got, i_, \
+                        (long long)(got)[i_], (long long)(want)[i_]);                              \
+                test_failures++;                                                                   \
+                break;                                                                             \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+static void test_log(void *user, amp_log_level level, amp_status s, const char *msg)
+{
+    (void)user;
+    (void)s;
+    if (strncmp(msg, "validation:", 11) == 0 || level <= AMP_LOG_WARN)
+        if (strncmp(msg, "validation:", 11) == 0) fprintf(stderr, "%s\n", msg);
+}
+
+static inline void test_begin(void) { amp_set_log_callback(test_log, NULL, AMP_LOG_WARN); }
+
+/* Ends the test: fails on any failed check or validation message. */
+static inline int test_end(void)
+{
+    uint64_t v = amp_validation_message_count();
+    if (v) {
+        fprintf(stderr, "%" PRIu64 " validation messages\n", v);
+        test_failures++;
+    }
+    if (test_failures) {
+        fprintf(stderr, "FAILED: %d of %d checks\n", test_failures, test_checks);
+        return 1;
+    }
+    printf("ok: %d checks\n", test_checks);
+    return 0;
+}
+
+/* Skips the test (exit 77) when there is no accelerator. */
+static inline amp_accelerator_view *test_view(void)
+{
+    amp_accelerator_view *v = amp_default_view();
+    if (!v) {
+        fprintf(stderr, "skipped: no accelerator (%s)\n", amp_last_error());
+        exit(77);
+    }
+    return v;
+}
+
+#endif
