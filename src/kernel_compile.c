@@ -49,6 +49,25 @@ typedef struct dep {
     uint64_t hash;
 } dep;
 
+/* True if every included file still has the content it had at compile time. */
+static bool deps_unchanged(const dep *deps, int count)
+{
+    for (int i = 0; i < count; i++) {
+        size_t size;
+        char *text = read_file(deps[i].path, &size);
+        bool same = text && amp__hash64(text, size, 0) == deps[i].hash;
+        free(text);
+        if (!same) return false;
+    }
+    return true;
+}
+
+static void free_deps(dep *deps, int count)
+{
+    for (int i = 0; i < count; i++) free(deps[i].path);
+    free(deps);
+}
+
 typedef struct include_ctx {
     const amp_kernel_desc *desc;
     const char *main_name;
@@ -311,8 +330,10 @@ static uint32_t take32(reader *r)
 
 /* Loads an entry if it is intact, for exactly this source, and its included files
  * are unchanged; anything else is ignored. */
-static bool cache_load(const char *path, const char *source, amp__spirv *out)
+static bool cache_load(const char *path, const char *source, amp__spirv *out, dep **deps_out, int *dep_count)
 {
+    *deps_out = NULL;
+    *dep_count = 0;
     size_t size;
     char *buf = read_file(path, &size);
     if (!buf) return false;
@@ -342,6 +363,12 @@ static bool cache_load(const char *path, const char *source, amp__spirv *out)
         bool same = text && amp__hash64(text, dsize, 0) == h;
         free(text);
         if (!same) goto done;
+        dep *nd = realloc(*deps_out, sizeof *nd * (size_t)(*dep_count + 1));
+        if (!nd) goto done;
+        *deps_out = nd;
+        nd[*dep_count].path = amp__strdup(dep_path);
+        nd[*dep_count].hash = h;
+        (*dep_count)++;
     }
     uint64_t sbytes = take64(&r);
     const uint32_t *words = take(&r, sbytes);
@@ -354,6 +381,11 @@ static bool cache_load(const char *path, const char *source, amp__spirv *out)
     ok = true;
 done:
     free(buf);
+    if (!ok) {
+        free_deps(*deps_out, *dep_count);
+        *deps_out = NULL;
+        *dep_count = 0;
+    }
     return ok;
 }
 
@@ -364,24 +396,46 @@ struct amp__kernel_entry {
     char *source;
     uint32_t *words;
     size_t count;
+    dep *deps;      /* user files included, with their content hashes */
+    int dep_count;
     amp__kernel_entry *next;
 };
+
 
 void amp__kernels_release(amp__device *d)
 {
     while (d->kernels) {
         amp__kernel_entry *e = d->kernels;
         d->kernels = e->next;
+        free_deps(e->deps, e->dep_count);
         free(e->source);
         free(e->words);
         free(e);
     }
 }
 
-static void remember(amp__device *d, uint64_t key, const char *source, const amp__spirv *s)
+static void remember(amp__device *d, uint64_t key, const char *source, const amp__spirv *s, const dep *deps,
+                     int dep_count)
 {
+    /* a newer compile of the same source replaces the old entry */
+    for (amp__kernel_entry **p = &d->kernels; *p; p = &(*p)->next)
+        if ((*p)->key == key && strcmp((*p)->source, source) == 0) {
+            amp__kernel_entry *old = *p;
+            *p = old->next;
+            free_deps(old->deps, old->dep_count);
+            free(old->source);
+            free(old->words);
+            free(old);
+            break;
+        }
     amp__kernel_entry *e = calloc(1, sizeof *e);
     if (!e) return;
+    e->deps = calloc((size_t)dep_count + 1, sizeof *e->deps);
+    for (int i = 0; e->deps && i < dep_count; i++) {
+        e->deps[i].path = amp__strdup(deps[i].path);
+        e->deps[i].hash = deps[i].hash;
+        e->dep_count++;
+    }
     e->key = key;
     e->source = amp__strdup(source);
     e->words = malloc(s->count * 4);
@@ -413,7 +467,7 @@ amp_status amp__compile(amp__device *d, const char *source, const char *name, co
         key = amp__hash64(amp__glsl_library[i].text, strlen(amp__glsl_library[i].text), key);
 
     for (amp__kernel_entry *e = d->kernels; e; e = e->next)
-        if (e->key == key && strcmp(e->source, full) == 0) {
+        if (e->key == key && strcmp(e->source, full) == 0 && deps_unchanged(e->deps, e->dep_count)) {
             out->words = malloc(e->count * 4);
             if (!out->words) {
                 free(full);
@@ -428,9 +482,12 @@ amp_status amp__compile(amp__device *d, const char *source, const char *name, co
     char fname[64];
     snprintf(fname, sizeof fname, "%016llx.spv", (unsigned long long)key);
     char *path = cache_enabled() ? cache_path(fname) : NULL;
-    if (path && cache_load(path, full, out)) {
+    dep *disk_deps;
+    int disk_dep_count;
+    if (path && cache_load(path, full, out, &disk_deps, &disk_dep_count)) {
         amp__log(AMP_LOG_INFO, "kernel %s: from the disk cache", name);
-        remember(d, key, full, out);
+        remember(d, key, full, out, disk_deps, disk_dep_count);
+        free_deps(disk_deps, disk_dep_count);
         free(path);
         free(full);
         return AMP_OK;
@@ -472,15 +529,14 @@ amp_status amp__compile(amp__device *d, const char *source, const char *name, co
         } else {
             memcpy(out->words, shaderc_result_get_bytes(res), bytes);
             out->count = bytes / 4;
-            remember(d, key, full, out);
+            remember(d, key, full, out, ic.deps, ic.dep_count);
             if (path) cache_store(path, full, ic.deps, ic.dep_count, out->words, out->count);
         }
     }
     shaderc_result_release(res);
     shaderc_compile_options_release(opts);
     shaderc_compiler_release(compiler);
-    for (int i = 0; i < ic.dep_count; i++) free(ic.deps[i].path);
-    free(ic.deps);
+    free_deps(ic.deps, ic.dep_count);
     free(path);
     free(full);
     return st;
