@@ -21,6 +21,9 @@ struct amp__data {
     amp__device *dev;       /* device of buf */
     amp__buffer buf;
     amp__track track;
+    amp__buffer import;     /* the host memory imported for transfers, if possible */
+    VkDeviceSize import_offset;
+    bool import_failed;
     amp_accelerator_view *home; /* view of the last device use */
     amp_array *array;       /* the array this storage belongs to, if any */
     amp__data *next;        /* registry of host-backed storage */
@@ -154,6 +157,7 @@ static void data_release(amp__data *d)
         if (d->host && !d->host_owned) data_pull_host(d);
         data_wait_idle(d);
         amp__buffer_destroy(d->dev, &d->buf);
+        amp__buffer_destroy(d->dev, &d->import);
         amp__unlock(d->dev);
     }
     if (d->host_owned) free(d->host);
@@ -171,7 +175,10 @@ static amp_status data_ensure_buffer(amp__data *d, amp_accelerator_view *v)
         amp__lock(d->dev);
         amp_status s = data_pull_host(d);
         if (s == AMP_OK) s = data_wait_idle(d);
-        if (s == AMP_OK) amp__buffer_destroy(d->dev, &d->buf);
+        if (s == AMP_OK) {
+            amp__buffer_destroy(d->dev, &d->buf);
+            amp__buffer_destroy(d->dev, &d->import);
+        }
         amp__unlock(d->dev);
         if (s != AMP_OK) return s;
         d->dev = NULL;
@@ -295,6 +302,58 @@ static amp_status ensure_host_memory(amp__data *d)
     return AMP_OK;
 }
 
+/* Large transfers between the application's memory and the device go straight
+ * from or into that memory where the device can import it: no staging copy on
+ * the host, full DMA speed. Small ones are cheaper through staging. */
+#define IMPORT_MIN_BYTES ((size_t)1 << 20)
+
+static bool data_import(amp__data *d)
+{
+    if (d->import.buffer) return true;
+    if (d->import_failed || !d->host || d->host_owned || d->size < IMPORT_MIN_BYTES || !d->dev) return false;
+    if (amp__buffer_import(d->dev, d->host, d->size, &d->import, &d->import_offset) != AMP_OK)
+        d->import_failed = true;
+    return !d->import_failed;
+}
+
+/* Records a whole-storage copy between the imported host memory and the device
+ * buffer, submits it and waits. */
+static amp_status transfer_imported(amp__data *d, amp_accelerator_view *v, bool to_device)
+{
+    amp__batch *b = amp__batch_current(v);
+    if (!b) return amp_last_status();
+    amp__barrier bar = {0};
+    amp__track_access(&d->track, d->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                      to_device ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT, to_device,
+                      amp__batch_serial(b), &bar);
+    VkCommandBuffer cmd = amp__batch_cmd(b);
+    amp__barrier_record(v, cmd, &bar);
+    VkBufferCopy region = to_device ? (VkBufferCopy){d->import_offset, 0, d->size}
+                                    : (VkBufferCopy){0, d->import_offset, d->size};
+    vkCmdCopyBuffer(cmd, to_device ? d->import.buffer : d->buf.buffer, to_device ? d->buf.buffer : d->import.buffer,
+                    1, &region);
+    if (!to_device) {
+        VkBufferMemoryBarrier hb = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+                                    .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                                    .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+                                    .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                    .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .buffer = d->import.buffer,
+                                    .offset = 0, .size = VK_WHOLE_SIZE};
+        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, NULL, 1, &hb, 0,
+                             NULL);
+        v->stats.downloads++;
+        v->stats.download_bytes += d->size;
+    } else {
+        v->stats.uploads++;
+        v->stats.upload_bytes += d->size;
+        d->version++;
+    }
+    uint64_t serial = amp__batch_serial(b);
+    amp_status s = amp__view_submit(v);
+    if (s == AMP_OK) s = amp__device_wait_serial(d->dev, serial, UINT64_MAX);
+    return s;
+}
+
 /* Makes the host copy current (downloading the whole storage if needed). */
 static amp_status data_pull_host(amp__data *d)
 {
@@ -306,6 +365,12 @@ static amp_status data_pull_host(amp__data *d)
         return AMP_OK;
     }
     amp__lock(d->dev);
+    if (data_import(d)) {
+        s = transfer_imported(d, d->home, false);
+        if (s == AMP_OK) d->host_valid = true;
+        amp__unlock(d->dev);
+        return s;
+    }
     amp_array_view w = whole_view(d);
     amp__staging *st = NULL;
     uint64_t serial = 0;
@@ -795,7 +860,15 @@ amp_status amp_array_view_synchronize_to(amp_array_view *v, amp_accelerator_view
 {
     if (!v || !target) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_synchronize_to: NULL argument");
     amp__lock(target->dev);
-    amp_status s = data_push_device(v->data, target);
+    amp__data *d = v->data;
+    amp_status s = data_ensure_buffer(d, target);
+    /* an explicit upload of a large host range reads it in place and waits, so the
+     * application may change its memory once this returns */
+    if (s == AMP_OK && !d->device_valid && d->host && d->host_valid && data_import(d)) {
+        s = transfer_imported(d, target, true);
+        if (s == AMP_OK) d->device_valid = true;
+    }
+    if (s == AMP_OK) s = data_push_device(d, target);
     if (s == AMP_OK) s = amp__view_submit(target);
     amp__unlock(target->dev);
     return s;
@@ -969,7 +1042,7 @@ static bool ranges_overlap(const amp_array_view *a, const amp_array_view *b)
 
 /* A device-to-device copy of matching runs. */
 typedef struct pair_ctx {
-    const amp_array_view *dst;
+    const amp_array_view *src, *dst;
     VkBufferCopy regions[64];
     uint32_t count;
     VkCommandBuffer cmd;
@@ -1002,6 +1075,18 @@ static void src_run(void *ctx, size_t storage_off, size_t packed_off, size_t len
         c->count = 0;
     }
     c->regions[c->count++] = (VkBufferCopy){storage_off, l.found, len};
+}
+
+/* The destination's runs against a contiguous source: a contiguous source is one
+ * run, but a strided destination is several, so the copy follows the destination. */
+static void dst_run(void *ctx, size_t storage_off, size_t packed_off, size_t len)
+{
+    pair_ctx *c = ctx;
+    if (c->count == 64) {
+        vkCmdCopyBuffer(c->cmd, c->src_buf, c->dst_buf, c->count, c->regions);
+        c->count = 0;
+    }
+    c->regions[c->count++] = (VkBufferCopy){c->src->offset + packed_off, storage_off, len};
 }
 
 static amp_status copy_views(amp_array_view *src, amp_array_view *dst, const char *who)
@@ -1080,8 +1165,12 @@ static amp_status copy_views(amp_array_view *src, amp_array_view *dst, const cha
                           true, serial, &bar);
         VkCommandBuffer cmd = amp__batch_cmd(bt);
         amp__barrier_record(v, cmd, &bar);
-        pair_ctx c = {.dst = dst, .cmd = cmd, .src_buf = sd->buf.buffer, .dst_buf = dd->buf.buffer};
-        for_each_run(src, src_run, &c);
+        pair_ctx c = {.src = src, .dst = dst, .cmd = cmd, .src_buf = sd->buf.buffer, .dst_buf = dd->buf.buffer};
+        /* runs line up when both views are strided (rows of the same extent) or the
+         * destination is contiguous; a contiguous source into a strided destination
+         * must be split at the destination's rows */
+        if (view_contiguous(src) && !view_contiguous(dst)) for_each_run(dst, dst_run, &c);
+        else for_each_run(src, src_run, &c);
         if (c.count) vkCmdCopyBuffer(cmd, c.src_buf, c.dst_buf, c.count, c.regions);
         dd->host_valid = false;
         dd->device_valid = true;

@@ -235,6 +235,19 @@ amp_status amp__device_wait_serial(amp__device *d, uint64_t serial, uint64_t tim
 {
     if (d->lost) return amp__fail(AMP_ERROR_DEVICE_LOST, "the Vulkan device was lost");
     if (amp__device_serial_done(d, serial)) return AMP_OK;
+    /* Poll briefly before sleeping in the driver: a short kernel finishes sooner than
+     * a blocking wait wakes up (tens of microseconds on common drivers). Not on a
+     * CPU device, whose threads need the cores we would spin on. */
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    uint64_t spin_ns = timeout_ns < 200000 ? timeout_ns : 200000;
+    if (d->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) spin_ns = 0; /* the CPU does the work */
+    for (;;) {
+        if (amp__device_serial_done(d, serial)) return AMP_OK;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        uint64_t el = (uint64_t)(t.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t.tv_nsec - t0.tv_nsec);
+        if (el >= spin_ns) break;
+    }
     VkSemaphoreWaitInfo wi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
                               .pSemaphores = &d->timeline, .pValues = &serial};
     VkResult r = vkWaitSemaphores(d->device, &wi, timeout_ns);

@@ -117,7 +117,14 @@ static void describe(amp_accelerator *a, int index)
         .is_debug = validation,
         .has_display = false,
         .index = index,
+        .max_tile_threads = a->props.limits.maxComputeWorkGroupInvocations < 1024
+                                ? a->props.limits.maxComputeWorkGroupInvocations : 1024,
+        .max_tile_static_bytes = a->props.limits.maxComputeSharedMemorySize,
     };
+    for (int i = 0; i < 3; i++) {
+        a->info.max_tile_size[i] = a->props.limits.maxComputeWorkGroupSize[i];
+        a->info.max_groups[i] = a->props.limits.maxComputeWorkGroupCount[i];
+    }
     a->default_access = AMP_ACCESS_NONE;
     a->rank = type_rank(a->props.deviceType);
 }

@@ -108,6 +108,11 @@ AMP_HIDDEN bool amp__device_serial_done(amp__device *d, uint64_t serial);
 AMP_HIDDEN amp_status amp__buffer_create(amp__device *d, VkDeviceSize size, VkBufferUsageFlags usage,
                                          amp__mem_usage mem, amp__buffer *out);
 AMP_HIDDEN void amp__buffer_destroy(amp__device *d, amp__buffer *b);
+/* Wraps host memory [host, host+size) in a transfer buffer (VK_EXT_external_memory_host);
+ * *offset is where host lies in the buffer. Anything but AMP_OK: not possible here
+ * (no message is left; callers fall back to staging). */
+AMP_HIDDEN amp_status amp__buffer_import(amp__device *d, void *host, size_t size, amp__buffer *out,
+                                         VkDeviceSize *offset);
 AMP_HIDDEN void amp__memory_release_all(amp__device *d);
 
 /* A host-visible buffer used for one transfer; returned to the pool when its batch completes. */
@@ -144,6 +149,8 @@ struct amp_accelerator_view {
 AMP_HIDDEN amp__batch *amp__batch_current(amp_accelerator_view *v);
 AMP_HIDDEN VkCommandBuffer amp__batch_cmd(amp__batch *b);
 AMP_HIDDEN uint64_t amp__batch_serial(amp__batch *b);
+/* True if p must be bound (it is not the pipeline bound last in this batch). */
+AMP_HIDDEN bool amp__batch_bind(amp__batch *b, VkPipeline p);
 /* Keeps a staging buffer until the batch completes. */
 AMP_HIDDEN void amp__batch_keep_staging(amp__batch *b, amp__staging *s);
 /* Uniform memory for one dispatch's arguments (host pointer and buffer/offset). */

@@ -506,7 +506,7 @@ amp_status amp_parallel_for_each(amp_accelerator_view *view, amp_extent domain, 
             vkUpdateDescriptorSets(d->device, nw, writes, 0, NULL);
             VkCommandBuffer cmd = amp__batch_cmd(b);
             amp__barrier_record(view, cmd, &bar);
-            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
+            if (amp__batch_bind(b, k->pipeline)) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
             vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &set, 0, NULL);
             /* split domains larger than one dispatch along each axis */
             for (uint32_t z = 0; z < groups[2]; z += lim->maxComputeWorkGroupCount[2])

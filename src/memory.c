@@ -231,10 +231,61 @@ amp_status amp__buffer_create(amp__device *d, VkDeviceSize size, VkBufferUsageFl
     return AMP_OK;
 }
 
+amp_status amp__buffer_import(amp__device *d, void *host, size_t size, amp__buffer *out, VkDeviceSize *offset)
+{
+    if (!d->host_import || !d->host_import_alignment) return AMP_ERROR_UNSUPPORTED;
+    PFN_vkGetMemoryHostPointerPropertiesEXT props_fn =
+        (PFN_vkGetMemoryHostPointerPropertiesEXT)vkGetDeviceProcAddr(d->device, "vkGetMemoryHostPointerPropertiesEXT");
+    if (!props_fn) return AMP_ERROR_UNSUPPORTED;
+    /* Whole pages around the range: they are mapped since the range lies in them. */
+    VkDeviceSize align = d->host_import_alignment;
+    uintptr_t base = (uintptr_t)host / align * align;
+    VkDeviceSize bytes = ((uintptr_t)host + size - base + align - 1) / align * align;
+    VkMemoryHostPointerPropertiesEXT hp = {.sType = VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
+    if (props_fn(d->device, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, (void *)base, &hp) != VK_SUCCESS)
+        return AMP_ERROR_UNSUPPORTED;
+    VkExternalMemoryBufferCreateInfo ext = {.sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO,
+                                            .handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT};
+    VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .pNext = &ext, .size = bytes,
+                             .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                             .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+    VkBuffer buf;
+    if (vkCreateBuffer(d->device, &bi, NULL, &buf) != VK_SUCCESS) return AMP_ERROR_UNSUPPORTED;
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(d->device, buf, &req);
+    uint32_t bits = req.memoryTypeBits & hp.memoryTypeBits;
+    int type = -1;
+    for (uint32_t t = 0; t < d->memory.memoryTypeCount && type < 0; t++)
+        if (bits & (1u << t)) type = (int)t;
+    VkImportMemoryHostPointerInfoEXT imp = {.sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT,
+                                            .handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
+                                            .pHostPointer = (void *)base};
+    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .pNext = &imp,
+                               .allocationSize = bytes, .memoryTypeIndex = (uint32_t)type};
+    VkDeviceMemory mem;
+    if (type < 0 || vkAllocateMemory(d->device, &ai, NULL, &mem) != VK_SUCCESS) {
+        vkDestroyBuffer(d->device, buf, NULL);
+        return AMP_ERROR_UNSUPPORTED;
+    }
+    if (vkBindBufferMemory(d->device, buf, mem, 0) != VK_SUCCESS) {
+        vkDestroyBuffer(d->device, buf, NULL);
+        vkFreeMemory(d->device, mem, NULL);
+        return AMP_ERROR_UNSUPPORTED;
+    }
+    *out = (amp__buffer){.buffer = buf, .alloc = {.memory = mem, .size = bytes}, .size = bytes};
+    *offset = (uintptr_t)host - base;
+    return AMP_OK;
+}
+
 void amp__buffer_destroy(amp__device *d, amp__buffer *b)
 {
     if (!b || !b->buffer) return;
     vkDestroyBuffer(d->device, b->buffer, NULL);
+    if (!b->alloc.block) { /* imported host memory: its own allocation */
+        vkFreeMemory(d->device, b->alloc.memory, NULL);
+        memset(b, 0, sizeof *b);
+        return;
+    }
     amp__block *blk = b->alloc.block;
     block_give(blk, b->alloc.offset, b->alloc.size);
     if (blk->dedicated && blk->used == 0) block_free(d, blk);

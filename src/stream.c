@@ -7,7 +7,7 @@
 
 /* Automatic mode submits after this many commands even without a flush point,
  * bounding the memory one batch pins. */
-#define BATCH_LIMIT 512
+#define BATCH_LIMIT 128
 #define UNIFORM_CHUNK 65536
 #define SETS_PER_POOL 256
 
@@ -28,6 +28,7 @@ struct amp__batch {
     VkCommandBuffer cmd;
     uint64_t serial;
     int commands;
+    VkPipeline bound;            /* the pipeline last bound in cmd */
     amp__staging *staging;
     uniform_chunk *uniforms;     /* chunks in use, current first */
     descriptor_pool *pools;      /* pools in use, current first */
@@ -218,11 +219,19 @@ amp__batch *amp__batch_current(amp_accelerator_view *v)
     }
     b->serial = ++d->next_serial;
     b->commands = 0;
+    b->bound = VK_NULL_HANDLE;
     v->recording = b;
     return b;
 }
 
 VkCommandBuffer amp__batch_cmd(amp__batch *b) { return b->cmd; }
+
+bool amp__batch_bind(amp__batch *b, VkPipeline p)
+{
+    if (b->bound == p) return false;
+    b->bound = p;
+    return true;
+}
 uint64_t amp__batch_serial(amp__batch *b) { return b->serial; }
 
 void amp__batch_keep_staging(amp__batch *b, amp__staging *s)

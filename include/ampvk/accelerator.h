@@ -84,6 +84,11 @@ typedef struct amp_accelerator_info {
     bool is_debug;             /* the validation layer is on */
     bool has_display;          /* always false: ampvk creates no display */
     int index;                 /* position in the accelerator list */
+    /* Limits that kernels meet (from VkPhysicalDeviceLimits): */
+    uint32_t max_tile_threads;      /* threads per tile (maxComputeWorkGroupInvocations, at most 1024) */
+    uint32_t max_tile_size[3];      /* per dimension, most significant last: x, y, z */
+    uint32_t max_groups[3];         /* groups per dispatch along x, y, z; larger domains are split */
+    uint32_t max_tile_static_bytes; /* tile_static memory per tile (maxComputeSharedMemorySize) */
 } amp_accelerator_info;
 
 /* Number of accelerators, 0 when there is no Vulkan (then amp_last_error() says why). */
