@@ -25,19 +25,30 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/ampvkConfigVersion.cmake CO
 install(FILES ${CMAKE_BINARY_DIR}/ampvkConfig.cmake ${CMAKE_BINARY_DIR}/ampvkConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ampvk)
 
+# The .pc file finds its prefix from where it lies (${pcfiledir}), so it stays right
+# for `cmake --install --prefix DIR` and for a moved install tree. The public
+# headers need no vulkan.h and libampvk.so carries its own dependency on the
+# Vulkan loader, so vulkan is only Requires.private (for --cflags and --static).
 set(AMPVK_PC_PRIVATE "")
 foreach(p ${AMPVK_SHADERC_PATHS})
   string(APPEND AMPVK_PC_PRIVATE " ${p}")
 endforeach()
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}" OR IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
+  set(AMPVK_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+else()
+  file(RELATIVE_PATH AMPVK_PC_UP "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
+  string(REGEX REPLACE "/$" "" AMPVK_PC_UP "${AMPVK_PC_UP}")
+  set(AMPVK_PC_PREFIX "\${pcfiledir}/${AMPVK_PC_UP}")
+endif()
 file(WRITE ${CMAKE_BINARY_DIR}/ampvk.pc
-"prefix=${CMAKE_INSTALL_PREFIX}
+"prefix=${AMPVK_PC_PREFIX}
 libdir=\${prefix}/${CMAKE_INSTALL_LIBDIR}
 includedir=\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}
 
 Name: ampvk
 Description: C++ AMP for C11 on Vulkan
 Version: ${PROJECT_VERSION}
-Requires: vulkan
+Requires.private: vulkan
 Libs: -L\${libdir} -lampvk
 Libs.private:${AMPVK_PC_PRIVATE} -lstdc++ -lm -lpthread
 Cflags: -I\${includedir}

@@ -124,16 +124,41 @@ static amp__data *data_new(size_t size, void *host)
     return d;
 }
 
+/* Submits h's recording batch if it may hold a use of the storage. */
+static amp_status submit_if_used(amp__data *d, amp_accelerator_view *h)
+{
+    if (h && h->recording && amp__batch_serial(h->recording) <= d->track.last_serial) return amp__view_submit(h);
+    return AMP_OK;
+}
+
+/* Submits the batches that may hold the storage's last use: that of the view of
+ * its last device use (d->home, which for an array may be another view of the same
+ * device than its own) and that of the array's view. */
+static amp_status data_submit_last_use(amp__data *d)
+{
+    if (!d->dev || !d->track.last_serial) return AMP_OK;
+    amp_status s = submit_if_used(d, d->home);
+    if (s == AMP_OK && d->array && d->array->av != d->home) s = submit_if_used(d, d->array->av);
+    return s;
+}
+
+/* Before the storage is used on view v: if its last use is still recording in
+ * another view's batch, submit that batch first. All views of a device share its
+ * queue, so submission order is the order the tracker's barriers in v's batch
+ * assume; without this, v's command could run before the earlier use. */
+static amp_status data_order(amp__data *d, amp_accelerator_view *v)
+{
+    if (!d->dev || d->home == v || !d->home || d->home->dev != v->dev) return AMP_OK;
+    return submit_if_used(d, d->home);
+}
+
 /* Submits the batch holding the storage's last use if it is still recording, and
  * waits for that use to finish. */
 static amp_status data_wait_idle(amp__data *d)
 {
     if (!d->dev || !d->track.last_serial) return AMP_OK;
-    amp_accelerator_view *h = d->array ? d->array->av : d->home;
-    if (h && h->recording && amp__batch_serial(h->recording) <= d->track.last_serial) {
-        amp_status s = amp__view_submit(h);
-        if (s != AMP_OK) return s;
-    }
+    amp_status s = data_submit_last_use(d);
+    if (s != AMP_OK) return s;
     return amp__device_wait_serial(d->dev, d->track.last_serial, UINT64_MAX);
 }
 
@@ -225,6 +250,8 @@ static amp_status upload_view(amp_array_view *view, amp_accelerator_view *v, con
     amp__data *d = view->data;
     size_t bytes = view_bytes(view);
     if (!bytes) return AMP_OK;
+    amp_status st = data_order(d, v);
+    if (st != AMP_OK) return st;
     amp__batch *b = amp__batch_current(v);
     if (!b) return amp_last_status();
     amp__staging *s = amp__staging_get(v->dev, bytes, false);
@@ -253,8 +280,11 @@ static amp_status download_view(amp_array_view *view, amp__staging **out, uint64
     amp__data *d = view->data;
     amp_accelerator_view *v = d->array ? d->array->av : d->home;
     size_t bytes = view_bytes(view);
+    amp_status o = data_order(d, v);
+    if (o != AMP_OK) return o;
     amp__batch *b = amp__batch_current(v);
     if (!b) return amp_last_status();
+    d->home = v;
     amp__staging *s = amp__staging_get(v->dev, bytes, true);
     if (!s) return amp_last_status();
     amp__barrier bar = {0};
@@ -320,8 +350,11 @@ static bool data_import(amp__data *d)
  * buffer, submits it and waits. */
 static amp_status transfer_imported(amp__data *d, amp_accelerator_view *v, bool to_device)
 {
+    amp_status o = data_order(d, v);
+    if (o != AMP_OK) return o;
     amp__batch *b = amp__batch_current(v);
     if (!b) return amp_last_status();
+    d->home = v;
     amp__barrier bar = {0};
     amp__track_access(&d->track, d->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT,
                       to_device ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT, to_device,
@@ -405,7 +438,8 @@ amp_status amp__view_prepare_device(amp_array_view *view, amp_accelerator_view *
                                     VkBuffer *buf, VkDeviceSize *size)
 {
     amp__data *d = view->data;
-    amp_status s = data_push_device(d, v);
+    amp_status s = data_order(d, v);
+    if (s == AMP_OK) s = data_push_device(d, v);
     if (s != AMP_OK) return s;
     amp__batch *b = amp__batch_current(v);
     if (!b) return amp_last_status();
@@ -826,7 +860,7 @@ amp_future *amp_array_view_synchronize_async(amp_array_view *v)
         if (d->array) {
             amp_accelerator_view *h = d->array->av;
             amp__lock(h->dev);
-            amp_status s = amp__view_submit(h);
+            amp_status s = data_submit_last_use(d);
             amp_future *f = s == AMP_OK ? amp__future_new(h->dev, d->track.last_serial, (amp__host_action){0}) : NULL;
             amp__unlock(h->dev);
             return f;
@@ -1033,11 +1067,60 @@ amp_future *amp_copy_from_host_async(const void *src, size_t src_size, amp_array
     return v && dst->data->dev ? amp_view_create_marker(v) : done_future(AMP_OK);
 }
 
+/* The byte runs of a view in storage order (for_each_run yields them ascending). */
+typedef struct run_list {
+    size_t (*r)[2]; /* offset, length */
+    size_t n;
+} run_list;
+
+static void collect_run(void *ctx, size_t storage_off, size_t packed_off, size_t len)
+{
+    run_list *l = ctx;
+    (void)packed_off;
+    l->r[l->n][0] = storage_off;
+    l->r[l->n][1] = len;
+    l->n++;
+}
+
+/* One past the last byte a view touches. */
+static size_t view_end(const amp_array_view *v)
+{
+    int64_t last = 0;
+    for (int k = 0; k < v->extent.rank; k++) last += (int64_t)(v->extent.dims[k] - 1) * v->stride[k];
+    return v->offset + (size_t)(last + 1) * v->elem;
+}
+
+static size_t run_count(const amp_array_view *v)
+{
+    if (view_contiguous(v)) return 1;
+    size_t n = 1;
+    for (int k = 0; k + 1 < v->extent.rank; k++) n *= (size_t)v->extent.dims[k];
+    return n;
+}
+
+/* True if the two views share a byte of the same storage. Sections are strided, so
+ * their spans may interleave without sharing an element (the left and right halves
+ * of a matrix): the runs are compared, not just the spans. */
 static bool ranges_overlap(const amp_array_view *a, const amp_array_view *b)
 {
-    if (a->data != b->data) return false;
-    size_t a_end = a->offset + view_bytes(a), b_end = b->offset + view_bytes(b);
-    return a->offset < b_end && b->offset < a_end;
+    if (a->data != b->data || !view_bytes(a) || !view_bytes(b)) return false;
+    if (a->offset >= view_end(b) || b->offset >= view_end(a)) return false;
+    run_list la = {malloc(run_count(a) * sizeof *la.r), 0}, lb = {malloc(run_count(b) * sizeof *lb.r), 0};
+    bool overlap = true; /* out of memory: refuse the copy rather than risk it */
+    if (la.r && lb.r) {
+        for_each_run(a, collect_run, &la);
+        for_each_run(b, collect_run, &lb);
+        overlap = false;
+        for (size_t i = 0, j = 0; i < la.n && j < lb.n && !overlap;) {
+            size_t a0 = la.r[i][0], a1 = a0 + la.r[i][1], b0 = lb.r[j][0], b1 = b0 + lb.r[j][1];
+            if (a0 < b1 && b0 < a1) overlap = true;
+            else if (a1 <= b0) i++;
+            else j++;
+        }
+    }
+    free(la.r);
+    free(lb.r);
+    return overlap;
 }
 
 /* A device-to-device copy of matching runs. */
@@ -1145,9 +1228,10 @@ static amp_status copy_views(amp_array_view *src, amp_array_view *dst, const cha
         return s;
     }
     amp__lock(v->dev);
-    amp_status s = AMP_OK;
+    amp_status s = data_order(sd, v);
+    if (s == AMP_OK && dd->dev == v->dev) s = data_order(dd, v);
     /* the destination's other elements must be current on the device before a partial write */
-    if (!dd->device_valid || !dd->buf.buffer) {
+    if (s == AMP_OK && (!dd->device_valid || !dd->buf.buffer)) {
         if (view_bytes(dst) == dd->size && !dd->array) {
             s = data_ensure_buffer(dd, v);
             dd->device_valid = s == AMP_OK;
@@ -1175,7 +1259,8 @@ static amp_status copy_views(amp_array_view *src, amp_array_view *dst, const cha
         dd->host_valid = false;
         dd->device_valid = true;
         dd->version++;
-        if (!dd->array) dd->home = v;
+        dd->home = v;
+        sd->home = v;
         v->stats.device_copies++;
         s = amp__view_command_done(v);
     } else if (s == AMP_OK) {

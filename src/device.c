@@ -119,8 +119,24 @@ amp__device *amp__device_open(amp_accelerator *acc, VkInstance inst, VkPhysicalD
     d->float64 = f2.features.shaderFloat64;
     d->int64 = f2.features.shaderInt64;
 
-    const char *exts[2];
+    const char *exts[3];
     uint32_t next = 0;
+    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT eaf = af;
+    if (has_extension(pd, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME)) {
+        VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &af};
+        vkGetPhysicalDeviceFeatures2(pd, &q);
+        if (af.shaderBufferFloat32Atomics && af.shaderSharedFloat32Atomics) {
+            eaf.shaderBufferFloat32Atomics = VK_TRUE;
+            eaf.shaderSharedFloat32Atomics = VK_TRUE;
+            eaf.shaderBufferFloat32AtomicAdd = af.shaderBufferFloat32AtomicAdd;
+            eaf.shaderSharedFloat32AtomicAdd = af.shaderSharedFloat32AtomicAdd;
+            eaf.pNext = e12.pNext;
+            e12.pNext = &eaf;
+            d->float_atomics = true;
+        }
+    }
     if (has_extension(pd, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME)) {
         exts[next++] = VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME;
         d->host_import = true;
@@ -130,6 +146,7 @@ amp__device *amp__device_open(amp_accelerator *acc, VkInstance inst, VkPhysicalD
         vkGetPhysicalDeviceProperties2(pd, &p2);
         d->host_import_alignment = hp.minImportedHostPointerAlignment;
     }
+    if (d->float_atomics) exts[next++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
     float prio = 1.0f;
     VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                    .queueFamilyIndex = fam, .queueCount = 1, .pQueuePriorities = &prio};

@@ -78,7 +78,7 @@ typedef struct amp__device {
     bool external;
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties memory;
-    bool float64, int64, shared_memory, host_import;
+    bool float64, int64, shared_memory, host_import, float_atomics;
     VkDeviceSize host_import_alignment;
     VkSemaphore timeline;
     uint64_t next_serial;     /* last serial handed out */

@@ -60,6 +60,15 @@ static void add(text *t, const char *fmt, ...)
 
 static const char *index_type(int rank) { return rank == 1 ? "int" : rank == 2 ? "ivec2" : "ivec3"; }
 
+/* The GLSL for an x/y/z vector in host order (component 0 most significant). */
+static const char *host_order(int rank, const char *v, char *buf, size_t n)
+{
+    if (rank == 1) snprintf(buf, n, "int(%s.x)", v);
+    else if (rank == 2) snprintf(buf, n, "ivec2(%s.y, %s.x)", v, v);
+    else snprintf(buf, n, "ivec3(%s.z, %s.y, %s.x)", v, v, v);
+    return buf;
+}
+
 /* The GLSL before and around the user's code. Member order of the argument block:
  * 0 domain; per view k: 1+3k offset, 2+3k strides, 3+3k extent; then scalars. */
 static char *generate(amp_kernel *k, const amp_kernel_desc *desc, const char *user, const char *name)
@@ -69,6 +78,8 @@ static char *generate(amp_kernel *k, const amp_kernel_desc *desc, const char *us
             "#extension GL_GOOGLE_include_directive : require\n"
             "#extension GL_GOOGLE_cpp_style_line_directive : require\n");
     if (k->dev->float64) add(&t, "#define AMP_HAS_DOUBLE 1\n");
+    if (k->dev->float_atomics)
+        add(&t, "#extension GL_EXT_shader_atomic_float : require\n#define AMP_HAS_FLOAT_ATOMICS 1\n");
     add(&t, "layout(local_size_x = %u, local_size_y = %u, local_size_z = %u) in;\n", k->local[0], k->local[1],
         k->local[2]);
     add(&t, "#include <ampvk/ampvk.glsl>\n");
@@ -95,8 +106,15 @@ static char *generate(amp_kernel *k, const amp_kernel_desc *desc, const char *us
     }
     const char *dom = k->rank == 1 ? "amp_domain.x" : k->rank == 2 ? "amp_domain.xy" : "amp_domain";
     add(&t, "#define domain_extent %s\n", dom);
+    char tiled_type[32];
+    snprintf(tiled_type, sizeof tiled_type, "tiled_index_%d", k->rank);
+    if (k->tiled) {
+        char buf[64];
+        add(&t, "const %s tile_extent = %s;\n", index_type(k->rank), host_order(k->rank, "gl_WorkGroupSize", buf, sizeof buf));
+    }
     if (desc->body) {
-        add(&t, "void kernel(%s idx) {\n#line 1 \"%s\"\n%s\n}\n", index_type(k->rank), name, user);
+        add(&t, "void kernel(%s idx) {\n#line 1 \"%s\"\n%s\n}\n", k->tiled ? tiled_type : index_type(k->rank), name,
+            user);
     } else {
         add(&t, "#line 1 \"%s\"\n%s\n", name, user);
     }
@@ -106,8 +124,16 @@ static char *generate(amp_kernel *k, const amp_kernel_desc *desc, const char *us
     if (k->rank == 1) add(&t, "    int amp_i = amp_g.x;\n");
     if (k->rank == 2) add(&t, "    ivec2 amp_i = ivec2(amp_g.y, amp_g.x);\n");
     if (k->rank == 3) add(&t, "    ivec3 amp_i = ivec3(amp_g.z, amp_g.y, amp_g.x);\n");
-    if (!k->tiled) add(&t, "    if (!extent_contains(domain_extent, amp_i)) return;\n");
-    add(&t, "    kernel(amp_i);\n}\n");
+    if (k->tiled) {
+        char buf[96];
+        add(&t, "    uvec3 amp_tile = gl_WorkGroupID + uvec3(amp_group_base);\n");
+        add(&t, "    %s amp_t;\n    amp_t.global = amp_i;\n", tiled_type);
+        add(&t, "    amp_t.local = %s;\n", host_order(k->rank, "gl_LocalInvocationID", buf, sizeof buf));
+        add(&t, "    amp_t.tile = %s;\n", host_order(k->rank, "amp_tile", buf, sizeof buf));
+        add(&t, "    amp_t.tile_origin = amp_t.tile * tile_extent;\n    kernel(amp_t);\n}\n");
+    } else {
+        add(&t, "    if (!extent_contains(domain_extent, amp_i)) return;\n    kernel(amp_i);\n}\n");
+    }
     if (t.failed) {
         free(t.s);
         amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
@@ -220,7 +246,7 @@ amp_kernel *amp_kernel_create(amp_accelerator_view *view, const amp_kernel_desc 
     k->dev = view->dev;
     k->view = view;
     k->rank = rank;
-    k->tiled = desc->tile[0] != 0;
+    k->tiled = desc->tile[0] || desc->tile[1] || desc->tile[2];
     char *user = NULL, *glsl = NULL;
     amp__spirv spv = {0};
     amp__reflection refl = {0};
@@ -266,9 +292,25 @@ amp_kernel *amp_kernel_create(amp_accelerator_view *view, const amp_kernel_desc 
     if (amp__reflect(spv.words, spv.count, &refl) != AMP_OK) goto fail;
     /* offsets in the argument block */
     uint32_t members = 1 + 3 * (uint32_t)k->view_count + (uint32_t)(k->param_count - k->view_count) + 1;
+    if (refl.member_count == 0) {
+        /* the kernel reads no argument at all: the optimizer removed the block */
+        refl.member_count = members;
+        free(refl.member_offsets);
+        refl.member_offsets = calloc(members, 4);
+        if (!refl.member_offsets) {
+            amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+            goto fail;
+        }
+    }
     if (refl.member_count != members) {
         amp__fail(AMP_ERROR_COMPILE, "%s: internal: the argument block has %u members, expected %u", name,
                   refl.member_count, members);
+        goto fail;
+    }
+    if (refl.shared_bytes > k->dev->props.limits.maxComputeSharedMemorySize) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                  "%s: tile_static variables take %u bytes but the device \"%s\" allows %u per tile", name,
+                  refl.shared_bytes, k->dev->props.deviceName, k->dev->props.limits.maxComputeSharedMemorySize);
         goto fail;
     }
     k->domain_offset = refl.member_offsets[0];

@@ -512,6 +512,13 @@ amp_status amp__compile(amp__device *d, const char *source, const char *name, co
         if (eq) shaderc_compile_options_add_macro_definition(opts, def, (size_t)(eq - def), eq + 1, strlen(eq + 1));
         else shaderc_compile_options_add_macro_definition(opts, def, strlen(def), NULL, 0);
     }
+    /* the device's limits, not glslang's defaults (gl_MaxComputeWorkGroupSize.z = 64) */
+    const VkPhysicalDeviceLimits *lim = &d->props.limits;
+    shaderc_compile_options_set_limit(opts, shaderc_limit_max_compute_work_group_size_x, (int)lim->maxComputeWorkGroupSize[0]);
+    shaderc_compile_options_set_limit(opts, shaderc_limit_max_compute_work_group_size_y, (int)lim->maxComputeWorkGroupSize[1]);
+    shaderc_compile_options_set_limit(opts, shaderc_limit_max_compute_work_group_size_z, (int)lim->maxComputeWorkGroupSize[2]);
+    shaderc_compile_options_set_limit(opts, shaderc_limit_max_compute_work_group_count_x,
+                                      (int)(lim->maxComputeWorkGroupCount[0] > INT32_MAX ? INT32_MAX : lim->maxComputeWorkGroupCount[0]));
     include_ctx ic = {.desc = desc, .main_name = name};
     shaderc_compile_options_set_include_callbacks(opts, resolve, release, &ic);
     shaderc_compilation_result_t res = shaderc_compile_into_spv(compiler, source, strlen(source),

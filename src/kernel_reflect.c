@@ -7,10 +7,39 @@
 #include "kernel_internal.h"
 
 enum {
+    OP_TYPE_BOOL = 20, OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22, OP_TYPE_VECTOR = 23, OP_TYPE_MATRIX = 24,
+    OP_TYPE_ARRAY = 28, OP_CONSTANT = 43, STORAGE_WORKGROUP = 4,
     OP_TYPE_RUNTIME_ARRAY = 29, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_VARIABLE = 59,
     OP_DECORATE = 71, OP_MEMBER_DECORATE = 72,
     DEC_ARRAY_STRIDE = 6, DEC_BINDING = 33, DEC_OFFSET = 35
 };
+
+/* Byte size of a type as tile_static memory holds it (no padding counted). */
+static uint64_t type_size(const uint32_t *w, size_t count, const size_t *def, uint32_t bound, uint32_t id, int depth)
+{
+    if (id >= bound || !def[id] || depth > 16) return 0;
+    const uint32_t *a = &w[def[id] + 1];
+    uint32_t op = w[def[id]] & 0xffff, n = w[def[id]] >> 16;
+    (void)count;
+    switch (op) {
+    case OP_TYPE_BOOL: return 4;
+    case OP_TYPE_INT:
+    case OP_TYPE_FLOAT: return a[1] / 8;
+    case OP_TYPE_VECTOR:
+    case OP_TYPE_MATRIX: return a[2] * type_size(w, count, def, bound, a[1], depth + 1);
+    case OP_TYPE_ARRAY: {
+        uint32_t len_id = a[2];
+        uint64_t len = len_id < bound && def[len_id] && (w[def[len_id]] & 0xffff) == OP_CONSTANT ? w[def[len_id] + 3] : 1;
+        return len * type_size(w, count, def, bound, a[1], depth + 1);
+    }
+    case OP_TYPE_STRUCT: {
+        uint64_t sum = 0;
+        for (uint32_t m = 2; m < n; m++) sum += type_size(w, count, def, bound, a[m - 1], depth + 1);
+        return sum;
+    }
+    default: return 0;
+    }
+}
 
 amp_status amp__reflect(const uint32_t *w, size_t count, amp__reflection *out)
 {
@@ -72,6 +101,23 @@ amp_status amp__reflect(const uint32_t *w, size_t count, amp__reflection *out)
         uint32_t m = s < bound ? first_member[s] : 0;
         if (m < bound && array_elem[m]) out->binding_strides[binding[id]] = stride[m];
     }
+    /* tile_static memory: the Workgroup variables */
+    size_t *def = calloc(bound, sizeof *def);
+    if (!def) {
+        st = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        goto done;
+    }
+    for (size_t i = 5; i < count; i += w[i] >> 16) {
+        uint32_t op = w[i] & 0xffff;
+        if ((op >= OP_TYPE_BOOL && op <= OP_TYPE_MATRIX) || op == OP_TYPE_ARRAY || op == OP_TYPE_STRUCT ||
+            op == OP_TYPE_POINTER)
+            if (w[i + 1] < bound) def[w[i + 1]] = i;
+        if (op == OP_CONSTANT && w[i + 2] < bound) def[w[i + 2]] = i;
+    }
+    for (size_t i = 5; i < count; i += w[i] >> 16)
+        if ((w[i] & 0xffff) == OP_VARIABLE && w[i + 3] == STORAGE_WORKGROUP && w[i + 1] < bound)
+            out->shared_bytes += (uint32_t)type_size(w, count, def, bound, pointee[w[i + 1]], 0);
+    free(def);
     /* second pass: member offsets of the block */
     uint32_t members = 0;
     for (size_t i = 5; i < count; i += w[i] >> 16)

@@ -1,5 +1,6 @@
 /* extent and index arithmetic (see include/ampvk/shape.h). */
 #include "ampvk/shape.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -128,3 +129,65 @@ static char *format_components(int rank, const int *c, char *buf, size_t n)
 
 char *amp_extent_format(amp_extent e, char *buf, size_t n) { return format_components(e.rank, e.dims, buf, n); }
 char *amp_index_format(amp_index i, char *buf, size_t n) { return format_components(i.rank, i.i, buf, n); }
+
+amp_tiled_extent amp_extent_tile(amp_extent e, int t0, int t1, int t2)
+{
+    amp_tiled_extent te = {e, {t0, e.rank > 1 ? t1 : 0, e.rank > 2 ? t2 : 0}};
+    return te;
+}
+
+static amp_tiled_extent round_tiles(amp_tiled_extent te, bool up)
+{
+    for (int k = 0; k < clamp_rank(te.extent.rank); k++) {
+        int t = te.tile[k];
+        if (t <= 0) continue;
+        te.extent.dims[k] = up ? (te.extent.dims[k] + t - 1) / t * t : te.extent.dims[k] / t * t;
+    }
+    return te;
+}
+
+amp_tiled_extent amp_tiled_extent_pad(amp_tiled_extent te) { return round_tiles(te, true); }
+amp_tiled_extent amp_tiled_extent_truncate(amp_tiled_extent te) { return round_tiles(te, false); }
+
+int amp_tiled_extent_tile_size(amp_tiled_extent te)
+{
+    int n = 1;
+    for (int k = 0; k < clamp_rank(te.extent.rank); k++) n *= te.tile[k];
+    return n;
+}
+
+amp_extent amp_tiled_extent_tiles(amp_tiled_extent te)
+{
+    amp_extent r = te.extent;
+    for (int k = 0; k < clamp_rank(te.extent.rank); k++)
+        r.dims[k] = te.tile[k] > 0 ? (te.extent.dims[k] + te.tile[k] - 1) / te.tile[k] : 0;
+    return r;
+}
+
+amp_status amp_tiled_extent_check(amp_tiled_extent te)
+{
+    char e[48];
+    amp_extent_format(te.extent, e, sizeof e);
+    if (!amp_extent_valid(te.extent))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "tiled extent %s is not a valid extent", e);
+    long long threads = 1;
+    for (int k = 0; k < te.extent.rank; k++) {
+        if (te.tile[k] <= 0)
+            return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "tile dimension %d of extent %s is %d; it must be > 0", k, e,
+                             te.tile[k]);
+        threads *= te.tile[k];
+    }
+    if (threads > 1024)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "a tile of %lld threads exceeds the limit of 1024 threads per tile",
+                         threads);
+    for (int k = 0; k < te.extent.rank; k++) {
+        if (te.extent.dims[k] % te.tile[k])
+            return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                             "extent %s is not a multiple of the tile in dimension %d (%d %% %d = %d)", e, k,
+                             te.extent.dims[k], te.tile[k], te.extent.dims[k] % te.tile[k]);
+        if (te.extent.dims[k] / te.tile[k] > 65535)
+            return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "extent %s has %d tiles in dimension %d; at most 65535", e,
+                             te.extent.dims[k] / te.tile[k], k);
+    }
+    return AMP_OK;
+}

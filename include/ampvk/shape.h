@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ampvk/errors.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -78,6 +80,29 @@ amp_extent amp_extent_sub(amp_extent a, amp_extent b);
 amp_extent amp_extent_scale(amp_extent a, int s);
 /* The extent that remains from origin o to the end of e: e - o. */
 amp_extent amp_extent_from_origin(amp_extent e, amp_index o);
+
+/* A compute domain divided into tiles (C++ AMP tiled_extent): tile[k] threads
+ * along dimension k, most significant first. */
+typedef struct amp_tiled_extent {
+    amp_extent extent;
+    int tile[AMP_MAX_RANK];
+} amp_tiled_extent;
+
+/* Tiles e with tile sizes t0 (and t1, t2 for ranks 2 and 3; ignored beyond the rank). */
+amp_tiled_extent amp_extent_tile(amp_extent e, int t0, int t1, int t2);
+/* Rounds each dimension up to a multiple of its tile: (e + t - 1) / t * t. */
+amp_tiled_extent amp_tiled_extent_pad(amp_tiled_extent te);
+/* Rounds each dimension down to a multiple of its tile: e / t * t. */
+amp_tiled_extent amp_tiled_extent_truncate(amp_tiled_extent te);
+/* Threads per tile (the product of the tile sizes). */
+int amp_tiled_extent_tile_size(amp_tiled_extent te);
+/* The number of tiles along each dimension, as an extent (dims rounded up). */
+amp_extent amp_tiled_extent_tiles(amp_tiled_extent te);
+/* AMP_OK if the tiled extent can be dispatched as C++ AMP allows it: valid extent,
+ * tile sizes > 0, at most 1024 threads per tile and at most 65535 tiles per
+ * dimension, and each dimension a multiple of its tile; otherwise
+ * AMP_ERROR_INVALID_ARGUMENT with the numbers (device limits are checked at dispatch). */
+amp_status amp_tiled_extent_check(amp_tiled_extent te);
 
 /* Writes "(d0, d1, d2)" into buf (always NUL-terminated when n > 0); returns buf. */
 char *amp_extent_format(amp_extent e, char *buf, size_t n);

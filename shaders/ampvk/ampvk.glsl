@@ -3,4 +3,6 @@
 #ifndef AMPVK_GLSL
 #define AMPVK_GLSL
 #include "shape.glsl"
+#include "tile.glsl"
+#include "atomic.glsl"
 #endif

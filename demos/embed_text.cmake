@@ -1,0 +1,15 @@
+# Writes a C file defining `const char NAME[]` with the contents of a text file.
+# Usage: cmake -DIN=file.glsl -DOUT=file.c -DNAME=symbol -P embed_text.cmake
+file(READ "${IN}" text HEX)
+string(REGEX REPLACE "([0-9a-f][0-9a-f])" "\\\\x\\1" text "${text}")
+string(LENGTH "${text}" len)
+set(body "/* Generated from ${IN} by demos/embed_text.cmake. Do not edit. */\nconst char ${NAME}[] =")
+set(pos 0)
+while(pos LESS len)
+  string(SUBSTRING "${text}" ${pos} 2000 chunk)
+  string(APPEND body "\n    \"${chunk}\"")
+  math(EXPR pos "${pos} + 2000")
+endwhile()
+string(APPEND body " \"\";\n")
+file(WRITE "${OUT}.tmp" "${body}")
+configure_file("${OUT}.tmp" "${OUT}" COPYONLY)

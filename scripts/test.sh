@@ -1,0 +1,24 @@
+#!/bin/sh
+# Builds ampvk and runs every test twice: a RelWithDebInfo build in build/ and a
+# build with AddressSanitizer and UndefinedBehaviorSanitizer in build-asan/.
+# Installs the Debian packages it needs first (scripts/install-deps.sh).
+# Exits non-zero on the first failure. JOBS overrides the parallelism.
+set -eu
+cd "$(dirname "$0")/.."
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+./scripts/install-deps.sh
+
+echo "== build/ (RelWithDebInfo)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build build -j "$jobs"
+(cd build && ctest --output-on-failure -j "$jobs")
+
+echo "== build-asan/ (AMPVK_SANITIZE=ON)"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAMPVK_SANITIZE=ON
+cmake --build build-asan -j "$jobs"
+# Leaks inside the Vulkan driver and the validation layer are not ampvk's.
+(cd build-asan && LSAN_OPTIONS="suppressions=$PWD/../scripts/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
+    ctest --output-on-failure -j "$jobs")
+
+echo "== all tests passed"
