@@ -371,8 +371,10 @@ static bool cache_load(const char *path, const char *source, amp__spirv *out, de
         (*dep_count)++;
     }
     uint64_t sbytes = take64(&r);
-    const uint32_t *words = take(&r, sbytes);
-    if (!words || sbytes < 20 || sbytes % 4 || words[0] != 0x07230203u || r.p != r.end) goto done;
+    const void *words = take(&r, sbytes);
+    uint32_t magic_word = 0;
+    if (words) memcpy(&magic_word, words, 4); /* entries need not be 4-byte aligned in the file */
+    if (!words || sbytes < 20 || sbytes % 4 || magic_word != 0x07230203u || r.p != r.end) goto done;
     out->words = malloc(sbytes);
     if (!out->words) goto done;
     memcpy(out->words, words, sbytes);
