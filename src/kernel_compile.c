@@ -459,11 +459,19 @@ amp_status amp__compile(amp__device *d, const char *source, const char *name, co
                         const char *options_key, amp__spirv *out)
 {
     memset(out, 0, sizeof *out);
-    /* The key covers the source, the options and the library version. */
-    size_t full_len = strlen(source) + strlen(options_key) + 2;
+    /* The key covers the source, the options (defines and include directories too)
+     * and the library version. */
+    size_t full_len = strlen(source) + strlen(options_key) + 64;
+    for (int i = 0; i < desc->define_count; i++) full_len += strlen(desc->defines[i]) + 9;
+    for (int i = 0; i < desc->include_dir_count; i++) full_len += strlen(desc->include_dirs[i]) + 10;
     char *full = malloc(full_len);
     if (!full) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
-    snprintf(full, full_len, "%s\n%s", options_key, source);
+    size_t at = (size_t)snprintf(full, full_len, "%s\n", options_key);
+    for (int i = 0; i < desc->define_count; i++)
+        at += (size_t)snprintf(full + at, full_len - at, "define=%s\n", desc->defines[i]);
+    for (int i = 0; i < desc->include_dir_count; i++)
+        at += (size_t)snprintf(full + at, full_len - at, "include=%s\n", desc->include_dirs[i]);
+    snprintf(full + at, full_len - at, "%s", source);
     uint64_t key = amp__hash64(full, strlen(full), 0);
     for (int i = 0; i < amp__glsl_library_count; i++)
         key = amp__hash64(amp__glsl_library[i].text, strlen(amp__glsl_library[i].text), key);

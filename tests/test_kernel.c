@@ -366,6 +366,18 @@ static void compile_errors(amp_accelerator_view *v)
     REQUIRE_OK(amp_array_view_synchronize(vo));
     REQUIRE_ARRAY_INT(out, ((int[]){0, 5, 10, 15}), 4);
     amp_kernel_destroy(&k);
+    /* the same source with another define is another kernel */
+    const char *defs7[] = {"FACTOR=7"};
+    k = amp_kernel_create(v, &(amp_kernel_desc){.params = "array_view<int, 1> o",
+                                                .source = "#include \"helper.glsl\"\n"
+                                                          "void kernel(index_1 i) { o(i) = helper(i); }\n",
+                                                .defines = defs7, .define_count = 1, .include_dirs = dirs,
+                                                .include_dir_count = 1});
+    REQUIRE(k);
+    REQUIRE_OK(amp_parallel_for_each(v, amp_extent1(4), k, AMP_ARGS(AMP_VIEW("o", vo))));
+    REQUIRE_OK(amp_array_view_synchronize(vo));
+    REQUIRE_ARRAY_INT(out, ((int[]){0, 7, 14, 21}), 4);
+    amp_kernel_destroy(&k);
     amp_array_view_destroy(&vo);
     remove(inc);
     remove(path);
