@@ -27,6 +27,7 @@ struct amp__data {
     amp_accelerator_view *home; /* view of the last device use */
     amp_array *array;       /* the array this storage belongs to, if any */
     amp__data *next;        /* registry of host-backed storage */
+    amp__data *all_next;    /* every live storage (to forget destroyed views) */
 };
 
 struct amp_array_view {
@@ -48,6 +49,8 @@ struct amp_array {
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static amp__data *registry;
+static pthread_mutex_t storages_lock = PTHREAD_MUTEX_INITIALIZER;
+static amp__data *storages;
 
 static const VkBufferUsageFlags buffer_usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
@@ -121,7 +124,23 @@ static amp__data *data_new(size_t size, void *host)
     d->size = size;
     d->host = host;
     d->host_valid = host != NULL;
+    pthread_mutex_lock(&storages_lock);
+    d->all_next = storages;
+    storages = d;
+    pthread_mutex_unlock(&storages_lock);
     return d;
+}
+
+static void data_free(amp__data *d)
+{
+    pthread_mutex_lock(&storages_lock);
+    for (amp__data **p = &storages; *p; p = &(*p)->all_next)
+        if (*p == d) {
+            *p = d->all_next;
+            break;
+        }
+    pthread_mutex_unlock(&storages_lock);
+    free(d);
 }
 
 /* Submits h's recording batch if it may hold a use of the storage. */
@@ -186,7 +205,7 @@ static void data_release(amp__data *d)
         amp__unlock(d->dev);
     }
     if (d->host_owned) free(d->host);
-    free(d);
+    data_free(d);
 }
 
 /* Ensures the storage has a buffer on the device of v (moving it from another
@@ -526,7 +545,7 @@ amp_array *amp_array_create(amp_accelerator_view *v, const amp_array_desc *desc)
     amp__data *d = data_new(bytes, NULL);
     if (!a || !d) {
         free(a);
-        free(d);
+        data_free(d);
         amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
         return NULL;
     }
@@ -553,7 +572,7 @@ amp_array *amp_array_create(amp_accelerator_view *v, const amp_array_desc *desc)
     amp__unlock(v->dev);
     if (s != AMP_OK) {
         free(a);
-        free(d);
+        data_free(d);
         return NULL;
     }
     return a;
@@ -630,7 +649,7 @@ static amp_array_view *view_over_host(const char *who, amp_extent e, amp_type t,
         tmpl.data = d;
         amp_array_view *v = view_alloc(&tmpl);
         d->refs--;
-        if (!v) free(d);
+        if (!v) data_free(d);
         return v;
     }
     /* share storage with an existing view whose memory contains this range */
@@ -659,7 +678,7 @@ static amp_array_view *view_over_host(const char *who, amp_extent e, amp_type t,
         d->next = registry;
         registry = d;
     } else {
-        free(d);
+        data_free(d);
     }
     pthread_mutex_unlock(&registry_lock);
     return v;
@@ -1337,4 +1356,33 @@ void *amp_array_view_data(amp_array_view *v)
     /* the caller may write through the pointer: the device copy is stale from now */
     v->data->device_valid = false;
     return (char *)v->data->host + v->offset;
+}
+
+/* A view is going away: storage that remembers it as the view of its last use
+ * forgets it (falling back to the accelerator's default view), and when the
+ * view's device closes with it (the last view of an application's device), data
+ * that lives only there is brought to the host first and the device copy freed. */
+void amp__storage_forget_view(amp_accelerator_view *v, bool device_closing)
+{
+    pthread_mutex_lock(&storages_lock);
+    amp_accelerator_view *fallback = v->acc && !v->is_default && v->dev == amp__accelerator_device(v->acc)
+                                         ? amp_accelerator_default_view(v->acc)
+                                         : NULL;
+    for (amp__data *d = storages; d; d = d->all_next) {
+        bool orphan = d->home == v && !fallback && !d->array;
+        if (((device_closing && d->dev == v->dev) || orphan) && !d->array) {
+            d->home = v;
+            data_pull_host(d);
+            data_wait_idle(d);
+            amp__buffer_destroy(d->dev, &d->buf);
+            amp__buffer_destroy(d->dev, &d->import);
+            d->dev = NULL;
+            d->device_valid = false;
+            memset(&d->track, 0, sizeof d->track);
+            d->home = NULL;
+        } else if (d->home == v) {
+            d->home = d->array ? d->array->av : fallback;
+        }
+    }
+    pthread_mutex_unlock(&storages_lock);
 }

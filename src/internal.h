@@ -191,6 +191,8 @@ AMP_HIDDEN amp_status amp__view_prepare_device(amp_array_view *view, amp_acceler
 /* Element offset and strides (in elements) of a view inside its storage. */
 AMP_HIDDEN void amp__view_geometry(const amp_array_view *view, int64_t *offset, int64_t strides[2]);
 AMP_HIDDEN amp_accelerator_view *amp__view_home(const amp_array_view *view);
+/* Called by amp_view_destroy: storage stops referring to the view. */
+AMP_HIDDEN void amp__storage_forget_view(amp_accelerator_view *v, bool device_closing);
 
 /* ---- instance.c ---- */
 AMP_HIDDEN VkInstance amp__instance(void);

@@ -132,6 +132,8 @@ amp_status amp_view_destroy(amp_accelerator_view **pv)
         return amp__fail(AMP_ERROR_INVALID_STATE, "amp_view_destroy: %d arrays still live on this view", v->arrays);
     }
     amp_status s = amp__view_finish(v);
+    amp__storage_forget_view(v, d->external && d->views == 1);
+    s = s == AMP_OK ? amp__view_finish(v) : s;
     if (v->recording) {
         vkFreeCommandBuffers(d->device, v->pool, 1, &v->recording->cmd);
         batch_destroy(d, v->recording);
