@@ -62,7 +62,9 @@ typedef struct amp__barrier {
     VkPipelineStageFlags src, dst;
     VkBufferMemoryBarrier buffers[32];
     uint32_t count;
-    bool exec_only; /* an execution dependency with no memory barrier */
+    VkImageMemoryBarrier images[16];
+    uint32_t image_count;
+    bool overflow; /* more than fit: one global memory barrier instead */
 } amp__barrier;
 
 /* ---- device.c ---- */
@@ -169,6 +171,9 @@ AMP_HIDDEN void amp__note_work_started(void);
 /* Tracker: gathers what an access needs into bar and updates the track. */
 AMP_HIDDEN void amp__track_access(amp__track *t, VkBuffer buf, VkPipelineStageFlags stage,
                                   VkAccessFlags access, bool write, uint64_t serial, amp__barrier *bar);
+/* The same for an image kept in VK_IMAGE_LAYOUT_GENERAL (all levels). */
+AMP_HIDDEN void amp__track_image_access(amp__track *t, VkImage image, VkPipelineStageFlags stage,
+                                        VkAccessFlags access, bool write, uint64_t serial, amp__barrier *bar);
 AMP_HIDDEN void amp__barrier_record(amp_accelerator_view *v, VkCommandBuffer cmd, amp__barrier *bar);
 
 /* A future: a serial on a device plus host-side completion. */

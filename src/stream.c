@@ -461,12 +461,14 @@ void amp_future_destroy(amp_future **pf)
 static const VkAccessFlags write_bits = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
                                         VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
 
-void amp__track_access(amp__track *t, VkBuffer buf, VkPipelineStageFlags stage, VkAccessFlags access, bool write,
-                       uint64_t serial, amp__barrier *bar)
+/* Decides what an access needs after what the track has seen; gathers the stages
+ * into bar and returns whether a memory barrier (with *src_access) is needed. */
+static bool track(amp__track *t, VkPipelineStageFlags stage, VkAccessFlags access, bool write, uint64_t serial,
+                  amp__barrier *bar, VkAccessFlags *src_access)
 {
     bool need_memory = false, need_exec = false;
     VkPipelineStageFlags src = 0;
-    VkAccessFlags src_access = 0;
+    *src_access = 0;
     if (t->write_stages) {
         /* read-after-write or write-after-write: make the write visible, unless this
          * stage already saw it (a second read of the same kind needs nothing) */
@@ -474,7 +476,7 @@ void amp__track_access(amp__track *t, VkBuffer buf, VkPipelineStageFlags stage, 
         if (!seen) {
             need_memory = true;
             src |= t->write_stages;
-            src_access |= t->write_access;
+            *src_access |= t->write_access;
         }
     }
     if (write && t->read_stages) {
@@ -485,15 +487,6 @@ void amp__track_access(amp__track *t, VkBuffer buf, VkPipelineStageFlags stage, 
     if (need_memory || need_exec) {
         bar->src |= src;
         bar->dst |= stage;
-        if (need_memory && bar->count < sizeof bar->buffers / sizeof *bar->buffers) {
-            bar->buffers[bar->count++] = (VkBufferMemoryBarrier){
-                .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER, .srcAccessMask = src_access,
-                .dstAccessMask = access, .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .buffer = buf, .offset = 0, .size = VK_WHOLE_SIZE};
-        } else if (need_memory) {
-            bar->exec_only = false; /* overflow: fall back to a global memory barrier */
-            bar->count = UINT32_MAX;
-        }
     }
     if (write) {
         t->write_stages = stage;
@@ -508,6 +501,37 @@ void amp__track_access(amp__track *t, VkBuffer buf, VkPipelineStageFlags stage, 
         t->read_stages |= stage;
     }
     t->last_serial = serial;
+    return need_memory;
+}
+
+void amp__track_access(amp__track *t, VkBuffer buf, VkPipelineStageFlags stage, VkAccessFlags access, bool write,
+                       uint64_t serial, amp__barrier *bar)
+{
+    VkAccessFlags src_access;
+    if (!track(t, stage, access, write, serial, bar, &src_access)) return;
+    if (bar->count < sizeof bar->buffers / sizeof *bar->buffers)
+        bar->buffers[bar->count++] = (VkBufferMemoryBarrier){
+            .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER, .srcAccessMask = src_access, .dstAccessMask = access,
+            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+            .buffer = buf, .offset = 0, .size = VK_WHOLE_SIZE};
+    else
+        bar->overflow = true; /* a global memory barrier covers it */
+}
+
+void amp__track_image_access(amp__track *t, VkImage image, VkPipelineStageFlags stage, VkAccessFlags access,
+                             bool write, uint64_t serial, amp__barrier *bar)
+{
+    VkAccessFlags src_access;
+    if (!track(t, stage, access, write, serial, bar, &src_access)) return;
+    if (bar->image_count < sizeof bar->images / sizeof *bar->images)
+        bar->images[bar->image_count++] = (VkImageMemoryBarrier){
+            .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, .srcAccessMask = src_access, .dstAccessMask = access,
+            .oldLayout = VK_IMAGE_LAYOUT_GENERAL, .newLayout = VK_IMAGE_LAYOUT_GENERAL,
+            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+            .image = image,
+            .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0, 1}};
+    else
+        bar->overflow = true;
 }
 
 void amp__barrier_record(amp_accelerator_view *v, VkCommandBuffer cmd, amp__barrier *bar)
@@ -516,10 +540,11 @@ void amp__barrier_record(amp_accelerator_view *v, VkCommandBuffer cmd, amp__barr
     VkMemoryBarrier global = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                               .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
                               .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT};
-    bool overflow = bar->count == UINT32_MAX;
+    bool overflow = bar->overflow;
     vkCmdPipelineBarrier(cmd, bar->src, bar->dst, 0, overflow ? 1 : 0, &global, overflow ? 0 : bar->count,
-                         bar->buffers, 0, NULL);
+                         bar->buffers, overflow ? 0 : bar->image_count, bar->images);
     v->stats.barriers++;
     bar->src = bar->dst = 0;
-    bar->count = 0;
+    bar->count = bar->image_count = 0;
+    bar->overflow = false;
 }
