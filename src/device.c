@@ -119,7 +119,7 @@ amp__device *amp__device_open(amp_accelerator *acc, VkInstance inst, VkPhysicalD
     d->float64 = f2.features.shaderFloat64;
     d->int64 = f2.features.shaderInt64;
 
-    const char *exts[3];
+    const char *exts[4];
     uint32_t next = 0;
     VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
@@ -147,6 +147,20 @@ amp__device *amp__device_open(amp_accelerator *acc, VkInstance inst, VkPhysicalD
         d->host_import_alignment = hp.minImportedHostPointerAlignment;
     }
     if (d->float_atomics) exts[next++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
+    VkPhysicalDeviceCustomBorderColorFeaturesEXT cb = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT};
+    if (has_extension(pd, VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME)) {
+        VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &cb};
+        vkGetPhysicalDeviceFeatures2(pd, &q);
+        if (cb.customBorderColors && cb.customBorderColorWithoutFormat) {
+            cb.pNext = e12.pNext;
+            e12.pNext = &cb;
+            exts[next++] = VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME;
+            d->custom_border = true;
+        } else {
+            cb.pNext = NULL;
+        }
+    }
     float prio = 1.0f;
     VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                    .queueFamilyIndex = fam, .queueCount = 1, .pQueuePriorities = &prio};
@@ -217,6 +231,7 @@ amp__device *amp__device_wrap(const amp_vulkan_device_desc *desc)
 }
 
 AMP_HIDDEN void amp__kernels_release(amp__device *d);
+AMP_HIDDEN void amp__samplers_release(amp__device *d);
 AMP_HIDDEN void amp__pipeline_cache_save(amp__device *d);
 
 void amp__device_close(amp__device *d)
@@ -225,6 +240,7 @@ void amp__device_close(amp__device *d)
     vkQueueWaitIdle(d->queue);
     amp__pipeline_cache_save(d);
     amp__kernels_release(d);
+    amp__samplers_release(d);
     while (d->staging) {
         amp__staging *s = d->staging;
         d->staging = s->next;

@@ -92,6 +92,8 @@ typedef struct amp__device {
     VkPipelineCache pipeline_cache;
     bool pipeline_cache_dirty;
     amp__kernel_entry *kernels; /* in-memory cache of compiled kernels */
+    struct amp__sampler_entry *samplers; /* VkSamplers by amp_sampler value */
+    bool custom_border;       /* VK_EXT_custom_border_color is on */
     amp_accelerator *accelerator;
     int views;                /* live views (for external devices: destroy with the last) */
 } amp__device;
@@ -116,6 +118,9 @@ AMP_HIDDEN void amp__buffer_destroy(amp__device *d, amp__buffer *b);
 AMP_HIDDEN amp_status amp__buffer_import(amp__device *d, void *host, size_t size, amp__buffer *out,
                                          VkDeviceSize *offset);
 AMP_HIDDEN void amp__memory_release_all(amp__device *d);
+/* Allocates and binds device-local memory for an image (blocks apart from buffers). */
+AMP_HIDDEN amp_status amp__image_memory(amp__device *d, VkImage image, amp__alloc *out);
+AMP_HIDDEN void amp__alloc_free(amp__device *d, amp__alloc *a);
 
 /* A host-visible buffer used for one transfer; returned to the pool when its batch completes. */
 struct amp__staging {
@@ -171,9 +176,11 @@ AMP_HIDDEN void amp__note_work_started(void);
 /* Tracker: gathers what an access needs into bar and updates the track. */
 AMP_HIDDEN void amp__track_access(amp__track *t, VkBuffer buf, VkPipelineStageFlags stage,
                                   VkAccessFlags access, bool write, uint64_t serial, amp__barrier *bar);
-/* The same for an image kept in VK_IMAGE_LAYOUT_GENERAL (all levels). */
-AMP_HIDDEN void amp__track_image_access(amp__track *t, VkImage image, VkPipelineStageFlags stage,
-                                        VkAccessFlags access, bool write, uint64_t serial, amp__barrier *bar);
+/* The same for an image whose levels are all in *layout: moves them to want
+ * (updating *layout) with the barrier when they differ. */
+AMP_HIDDEN void amp__track_image_access(amp__track *t, VkImage image, VkImageLayout *layout, VkImageLayout want,
+                                        VkPipelineStageFlags stage, VkAccessFlags access, bool write,
+                                        uint64_t serial, amp__barrier *bar);
 AMP_HIDDEN void amp__barrier_record(amp_accelerator_view *v, VkCommandBuffer cmd, amp__barrier *bar);
 
 /* A future: a serial on a device plus host-side completion. */

@@ -6,14 +6,26 @@
 
 #include "internal.h"
 
+/* What a parameter declares. */
+typedef enum amp__param_kind {
+    AMP__PARAM_SCALAR = 0,
+    AMP__PARAM_VIEW,      /* array / array_view */
+    AMP__PARAM_STORAGE,   /* texture<T,N>, texture_view<T,N>: a storage image, read-write */
+    AMP__PARAM_WRITEONLY, /* writeonly_texture_view<T,N>: a storage image, write-only */
+    AMP__PARAM_SAMPLED,   /* texture_view<const T,N> (or texture<const T,N>): a sampled image */
+    AMP__PARAM_SAMPLER    /* sampler */
+} amp__param_kind;
+
 /* One declared kernel parameter. */
 typedef struct amp__param {
     char name[64];
     char type_name[64];
     amp_type type;      /* AMP_TYPE_STRUCT for a user struct */
-    bool is_view;
+    amp__param_kind kind;
+    bool is_view;       /* kind == AMP__PARAM_VIEW */
     bool is_const;
     int rank;
+    bool samples;       /* the code calls name_sample or name_gather_* */
     /* filled from the SPIR-V */
     uint32_t stride;    /* bytes per element of a view (0: unused by the kernel) */
     uint32_t offset;    /* byte offset of a scalar, or of a view's geometry, in the argument block */
@@ -21,6 +33,8 @@ typedef struct amp__param {
     uint32_t binding;   /* descriptor binding of a view */
 } amp__param;
 
+/* amp_kernel_create, or for a built-in kernel (internal: texture types unchecked). */
+AMP_HIDDEN amp_kernel *amp__kernel_create(amp_accelerator_view *view, const amp_kernel_desc *desc, bool internal);
 AMP_HIDDEN amp_status amp__parse_params(const char *params, amp__param **out, int *count);
 
 /* Reflection of the generated SPIR-V. */

@@ -53,8 +53,13 @@ amp_status amp__parse_params(const char *params, amp__param **out, int *count)
             return fail_at(params, start, "expected a type");
         }
         p = skip_space(p);
-        if ((strcmp(word, "array_view") == 0 || strcmp(word, "array") == 0) && *p == '<') {
-            prm.is_view = true;
+        bool is_array = strcmp(word, "array_view") == 0 || strcmp(word, "array") == 0;
+        bool is_texture = strcmp(word, "texture") == 0 || strcmp(word, "texture_view") == 0;
+        bool is_writeonly = strcmp(word, "writeonly_texture_view") == 0;
+        if (strcmp(word, "sampler") == 0) prm.kind = AMP__PARAM_SAMPLER;
+        if ((is_array || is_texture || is_writeonly) && *p == '<') {
+            prm.kind = is_array ? AMP__PARAM_VIEW : is_writeonly ? AMP__PARAM_WRITEONLY : AMP__PARAM_STORAGE;
+            prm.is_view = is_array;
             p = skip_space(p + 1);
             const char *t = p;
             p = read_ident(p, word, sizeof word);
@@ -86,6 +91,16 @@ amp_status amp__parse_params(const char *params, amp__param **out, int *count)
                 return fail_at(params, p, "expected '>'");
             }
             p = skip_space(p + 1);
+            if (prm.kind == AMP__PARAM_STORAGE && prm.is_const) prm.kind = AMP__PARAM_SAMPLED;
+            if (prm.kind == AMP__PARAM_WRITEONLY && prm.is_const) {
+                free(list);
+                return fail_at(params, start, "a writeonly_texture_view cannot be const");
+            }
+            if (prm.kind >= AMP__PARAM_STORAGE && !amp_type_scalar(amp_type_from_name(prm.type_name))) {
+                free(list);
+                return fail_at(params, start, "a texture's element type must be int, uint, float, double, norm, "
+                                              "unorm or a short vector of them");
+            }
         } else {
             snprintf(prm.type_name, sizeof prm.type_name, "%s", word);
         }

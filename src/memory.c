@@ -22,6 +22,7 @@ struct amp__block {
     int free_count, free_cap;
     int used;          /* live sub-allocations */
     bool dedicated;
+    bool images;       /* holds optimal-tiling images (kept apart from buffers) */
     amp__block *next;
 };
 
@@ -171,7 +172,8 @@ static void block_free(amp__device *d, amp__block *b)
     free(b);
 }
 
-static amp_status alloc_memory(amp__device *d, VkMemoryRequirements req, amp__mem_usage u, amp__alloc *out)
+static amp_status alloc_memory(amp__device *d, VkMemoryRequirements req, amp__mem_usage u, bool images,
+                               amp__alloc *out)
 {
     int type = find_type(d, req.memoryTypeBits, u);
     if (type < 0)
@@ -186,11 +188,13 @@ static amp_status alloc_memory(amp__device *d, VkMemoryRequirements req, amp__me
     amp__block *b = NULL;
     if (req.size <= block_size / 2) {
         for (b = d->blocks; b; b = b->next)
-            if (!b->dedicated && b->type_index == (uint32_t)type && block_take(b, req.size, req.alignment, &offset))
+            if (!b->dedicated && b->images == images && b->type_index == (uint32_t)type &&
+                block_take(b, req.size, req.alignment, &offset))
                 break;
         if (!b) {
             b = block_new(d, (uint32_t)type, block_size, false);
             if (!b) return amp_last_status();
+            b->images = images;
             block_take(b, req.size, req.alignment, &offset);
         }
     } else {
@@ -216,7 +220,7 @@ amp_status amp__buffer_create(amp__device *d, VkDeviceSize size, VkBufferUsageFl
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(d->device, buf, &req);
     amp__alloc a;
-    amp_status s = alloc_memory(d, req, mem, &a);
+    amp_status s = alloc_memory(d, req, mem, false, &a);
     if (s != AMP_OK) {
         vkDestroyBuffer(d->device, buf, NULL);
         return s;
@@ -290,6 +294,29 @@ void amp__buffer_destroy(amp__device *d, amp__buffer *b)
     block_give(blk, b->alloc.offset, b->alloc.size);
     if (blk->dedicated && blk->used == 0) block_free(d, blk);
     memset(b, 0, sizeof *b);
+}
+
+amp_status amp__image_memory(amp__device *d, VkImage image, amp__alloc *out)
+{
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(d->device, image, &req);
+    amp_status s = alloc_memory(d, req, AMP__MEM_DEVICE, true, out);
+    if (s != AMP_OK) return s;
+    VkResult r = vkBindImageMemory(d->device, image, out->memory, out->offset);
+    if (r != VK_SUCCESS) {
+        amp__alloc_free(d, out);
+        return amp__vk_fail(r, "vkBindImageMemory");
+    }
+    return AMP_OK;
+}
+
+void amp__alloc_free(amp__device *d, amp__alloc *a)
+{
+    if (!a->block) return;
+    amp__block *blk = a->block;
+    block_give(blk, a->offset, a->size);
+    if (blk->dedicated && blk->used == 0) block_free(d, blk);
+    memset(a, 0, sizeof *a);
 }
 
 void amp__memory_release_all(amp__device *d)

@@ -518,20 +518,27 @@ void amp__track_access(amp__track *t, VkBuffer buf, VkPipelineStageFlags stage, 
         bar->overflow = true; /* a global memory barrier covers it */
 }
 
-void amp__track_image_access(amp__track *t, VkImage image, VkPipelineStageFlags stage, VkAccessFlags access,
-                             bool write, uint64_t serial, amp__barrier *bar)
+void amp__track_image_access(amp__track *t, VkImage image, VkImageLayout *layout, VkImageLayout want,
+                             VkPipelineStageFlags stage, VkAccessFlags access, bool write, uint64_t serial,
+                             amp__barrier *bar)
 {
     VkAccessFlags src_access;
-    if (!track(t, stage, access, write, serial, bar, &src_access)) return;
+    bool transition = *layout != want;
+    /* a layout transition writes the image: it waits for every earlier access */
+    bool need = track(t, stage, access, write || transition, serial, bar, &src_access) || transition;
+    if (!need) return;
+    if (transition && !bar->src) bar->src = VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT;
+    bar->dst |= stage;
     if (bar->image_count < sizeof bar->images / sizeof *bar->images)
         bar->images[bar->image_count++] = (VkImageMemoryBarrier){
             .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, .srcAccessMask = src_access, .dstAccessMask = access,
-            .oldLayout = VK_IMAGE_LAYOUT_GENERAL, .newLayout = VK_IMAGE_LAYOUT_GENERAL,
+            .oldLayout = *layout, .newLayout = want,
             .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
             .image = image,
             .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0, 1}};
     else
         bar->overflow = true;
+    *layout = want;
 }
 
 void amp__barrier_record(amp_accelerator_view *v, VkCommandBuffer cmd, amp__barrier *bar)

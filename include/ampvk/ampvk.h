@@ -6,6 +6,7 @@
  *   ampvk/types.h        element types
  *   ampvk/accelerator.h  accelerators, accelerator_views, futures
  *   ampvk/array.h        arrays, array_views, copies
+ *   ampvk/texture.h      textures, texture views, samplers
  *   ampvk/kernel.h       GLSL kernels and parallel_for_each
  *
  * A first program:
@@ -24,6 +25,7 @@
 #include "ampvk/types.h"
 #include "ampvk/accelerator.h"
 #include "ampvk/array.h"
+#include "ampvk/texture.h"
 #include "ampvk/kernel.h"
 
 #define AMPVK_VERSION_MAJOR 0

@@ -19,6 +19,11 @@
  *   array<T, N> name             the same as array_view<T, N>
  *   T name                       a scalar argument (int, uint, float, double,
  *                                a short vector such as float_4, or a struct)
+ *   texture<T, N> name           a texture, read and written (texture.h)
+ *   texture_view<T, N> name      a read-write view of one mip level
+ *   writeonly_texture_view<T, N> name   a write-only view
+ *   texture_view<const T, N> name       a read-only view: fetch, sample, gather
+ *   sampler name                 a sampler (AMP_SAMPLER("s", (amp_sampler){...}))
  * T is int, uint, float, double, norm, unorm, a short vector (float_4, uint_3 ...)
  * or the name of a struct defined in desc.declarations.
  *
@@ -62,6 +67,7 @@
 #include "ampvk/array.h"
 #include "ampvk/errors.h"
 #include "ampvk/shape.h"
+#include "ampvk/texture.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -115,7 +121,10 @@ typedef enum amp_arg_kind {
     AMP_ARG_UINT,
     AMP_ARG_FLOAT,
     AMP_ARG_DOUBLE,
-    AMP_ARG_BYTES   /* a short vector or struct scalar: its bytes */
+    AMP_ARG_BYTES,  /* a short vector or struct scalar: its bytes */
+    AMP_ARG_TEXTURE,      /* an amp_texture (level 0 for writes, every level for reads) */
+    AMP_ARG_TEXTURE_VIEW, /* an amp_texture_view */
+    AMP_ARG_SAMPLER       /* an amp_sampler value */
 } amp_arg_kind;
 
 /* A named argument of parallel_for_each. Build them with the macros below. */
@@ -129,6 +138,9 @@ typedef struct amp_arg {
         float f;
         double d;
         struct { const void *ptr; size_t size; } bytes;
+        amp_texture *texture;
+        amp_texture_view *texture_view;
+        amp_sampler sampler;
     } value;
 } amp_arg;
 
@@ -138,6 +150,9 @@ typedef struct amp_arg {
 #define AMP_UINT(n, x) ((amp_arg){.name = (n), .kind = AMP_ARG_UINT, .value.u = (x)})
 #define AMP_FLOAT(n, x) ((amp_arg){.name = (n), .kind = AMP_ARG_FLOAT, .value.f = (x)})
 #define AMP_DOUBLE(n, x) ((amp_arg){.name = (n), .kind = AMP_ARG_DOUBLE, .value.d = (x)})
+#define AMP_TEXTURE(n, t) ((amp_arg){.name = (n), .kind = AMP_ARG_TEXTURE, .value.texture = (t)})
+#define AMP_TEXTURE_VIEW(n, v) ((amp_arg){.name = (n), .kind = AMP_ARG_TEXTURE_VIEW, .value.texture_view = (v)})
+#define AMP_SAMPLER(n, ...) ((amp_arg){.name = (n), .kind = AMP_ARG_SAMPLER, .value.sampler = __VA_ARGS__})
 #define AMP_BYTES(n, p, s) ((amp_arg){.name = (n), .kind = AMP_ARG_BYTES, .value.bytes = {(p), (s)}})
 /* Expands to "array, count" for a list of arguments. */
 #define AMP_ARGS(...) (const amp_arg[]){__VA_ARGS__}, \

@@ -5,4 +5,5 @@
 #include "shape.glsl"
 #include "tile.glsl"
 #include "atomic.glsl"
+#include "texture.glsl"
 #endif

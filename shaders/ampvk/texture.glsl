@@ -1,0 +1,40 @@
+// ampvk kernel library: textures. The runtime declares each texture parameter
+// and its accessors (name(idx), name_set(idx, v), name_get(idx, mip),
+// name_sample(s, coord, lod), name_gather_red(s, coord), name_extent); this
+// file holds what they expand to: the index order swap (host index (row, col)
+// is image coordinate (x = col, y = row)) and the conversion between texels
+// (4-channel GLSL vectors) and the element types.
+#ifndef AMPVK_TEXTURE_GLSL
+#define AMPVK_TEXTURE_GLSL
+
+int amp_image_coord(int i) { return i; }
+ivec2 amp_image_coord(ivec2 i) { return i.yx; }
+ivec3 amp_image_coord(ivec3 i) { return i.zyx; }
+int amp_host_extent(int s) { return s; }
+ivec2 amp_host_extent(ivec2 s) { return s.yx; }
+ivec3 amp_host_extent(ivec3 s) { return s.zyx; }
+
+// Texel (vec4, ivec4, uvec4) to element type, one generator per scalar family.
+#define AMP_TEXEL_READERS(T, V4, V3, V2, S)                       \
+    S amp_from_texel_##T(V4 t) { return t.x; }                    \
+    V2 amp_from_texel_##T##_2(V4 t) { return t.xy; }              \
+    V3 amp_from_texel_##T##_3(V4 t) { return t.xyz; }             \
+    V4 amp_from_texel_##T##_4(V4 t) { return t; }                 \
+    V4 amp_to_texel(S v) { return V4(v, 0, 0, 0); }               \
+    V4 amp_to_texel(V2 v) { return V4(v, 0, 0); }                 \
+    V4 amp_to_texel(V3 v) { return V4(v, 0); }                    \
+    V4 amp_to_texel(V4 v) { return v; }
+AMP_TEXEL_READERS(float, vec4, vec3, vec2, float)
+AMP_TEXEL_READERS(int, ivec4, ivec3, ivec2, int)
+AMP_TEXEL_READERS(uint, uvec4, uvec3, uvec2, uint)
+#undef AMP_TEXEL_READERS
+
+#ifdef AMP_HAS_DOUBLE
+// A double is stored as two 32-bit channels (low word first).
+double amp_from_texel_double(uvec4 t) { return packDouble2x32(t.xy); }
+dvec2 amp_from_texel_double_2(uvec4 t) { return dvec2(packDouble2x32(t.xy), packDouble2x32(t.zw)); }
+uvec4 amp_to_texel(double v) { return uvec4(unpackDouble2x32(v), 0, 0); }
+uvec4 amp_to_texel(dvec2 v) { return uvec4(unpackDouble2x32(v.x), unpackDouble2x32(v.y)); }
+#endif
+
+#endif

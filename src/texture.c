@@ -1,0 +1,880 @@
+/* Textures on Vulkan images (see include/ampvk/texture.h).
+ *
+ * All levels of an image share one layout, which the tracker changes with the
+ * barrier it records anyway: GENERAL for kernels (sampled and storage access,
+ * so one dispatch may read one level and write another), TRANSFER_SRC/DST_OPTIMAL
+ * for copies. Host data goes through staging buffers; 3-component texels are
+ * widened to 4 channels on the way in and narrowed on the way out. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "texture_internal.h"
+
+#define MAX_VIEWS 32
+
+typedef struct image_view_entry {
+    int base, count;
+    bool storage;
+    VkImageView view;
+} image_view_entry;
+
+struct amp_texture {
+    int refs;                   /* the texture and its views */
+    amp_accelerator_view *av;
+    amp__device *dev;
+    amp__format fmt;
+    amp_extent extent;
+    int mips;
+    VkImage image;
+    amp__alloc mem;
+    bool wrapped;               /* the application's image: not ours to destroy */
+    bool storage_ok, linear_ok;
+    amp__track track;
+    VkImageLayout layout;       /* of every level */
+    amp_accelerator_view *home; /* view of the last use */
+    image_view_entry views[MAX_VIEWS];
+    int view_count;
+    VkImageView all_levels;     /* for interop */
+};
+
+struct amp_texture_view {
+    amp_texture *texture;
+    amp_texture_access access;
+    int base, count;
+};
+
+/* ---- geometry ---- */
+
+static VkExtent3D vk_extent(amp_extent e)
+{
+    switch (e.rank) {
+    case 1: return (VkExtent3D){(uint32_t)e.dims[0], 1, 1};
+    case 2: return (VkExtent3D){(uint32_t)e.dims[1], (uint32_t)e.dims[0], 1};
+    default: return (VkExtent3D){(uint32_t)e.dims[2], (uint32_t)e.dims[1], (uint32_t)e.dims[0]};
+    }
+}
+
+static VkOffset3D vk_offset(amp_index i)
+{
+    switch (i.rank) {
+    case 1: return (VkOffset3D){i.i[0], 0, 0};
+    case 2: return (VkOffset3D){i.i[1], i.i[0], 0};
+    default: return (VkOffset3D){i.i[2], i.i[1], i.i[0]};
+    }
+}
+
+static amp_extent level_extent(amp_extent e, int level)
+{
+    for (int k = 0; k < e.rank; k++) {
+        int d = e.dims[k] >> level;
+        e.dims[k] = d < 1 ? 1 : d;
+    }
+    return e;
+}
+
+static int full_chain(amp_extent e)
+{
+    int m = 0;
+    for (int k = 0; k < e.rank; k++)
+        if (e.dims[k] > m) m = e.dims[k];
+    int levels = 1;
+    while (m > 1) {
+        m >>= 1;
+        levels++;
+    }
+    return levels;
+}
+
+/* ---- creation ---- */
+
+static amp_status check_limits(amp__device *d, amp_extent e)
+{
+    char buf[48];
+    const VkPhysicalDeviceLimits *l = &d->props.limits;
+    uint32_t max = e.rank == 1 ? l->maxImageDimension1D : e.rank == 2 ? l->maxImageDimension2D : l->maxImageDimension3D;
+    if (!amp_extent_valid(e))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "texture extent %s of rank %d is not valid (rank 1..3)",
+                         amp_extent_format(e, buf, sizeof buf), e.rank);
+    for (int k = 0; k < e.rank; k++) {
+        if (e.dims[k] < 1)
+            return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "texture extent %s: dimension %d is %d; it must be >= 1",
+                             amp_extent_format(e, buf, sizeof buf), k, e.dims[k]);
+        if ((uint32_t)e.dims[k] > max)
+            return amp__fail(AMP_ERROR_OUT_OF_BOUNDS,
+                             "texture extent %s: dimension %d is %d but \"%s\" allows at most %u for %d-D textures",
+                             amp_extent_format(e, buf, sizeof buf), k, e.dims[k], d->props.deviceName, max, e.rank);
+    }
+    return AMP_OK;
+}
+
+static amp_status check_support(amp__device *d, const amp__format *f, bool *storage, bool *linear)
+{
+    VkFormatProperties fp;
+    vkGetPhysicalDeviceFormatProperties(d->physical, f->vk, &fp);
+    VkFormatFeatureFlags need = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
+                                VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+    if ((fp.optimalTilingFeatures & need) != need)
+        return amp__fail(AMP_ERROR_UNSUPPORTED, "%s textures of %d bits (%s) are not supported by \"%s\"",
+                         amp_type_name(f->type), f->bits, amp__vk_format_name(f->vk), d->props.deviceName);
+    *storage = fp.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT;
+    *linear = fp.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+    return AMP_OK;
+}
+
+static amp_texture *texture_alloc(amp_accelerator_view *v, const amp__format *f, amp_extent e, int mips)
+{
+    amp_texture *t = calloc(1, sizeof *t);
+    if (!t) {
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    t->refs = 1;
+    t->av = v;
+    t->dev = v->dev;
+    t->fmt = *f;
+    t->extent = e;
+    t->mips = mips;
+    t->home = v;
+    return t;
+}
+
+/* Records the first use: cleared to zero, or for a wrapped image, from its layout. */
+static amp_status texture_init(amp_texture *t, VkImageLayout from, bool clear)
+{
+    amp__batch *b = amp__batch_current(t->av);
+    if (!b) return amp_last_status();
+    VkCommandBuffer cmd = amp__batch_cmd(b);
+    amp__barrier bar = {0};
+    t->layout = from;
+    amp__track_image_access(&t->track, t->image, &t->layout,
+                            clear ? VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL : VK_IMAGE_LAYOUT_GENERAL,
+                            clear ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                            clear ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_SHADER_READ_BIT, true,
+                            amp__batch_serial(b), &bar);
+    amp__barrier_record(t->av, cmd, &bar);
+    if (clear) {
+        VkClearColorValue zero = {{0}};
+        VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0, 1};
+        vkCmdClearColorImage(cmd, t->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &zero, 1, &all);
+    }
+    return amp__view_command_done(t->av);
+}
+
+static void texture_free(amp_texture *t);
+
+static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *region, void *host, size_t size,
+                                    bool to_device, amp_future **future, const char *who);
+
+amp_texture *amp_texture_create(amp_accelerator_view *v, const amp_texture_desc *desc)
+{
+    if (!desc) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_texture_create: NULL desc");
+        return NULL;
+    }
+    if (!v && !(v = amp_default_view())) return NULL;
+    amp__format f;
+    if (amp__format_find(desc->type, desc->bits_per_scalar_element, &f) != AMP_OK) return NULL;
+    if (check_limits(v->dev, desc->extent) != AMP_OK) return NULL;
+    int chain = full_chain(desc->extent);
+    int mips = desc->mip_levels == AMP_MIP_FULL ? chain : desc->mip_levels == 0 ? 1 : desc->mip_levels;
+    if (mips < 1 || mips > chain) {
+        char buf[48];
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "mip_levels %d is outside 1..%d for extent %s", desc->mip_levels, chain,
+                  amp_extent_format(desc->extent, buf, sizeof buf));
+        return NULL;
+    }
+    size_t level0 = amp_extent_size(desc->extent) * f.host_texel;
+    if (desc->data && desc->data_size < level0) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_texture_create: data_size %zu is smaller than level 0's %zu bytes",
+                  desc->data_size, level0);
+        return NULL;
+    }
+    bool storage, linear;
+    if (check_support(v->dev, &f, &storage, &linear) != AMP_OK) return NULL;
+    amp_texture *t = texture_alloc(v, &f, desc->extent, mips);
+    if (!t) return NULL;
+    t->storage_ok = storage;
+    t->linear_ok = linear;
+    VkImageCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .imageType = desc->extent.rank == 1 ? VK_IMAGE_TYPE_1D : desc->extent.rank == 2 ? VK_IMAGE_TYPE_2D : VK_IMAGE_TYPE_3D,
+        .format = f.vk, .extent = vk_extent(desc->extent), .mipLevels = (uint32_t)mips, .arrayLayers = 1,
+        .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                 (storage ? VK_IMAGE_USAGE_STORAGE_BIT : 0),
+        .sharingMode = VK_SHARING_MODE_EXCLUSIVE, .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
+    amp__lock(v->dev);
+    VkResult r = vkCreateImage(v->dev->device, &ci, NULL, &t->image);
+    amp_status s = r == VK_SUCCESS ? AMP_OK : amp__vk_fail(r, "vkCreateImage");
+    if (s == AMP_OK) s = amp__image_memory(v->dev, t->image, &t->mem);
+    if (s == AMP_OK) s = texture_init(t, VK_IMAGE_LAYOUT_UNDEFINED, true);
+    amp__unlock(v->dev);
+    if (s == AMP_OK && desc->data)
+        s = texture_host_copy(t, NULL, (void *)desc->data, desc->data_size, true, NULL, "amp_texture_create");
+    if (s != AMP_OK) {
+        texture_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+amp_texture *amp_texture_clone(amp_texture *src, amp_accelerator_view *v)
+{
+    if (!src) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_texture_clone: NULL texture");
+        return NULL;
+    }
+    if (!v) v = src->av;
+    if (v->dev != src->dev) {
+        amp__fail(AMP_ERROR_UNSUPPORTED, "amp_texture_clone: the texture is on \"%s\", the view on \"%s\"",
+                  src->dev->props.deviceName, v->dev->props.deviceName);
+        return NULL;
+    }
+    amp_texture *t = amp_texture_create(v, &(amp_texture_desc){.extent = src->extent, .type = src->fmt.type,
+                                                               .bits_per_scalar_element = src->fmt.bits,
+                                                               .mip_levels = src->mips});
+    if (!t) return NULL;
+    for (int m = 0; m < src->mips; m++) {
+        amp_texture_region r = {.offset = amp_index_zero(src->extent.rank), .mip_level = m};
+        if (amp_texture_copy(src, &r, t, &r) != AMP_OK) {
+            amp_texture_destroy(&t);
+            return NULL;
+        }
+    }
+    return t;
+}
+
+amp_texture *amp_texture_wrap_vulkan_image(amp_accelerator_view *v, const amp_texture_wrap_desc *desc)
+{
+    if (!desc || !desc->image) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_texture_wrap_vulkan_image: a VkImage is required");
+        return NULL;
+    }
+    if (!v && !(v = amp_default_view())) return NULL;
+    amp__format f;
+    if (amp__format_from_vk((VkFormat)desc->format, &f) != AMP_OK) return NULL;
+    if (check_limits(v->dev, desc->extent) != AMP_OK) return NULL;
+    bool storage, linear;
+    if (check_support(v->dev, &f, &storage, &linear) != AMP_OK) return NULL;
+    int mips = desc->mip_levels ? desc->mip_levels : 1;
+    if (mips < 1 || mips > full_chain(desc->extent)) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "mip_levels %d is outside 1..%d", mips, full_chain(desc->extent));
+        return NULL;
+    }
+    amp_texture *t = texture_alloc(v, &f, desc->extent, mips);
+    if (!t) return NULL;
+    t->wrapped = true;
+    t->storage_ok = storage;
+    t->linear_ok = linear;
+    t->image = (VkImage)(uintptr_t)desc->image;
+    amp__lock(v->dev);
+    amp_status s = texture_init(t, (VkImageLayout)desc->layout, false);
+    amp__unlock(v->dev);
+    if (s != AMP_OK) {
+        texture_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+static void texture_free(amp_texture *t)
+{
+    amp__device *d = t->dev;
+    amp__lock(d);
+    if (t->track.last_serial) {
+        amp_accelerator_view *h = t->home ? t->home : t->av;
+        if (h->recording && amp__batch_serial(h->recording) <= t->track.last_serial) amp__view_submit(h);
+        amp__device_wait_serial(d, t->track.last_serial, UINT64_MAX);
+    }
+    for (int i = 0; i < t->view_count; i++) vkDestroyImageView(d->device, t->views[i].view, NULL);
+    if (t->all_levels) vkDestroyImageView(d->device, t->all_levels, NULL);
+    if (!t->wrapped && t->image) vkDestroyImage(d->device, t->image, NULL);
+    amp__alloc_free(d, &t->mem);
+    amp__unlock(d);
+    free(t);
+}
+
+static void texture_release(amp_texture *t)
+{
+    if (--t->refs == 0) texture_free(t);
+}
+
+void amp_texture_destroy(amp_texture **pt)
+{
+    if (!pt || !*pt) return;
+    texture_release(*pt);
+    *pt = NULL;
+}
+
+/* ---- properties ---- */
+
+amp_extent amp_texture_extent(const amp_texture *t) { return t ? t->extent : (amp_extent){0}; }
+amp_type amp_texture_type(const amp_texture *t) { return t ? t->fmt.type : AMP_TYPE_STRUCT; }
+int amp_texture_bits_per_scalar_element(const amp_texture *t) { return t ? t->fmt.bits : 0; }
+int amp_texture_mip_levels(const amp_texture *t) { return t ? t->mips : 0; }
+size_t amp_texture_texel_size(const amp_texture *t) { return t ? t->fmt.host_texel : 0; }
+amp_accelerator_view *amp_texture_accelerator_view(const amp_texture *t) { return t ? t->av : NULL; }
+const char *amp_texture_format_name(const amp_texture *t) { return t ? amp__vk_format_name(t->fmt.vk) : ""; }
+bool amp_texture_is_emulated(const amp_texture *t) { return t && t->fmt.emulated; }
+
+amp_extent amp_texture_mip_extent(const amp_texture *t, int level)
+{
+    if (!t || level < 0 || level >= t->mips) return (amp_extent){0};
+    return level_extent(t->extent, level);
+}
+
+size_t amp_texture_data_length(const amp_texture *t)
+{
+    size_t n = 0;
+    for (int m = 0; t && m < t->mips; m++) n += amp_extent_size(level_extent(t->extent, m)) * t->fmt.host_texel;
+    return n;
+}
+
+size_t amp_texture_row_pitch(const amp_texture *t)
+{
+    return t && t->extent.rank >= 2 ? (size_t)t->extent.dims[t->extent.rank - 1] * t->fmt.host_texel : 0;
+}
+
+size_t amp_texture_depth_pitch(const amp_texture *t)
+{
+    return t && t->extent.rank == 3 ? (size_t)t->extent.dims[1] * (size_t)t->extent.dims[2] * t->fmt.host_texel : 0;
+}
+
+/* ---- copies ---- */
+
+/* Resolves a region (NULL: all of level 0) and checks it against the texture. */
+static amp_status resolve_region(const char *who, const amp_texture *t, const amp_texture_region *r,
+                                 amp_texture_region *out)
+{
+    char a[48], b[48], c[48];
+    amp_texture_region res = {.offset = amp_index_zero(t->extent.rank)};
+    if (r) res = *r;
+    if (res.mip_level < 0 || res.mip_level >= t->mips)
+        return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: mip level %d is outside 0..%d", who, res.mip_level,
+                         t->mips - 1);
+    amp_extent le = level_extent(t->extent, res.mip_level);
+    if (res.offset.rank == 0) res.offset = amp_index_zero(t->extent.rank);
+    if (res.offset.rank != t->extent.rank)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: offset has rank %d but the texture has rank %d", who,
+                         res.offset.rank, t->extent.rank);
+    if (res.extent.rank == 0) res.extent = amp_extent_from_origin(le, res.offset);
+    if (res.extent.rank != t->extent.rank)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: region extent has rank %d but the texture has rank %d", who,
+                         res.extent.rank, t->extent.rank);
+    for (int k = 0; k < t->extent.rank; k++)
+        if (res.offset.i[k] < 0 || res.extent.dims[k] < 0 ||
+            (int64_t)res.offset.i[k] + res.extent.dims[k] > le.dims[k])
+            return amp__fail(AMP_ERROR_OUT_OF_BOUNDS,
+                             "%s: region at %s of extent %s does not fit in mip level %d of extent %s", who,
+                             amp_index_format(res.offset, a, sizeof a), amp_extent_format(res.extent, b, sizeof b),
+                             res.mip_level, amp_extent_format(le, c, sizeof c));
+    *out = res;
+    return AMP_OK;
+}
+
+/* Widens (to_image) or narrows packed texels between host and image sizes. */
+static void convert_texels(const amp__format *f, const void *src, void *dst, size_t texels, bool to_image)
+{
+    if (f->host_texel == f->image_texel) {
+        memcpy(dst, src, texels * f->host_texel);
+        return;
+    }
+    size_t h = f->host_texel, i = f->image_texel;
+    const char *s = src;
+    char *d = dst;
+    for (size_t n = 0; n < texels; n++) {
+        if (to_image) {
+            memcpy(d + n * i, s + n * h, h);
+            memset(d + n * i + h, 0, i - h);
+        } else {
+            memcpy(d + n * h, s + n * i, h);
+        }
+    }
+}
+
+typedef struct texture_job {
+    amp__device *dev;
+    amp__staging *staging;
+    amp__format fmt;
+    void *dst;
+    size_t texels;
+} texture_job;
+
+static void finish_download(void *ctx, bool ok)
+{
+    texture_job *j = ctx;
+    amp__lock(j->dev);
+    if (ok) convert_texels(&j->fmt, j->staging->buf.alloc.mapped, j->dst, j->texels, false);
+    amp__staging_put(j->dev, j->staging);
+    amp__unlock(j->dev);
+    free(j);
+}
+
+static VkBufferImageCopy image_copy(const amp_texture_region *r)
+{
+    return (VkBufferImageCopy){.bufferOffset = 0, .bufferRowLength = 0, .bufferImageHeight = 0,
+                               .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)r->mip_level, 0, 1},
+                               .imageOffset = vk_offset(r->offset), .imageExtent = vk_extent(r->extent)};
+}
+
+static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *region, void *host, size_t size,
+                                    bool to_device, amp_future **future, const char *who)
+{
+    if (!t) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL texture", who);
+    amp_texture_region r;
+    amp_status s = resolve_region(who, t, region, &r);
+    if (s != AMP_OK) return s;
+    size_t texels = amp_extent_size(r.extent), bytes = texels * t->fmt.host_texel;
+    if (!host || size < bytes)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: the host buffer holds %zu bytes but the region needs %zu", who,
+                         host ? size : 0, bytes);
+    if (future) *future = NULL;
+    if (texels == 0) return AMP_OK;
+    amp_accelerator_view *v = t->home ? t->home : t->av;
+    amp__device *d = t->dev;
+    amp__lock(d);
+    amp__batch *b = amp__batch_current(v);
+    amp__staging *st = b ? amp__staging_get(d, texels * t->fmt.image_texel, !to_device) : NULL;
+    if (!st) {
+        amp__unlock(d);
+        return amp_last_status();
+    }
+    VkCommandBuffer cmd = amp__batch_cmd(b);
+    amp__barrier bar = {0};
+    VkImageLayout layout = to_device ? VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    amp__track_image_access(&t->track, t->image, &t->layout, layout, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                            to_device ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT, to_device,
+                            amp__batch_serial(b), &bar);
+    amp__barrier_record(v, cmd, &bar);
+    VkBufferImageCopy c = image_copy(&r);
+    uint64_t serial = amp__batch_serial(b);
+    if (to_device) {
+        convert_texels(&t->fmt, host, st->buf.alloc.mapped, texels, true);
+        vkCmdCopyBufferToImage(cmd, st->buf.buffer, t->image, layout, 1, &c);
+        amp__batch_keep_staging(b, st);
+        v->stats.uploads++;
+        v->stats.upload_bytes += bytes;
+        s = amp__view_command_done(v);
+        if (s == AMP_OK && future) *future = amp_view_create_marker(v);
+        amp__unlock(d);
+        return s;
+    }
+    vkCmdCopyImageToBuffer(cmd, t->image, layout, st->buf.buffer, 1, &c);
+    VkBufferMemoryBarrier hb = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+                                .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT, .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+                                .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .buffer = st->buf.buffer,
+                                .size = VK_WHOLE_SIZE};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, NULL, 1, &hb, 0, NULL);
+    v->stats.downloads++;
+    v->stats.download_bytes += bytes;
+    s = amp__view_submit(v);
+    texture_job *j = s == AMP_OK ? calloc(1, sizeof *j) : NULL;
+    if (!j) {
+        amp__staging_put(d, st);
+        amp__unlock(d);
+        return s != AMP_OK ? s : amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+    }
+    *j = (texture_job){.dev = d, .staging = st, .fmt = t->fmt, .dst = host, .texels = texels};
+    amp_future *f = amp__future_new(d, serial, (amp__host_action){finish_download, j});
+    amp__unlock(d);
+    if (!f) return amp_last_status();
+    if (future) {
+        *future = f;
+        return AMP_OK;
+    }
+    s = amp_future_wait(f);
+    amp_future_destroy(&f);
+    return s;
+}
+
+amp_status amp_texture_copy_from_host(amp_texture *t, const amp_texture_region *r, const void *src, size_t size)
+{
+    return texture_host_copy(t, r, (void *)src, size, true, NULL, "amp_texture_copy_from_host");
+}
+
+amp_future *amp_texture_copy_from_host_async(amp_texture *t, const amp_texture_region *r, const void *src, size_t size)
+{
+    amp_future *f = NULL;
+    texture_host_copy(t, r, (void *)src, size, true, &f, "amp_texture_copy_from_host_async");
+    return f;
+}
+
+amp_status amp_texture_copy_to_host(amp_texture *t, const amp_texture_region *r, void *dst, size_t size)
+{
+    return texture_host_copy(t, r, dst, size, false, NULL, "amp_texture_copy_to_host");
+}
+
+amp_future *amp_texture_copy_to_host_async(amp_texture *t, const amp_texture_region *r, void *dst, size_t size)
+{
+    amp_future *f = NULL;
+    texture_host_copy(t, r, dst, size, false, &f, "amp_texture_copy_to_host_async");
+    return f;
+}
+
+static bool regions_overlap(const amp_texture_region *a, const amp_texture_region *b)
+{
+    if (a->mip_level != b->mip_level) return false;
+    for (int k = 0; k < a->offset.rank; k++)
+        if (a->offset.i[k] >= b->offset.i[k] + b->extent.dims[k] || b->offset.i[k] >= a->offset.i[k] + a->extent.dims[k])
+            return false;
+    return true;
+}
+
+static amp_status texture_copy(amp_texture *src, const amp_texture_region *sr, amp_texture *dst,
+                               const amp_texture_region *dr, amp_future **future, const char *who)
+{
+    char a[48], b[48];
+    if (!src || !dst) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL texture", who);
+    if (src->fmt.type != dst->fmt.type || src->fmt.bits != dst->fmt.bits)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: source is %s of %d bits, destination %s of %d bits", who,
+                         amp_type_name(src->fmt.type), src->fmt.bits, amp_type_name(dst->fmt.type), dst->fmt.bits);
+    if (src->dev != dst->dev)
+        return amp__fail(AMP_ERROR_UNSUPPORTED, "%s: the textures are on different devices (\"%s\", \"%s\")", who,
+                         src->dev->props.deviceName, dst->dev->props.deviceName);
+    if (!sr && !dr) {
+        if (!amp_extent_equal(src->extent, dst->extent))
+            return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: source extent %s differs from destination extent %s", who,
+                             amp_extent_format(src->extent, a, sizeof a), amp_extent_format(dst->extent, b, sizeof b));
+        if (src->mips != dst->mips)
+            return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: source has %d mip levels, destination %d", who,
+                             src->mips, dst->mips);
+    }
+    amp_texture_region s_r, d_r;
+    amp_status s = resolve_region(who, src, sr, &s_r);
+    if (s != AMP_OK) return s;
+    amp_texture_region want = {.offset = dr ? dr->offset : amp_index_zero(dst->extent.rank), .extent = s_r.extent,
+                               .mip_level = dr ? dr->mip_level : s_r.mip_level};
+    if ((s = resolve_region(who, dst, &want, &d_r)) != AMP_OK) return s;
+    if (src == dst && regions_overlap(&s_r, &d_r))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: source and destination regions of one texture overlap (at %s "
+                         "and %s, mip level %d)", who, amp_index_format(s_r.offset, a, sizeof a),
+                         amp_index_format(d_r.offset, b, sizeof b), s_r.mip_level);
+    if (future) *future = NULL;
+    int levels = (!sr && !dr) ? src->mips : 1;
+    amp_accelerator_view *v = dst->home ? dst->home : dst->av;
+    amp__lock(v->dev);
+    amp__batch *bt = amp__batch_current(v);
+    if (!bt) {
+        amp__unlock(v->dev);
+        return amp_last_status();
+    }
+    uint64_t serial = amp__batch_serial(bt);
+    VkCommandBuffer cmd = amp__batch_cmd(bt);
+    VkImageCopy regions[16];
+    VkBufferImageCopy through[16];
+    size_t at = 0;
+    for (int m = 0; m < levels && m < 16; m++) {
+        amp_extent e = levels > 1 ? level_extent(src->extent, m) : s_r.extent;
+        regions[m] = (VkImageCopy){
+            .srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)(levels > 1 ? m : s_r.mip_level), 0, 1},
+            .srcOffset = vk_offset(levels > 1 ? amp_index_zero(e.rank) : s_r.offset),
+            .dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)(levels > 1 ? m : d_r.mip_level), 0, 1},
+            .dstOffset = vk_offset(levels > 1 ? amp_index_zero(e.rank) : d_r.offset),
+            .extent = vk_extent(e)};
+        through[m] = (VkBufferImageCopy){.bufferOffset = at, .imageSubresource = regions[m].srcSubresource,
+                                         .imageOffset = regions[m].srcOffset, .imageExtent = regions[m].extent};
+        at += amp_extent_size(e) * src->fmt.image_texel;
+    }
+    uint32_t n = (uint32_t)(levels < 16 ? levels : 16);
+    amp__barrier bar = {0};
+    if (src != dst) {
+        amp__track_image_access(&src->track, src->image, &src->layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT, false, serial, &bar);
+        amp__track_image_access(&dst->track, dst->image, &dst->layout, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, true, serial, &bar);
+        amp__barrier_record(v, cmd, &bar);
+        vkCmdCopyImage(cmd, src->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst->image,
+                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, n, regions);
+    } else {
+        /* one image cannot be a transfer source and destination in optimal layouts
+         * at once: go through a buffer */
+        amp__staging *tmp = amp__staging_get(v->dev, at, false);
+        if (!tmp) {
+            amp__unlock(v->dev);
+            return amp_last_status();
+        }
+        amp__batch_keep_staging(bt, tmp);
+        amp__track_image_access(&src->track, src->image, &src->layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT, false, serial, &bar);
+        amp__barrier_record(v, cmd, &bar);
+        vkCmdCopyImageToBuffer(cmd, src->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, tmp->buf.buffer, n, through);
+        amp__track t_tmp = {0};
+        amp__track_access(&t_tmp, tmp->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, true,
+                          serial, &bar);
+        amp__track_access(&t_tmp, tmp->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT, false,
+                          serial, &bar);
+        amp__track_image_access(&dst->track, dst->image, &dst->layout, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, true, serial, &bar);
+        amp__barrier_record(v, cmd, &bar);
+        for (uint32_t m = 0; m < n; m++) {
+            through[m].imageSubresource = regions[m].dstSubresource;
+            through[m].imageOffset = regions[m].dstOffset;
+        }
+        vkCmdCopyBufferToImage(cmd, tmp->buf.buffer, dst->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, n, through);
+    }
+    src->home = dst->home = v;
+    v->stats.device_copies++;
+    s = amp__view_command_done(v);
+    if (s == AMP_OK && future) *future = amp_view_create_marker(v);
+    amp__unlock(v->dev);
+    return s;
+}
+
+amp_status amp_texture_copy(amp_texture *src, const amp_texture_region *sr, amp_texture *dst,
+                            const amp_texture_region *dr)
+{
+    return texture_copy(src, sr, dst, dr, NULL, "amp_texture_copy");
+}
+
+amp_future *amp_texture_copy_async(amp_texture *src, const amp_texture_region *sr, amp_texture *dst,
+                                   const amp_texture_region *dr)
+{
+    amp_future *f = NULL;
+    texture_copy(src, sr, dst, dr, &f, "amp_texture_copy_async");
+    return f;
+}
+
+/* ---- views ---- */
+
+amp_texture_view *amp_texture_view_create(amp_texture *t, const amp_texture_view_desc *desc)
+{
+    if (!t) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_texture_view_create: NULL texture");
+        return NULL;
+    }
+    amp_texture_view_desc d = desc ? *desc : (amp_texture_view_desc){0};
+    if (d.access < AMP_TEXTURE_READ || d.access > AMP_TEXTURE_READ_WRITE) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_texture_view_create: access %d is not an amp_texture_access",
+                  (int)d.access);
+        return NULL;
+    }
+    int count = d.access == AMP_TEXTURE_READ ? (d.mip_levels ? d.mip_levels : t->mips - d.most_detailed_mip) : 1;
+    if (d.most_detailed_mip < 0 || d.most_detailed_mip >= t->mips || count < 1 ||
+        d.most_detailed_mip + count > t->mips) {
+        amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "amp_texture_view_create: mip levels %d..%d are outside the texture's 0..%d",
+                  d.most_detailed_mip, d.most_detailed_mip + count - 1, t->mips - 1);
+        return NULL;
+    }
+    if (d.access != AMP_TEXTURE_READ && !t->storage_ok) {
+        amp__fail(AMP_ERROR_UNSUPPORTED, "%s textures of %d bits (%s) cannot be written by kernels on \"%s\"",
+                  amp_type_name(t->fmt.type), t->fmt.bits, amp__vk_format_name(t->fmt.vk), t->dev->props.deviceName);
+        return NULL;
+    }
+    if (d.access == AMP_TEXTURE_READ_WRITE && t->fmt.components != 1) {
+        /* C++ AMP: read-write views only for single-component texels */
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                  "amp_texture_view_create: read-write views need a 1-component type; %s has %d (use a write-only view)",
+                  amp_type_name(t->fmt.type), t->fmt.components);
+        return NULL;
+    }
+    amp_texture_view *v = calloc(1, sizeof *v);
+    if (!v) {
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    v->texture = t;
+    v->access = d.access;
+    v->base = d.most_detailed_mip;
+    v->count = count;
+    t->refs++;
+    return v;
+}
+
+void amp_texture_view_destroy(amp_texture_view **pv)
+{
+    if (!pv || !*pv) return;
+    texture_release((*pv)->texture);
+    free(*pv);
+    *pv = NULL;
+}
+
+amp_texture *amp_texture_view_texture(const amp_texture_view *v) { return v ? v->texture : NULL; }
+
+/* ---- kernels ---- */
+
+amp__texture_use amp__texture_use_of(amp_texture *t)
+{
+    return (amp__texture_use){.texture = t, .base_mip = 0, .mip_count = t->mips, .access = AMP_TEXTURE_READ_WRITE};
+}
+
+amp__texture_use amp__texture_use_of_view(amp_texture_view *v)
+{
+    return (amp__texture_use){.texture = v->texture, .base_mip = v->base, .mip_count = v->count, .access = v->access};
+}
+
+const amp__format *amp__texture_format(const amp_texture *t) { return &t->fmt; }
+amp__device *amp__texture_device(const amp_texture *t) { return t->dev; }
+bool amp__texture_storage_ok(const amp_texture *t) { return t->storage_ok; }
+bool amp__texture_linear_ok(const amp_texture *t) { return t->linear_ok; }
+
+static VkImageView image_view(amp_texture *t, int base, int count, bool storage)
+{
+    for (int i = 0; i < t->view_count; i++)
+        if (t->views[i].base == base && t->views[i].count == count && t->views[i].storage == storage)
+            return t->views[i].view;
+    if (t->view_count == MAX_VIEWS) {
+        amp__fail(AMP_ERROR_UNSUPPORTED, "a texture can have at most %d distinct views", MAX_VIEWS);
+        return VK_NULL_HANDLE;
+    }
+    VkImageViewUsageCreateInfo usage = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO,
+                                        .usage = storage ? VK_IMAGE_USAGE_STORAGE_BIT : VK_IMAGE_USAGE_SAMPLED_BIT};
+    VkImageViewCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .pNext = &usage, .image = t->image,
+        .viewType = t->extent.rank == 1 ? VK_IMAGE_VIEW_TYPE_1D : t->extent.rank == 2 ? VK_IMAGE_VIEW_TYPE_2D : VK_IMAGE_VIEW_TYPE_3D,
+        .format = t->fmt.vk,
+        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)base, (uint32_t)count, 0, 1}};
+    VkImageView view;
+    VkResult r = vkCreateImageView(t->dev->device, &ci, NULL, &view);
+    if (r != VK_SUCCESS) {
+        amp__vk_fail(r, "vkCreateImageView");
+        return VK_NULL_HANDLE;
+    }
+    t->views[t->view_count++] = (image_view_entry){base, count, storage, view};
+    return view;
+}
+
+amp_status amp__texture_prepare(const amp__texture_use *u, amp_accelerator_view *v, bool storage, bool write,
+                                amp__barrier *bar, VkImageView *view)
+{
+    amp_texture *t = u->texture;
+    if (t->dev != v->dev)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "the texture lives on \"%s\", not on \"%s\"",
+                         t->dev->props.deviceName, v->dev->props.deviceName);
+    /* a storage binding sees one level: the view's first */
+    *view = image_view(t, u->base_mip, storage ? 1 : u->mip_count, storage);
+    if (!*view) return amp_last_status();
+    amp__batch *b = amp__batch_current(v);
+    if (!b) return amp_last_status();
+    /* an earlier use recorded in another view's batch must reach the queue first */
+    if (t->home && t->home != v && t->home->recording &&
+        amp__batch_serial(t->home->recording) <= t->track.last_serial) {
+        amp_status s = amp__view_submit(t->home);
+        if (s != AMP_OK) return s;
+    }
+    amp__track_image_access(&t->track, t->image, &t->layout, VK_IMAGE_LAYOUT_GENERAL,
+                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | (write ? VK_ACCESS_SHADER_WRITE_BIT : 0), write,
+                            amp__batch_serial(b), bar);
+    t->home = v;
+    return AMP_OK;
+}
+
+/* ---- interop ---- */
+
+amp_status amp_texture_get_vulkan_image(amp_texture *t, amp_vulkan_image *out)
+{
+    if (!t || !out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_texture_get_vulkan_image: NULL argument");
+    amp__device *d = t->dev;
+    amp__lock(d);
+    amp_status s = AMP_OK;
+    if (!t->all_levels) {
+        VkImageViewCreateInfo ci = {
+            .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = t->image,
+            .viewType = t->extent.rank == 1 ? VK_IMAGE_VIEW_TYPE_1D : t->extent.rank == 2 ? VK_IMAGE_VIEW_TYPE_2D : VK_IMAGE_VIEW_TYPE_3D,
+            .format = t->fmt.vk, .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, (uint32_t)t->mips, 0, 1}};
+        VkResult r = vkCreateImageView(d->device, &ci, NULL, &t->all_levels);
+        if (r != VK_SUCCESS) s = amp__vk_fail(r, "vkCreateImageView");
+    }
+    /* the application will use the image next: in GENERAL, with ampvk's work on it done */
+    if (s == AMP_OK && t->layout != VK_IMAGE_LAYOUT_GENERAL) {
+        amp_accelerator_view *h = t->home ? t->home : t->av;
+        amp__batch *b = amp__batch_current(h);
+        if (!b) s = amp_last_status();
+        else {
+            amp__barrier bar = {0};
+            amp__track_image_access(&t->track, t->image, &t->layout, VK_IMAGE_LAYOUT_GENERAL,
+                                    VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                                    VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT, true,
+                                    amp__batch_serial(b), &bar);
+            amp__barrier_record(h, amp__batch_cmd(b), &bar);
+            t->home = h;
+        }
+    }
+    if (s == AMP_OK && t->track.last_serial) {
+        amp_accelerator_view *h = t->home ? t->home : t->av;
+        if (h->recording && amp__batch_serial(h->recording) <= t->track.last_serial) s = amp__view_submit(h);
+        if (s == AMP_OK) s = amp__device_wait_serial(d, t->track.last_serial, UINT64_MAX);
+    }
+    amp__unlock(d);
+    if (s != AMP_OK) return s;
+    *out = (amp_vulkan_image){.image = (uint64_t)(uintptr_t)t->image, .image_view = (uint64_t)(uintptr_t)t->all_levels,
+                              .format = (uint32_t)t->fmt.vk, .layout = VK_IMAGE_LAYOUT_GENERAL};
+    return AMP_OK;
+}
+
+/* ---- samplers ---- */
+
+struct amp__sampler_entry {
+    amp_sampler key;
+    VkSampler sampler;
+    struct amp__sampler_entry *next;
+};
+
+VkSampler amp__sampler_get(amp__device *d, const amp_sampler *s)
+{
+    for (struct amp__sampler_entry *e = d->samplers; e; e = e->next)
+        if (memcmp(&e->key, s, sizeof *s) == 0) return e->sampler;
+    if (s->filter < AMP_FILTER_LINEAR || s->filter > AMP_FILTER_POINT || s->address < AMP_ADDRESS_CLAMP ||
+        s->address > AMP_ADDRESS_BORDER) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "sampler filter %d or address mode %d is not valid", (int)s->filter,
+                  (int)s->address);
+        return VK_NULL_HANDLE;
+    }
+    static const VkSamplerAddressMode modes[] = {
+        VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, VK_SAMPLER_ADDRESS_MODE_REPEAT,
+        VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER};
+    VkFilter f = s->filter == AMP_FILTER_POINT ? VK_FILTER_NEAREST : VK_FILTER_LINEAR;
+    VkSamplerCustomBorderColorCreateInfoEXT custom = {
+        .sType = VK_STRUCTURE_TYPE_SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT,
+        .customBorderColor = {.float32 = {s->border_color[0], s->border_color[1], s->border_color[2],
+                                          s->border_color[3]}},
+        .format = VK_FORMAT_UNDEFINED};
+    VkBorderColor border = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
+    bool use_custom = false;
+    if (s->address == AMP_ADDRESS_BORDER) {
+        const float *c = s->border_color;
+        if (c[0] == 0 && c[1] == 0 && c[2] == 0 && c[3] == 0) border = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
+        else if (c[0] == 0 && c[1] == 0 && c[2] == 0 && c[3] == 1) border = VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK;
+        else if (c[0] == 1 && c[1] == 1 && c[2] == 1 && c[3] == 1) border = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
+        else if (d->custom_border) {
+            border = VK_BORDER_COLOR_FLOAT_CUSTOM_EXT;
+            use_custom = true;
+        } else {
+            amp__fail(AMP_ERROR_UNSUPPORTED,
+                      "border color (%g, %g, %g, %g) needs VK_EXT_custom_border_color, which \"%s\" lacks", c[0], c[1],
+                      c[2], c[3], d->props.deviceName);
+            return VK_NULL_HANDLE;
+        }
+    }
+    VkSamplerCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, .pNext = use_custom ? &custom : NULL, .magFilter = f,
+        .minFilter = f,
+        .mipmapMode = s->filter == AMP_FILTER_POINT ? VK_SAMPLER_MIPMAP_MODE_NEAREST : VK_SAMPLER_MIPMAP_MODE_LINEAR,
+        .addressModeU = modes[s->address], .addressModeV = modes[s->address], .addressModeW = modes[s->address],
+        .maxLod = VK_LOD_CLAMP_NONE, .borderColor = border};
+    struct amp__sampler_entry *e = calloc(1, sizeof *e);
+    if (!e) {
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return VK_NULL_HANDLE;
+    }
+    VkResult r = vkCreateSampler(d->device, &ci, NULL, &e->sampler);
+    if (r != VK_SUCCESS) {
+        free(e);
+        amp__vk_fail(r, "vkCreateSampler");
+        return VK_NULL_HANDLE;
+    }
+    e->key = *s;
+    e->next = d->samplers;
+    d->samplers = e;
+    return e->sampler;
+}
+
+void amp__samplers_release(amp__device *d)
+{
+    while (d->samplers) {
+        struct amp__sampler_entry *e = d->samplers;
+        d->samplers = e->next;
+        vkDestroySampler(d->device, e->sampler, NULL);
+        free(e);
+    }
+}
