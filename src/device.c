@@ -232,12 +232,14 @@ amp__device *amp__device_wrap(const amp_vulkan_device_desc *desc)
 
 AMP_HIDDEN void amp__kernels_release(amp__device *d);
 AMP_HIDDEN void amp__samplers_release(amp__device *d);
+AMP_HIDDEN void amp__mip_kernels_release(amp__device *d);
 AMP_HIDDEN void amp__pipeline_cache_save(amp__device *d);
 
 void amp__device_close(amp__device *d)
 {
     if (!d) return;
     vkQueueWaitIdle(d->queue);
+    amp__mip_kernels_release(d);
     amp__pipeline_cache_save(d);
     amp__kernels_release(d);
     amp__samplers_release(d);

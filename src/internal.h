@@ -94,6 +94,7 @@ typedef struct amp__device {
     amp__kernel_entry *kernels; /* in-memory cache of compiled kernels */
     struct amp__sampler_entry *samplers; /* VkSamplers by amp_sampler value */
     bool custom_border;       /* VK_EXT_custom_border_color is on */
+    amp_kernel *mip_kernels[3]; /* the built-in mip-level kernels, by rank */
     amp_accelerator *accelerator;
     int views;                /* live views (for external devices: destroy with the last) */
 } amp__device;
