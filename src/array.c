@@ -1316,7 +1316,7 @@ static amp_status element_offset(const char *who, amp_array_view *v, amp_index i
 
 amp_status amp_array_view_get(amp_array_view *v, amp_index idx, void *out)
 {
-    size_t off;
+    size_t off = 0;
     amp_status s = element_offset("amp_array_view_get", v, idx, &off);
     if (s != AMP_OK) return s;
     if (!out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_get: NULL output");
@@ -1334,7 +1334,7 @@ amp_status amp_array_view_get(amp_array_view *v, amp_index idx, void *out)
 
 amp_status amp_array_view_set(amp_array_view *v, amp_index idx, const void *in)
 {
-    size_t off;
+    size_t off = 0;
     amp_status s = element_offset("amp_array_view_set", v, idx, &off);
     if (s != AMP_OK) return s;
     if (!in) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_set: NULL input");

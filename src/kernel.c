@@ -173,7 +173,7 @@ static char *generate(amp_kernel *k, const amp_kernel_desc *desc, const char *us
     char tiled_type[32];
     snprintf(tiled_type, sizeof tiled_type, "tiled_index_%d", k->rank);
     if (k->tiled) {
-        char buf[64];
+        char buf[128];
         add(&t, "const %s tile_extent = %s;\n", index_type(k->rank), host_order(k->rank, "gl_WorkGroupSize", buf, sizeof buf));
     }
     if (desc->body) {
@@ -189,7 +189,7 @@ static char *generate(amp_kernel *k, const amp_kernel_desc *desc, const char *us
     if (k->rank == 2) add(&t, "    ivec2 amp_i = ivec2(amp_g.y, amp_g.x);\n");
     if (k->rank == 3) add(&t, "    ivec3 amp_i = ivec3(amp_g.z, amp_g.y, amp_g.x);\n");
     if (k->tiled) {
-        char buf[96];
+        char buf[128];
         add(&t, "    uvec3 amp_tile = gl_WorkGroupID + uvec3(amp_group_base);\n");
         add(&t, "    %s amp_t;\n    amp_t.global = amp_i;\n", tiled_type);
         add(&t, "    amp_t.local = %s;\n", host_order(k->rank, "gl_LocalInvocationID", buf, sizeof buf));

@@ -189,7 +189,7 @@ amp_texture *amp_texture_create(amp_accelerator_view *v, const amp_texture_desc 
                   desc->data_size, level0);
         return NULL;
     }
-    bool storage, linear;
+    bool storage = false, linear = false;
     if (check_support(v->dev, &f, &storage, &linear) != AMP_OK) return NULL;
     amp_texture *t = texture_alloc(v, &f, desc->extent, mips);
     if (!t) return NULL;
@@ -254,7 +254,7 @@ amp_texture *amp_texture_wrap_vulkan_image(amp_accelerator_view *v, const amp_te
     amp__format f;
     if (amp__format_from_vk((VkFormat)desc->format, &f) != AMP_OK) return NULL;
     if (check_limits(v->dev, desc->extent) != AMP_OK) return NULL;
-    bool storage, linear;
+    bool storage = false, linear = false;
     if (check_support(v->dev, &f, &storage, &linear) != AMP_OK) return NULL;
     int mips = desc->mip_levels ? desc->mip_levels : 1;
     if (mips < 1 || mips > full_chain(desc->extent)) {
