@@ -34,6 +34,13 @@
  * ivec2 and index_3 is ivec3, with component 0 (idx[0], idx.x) the most
  * significant, as on the host: for rank 2, idx[0] is the row.
  *
+ * Short vectors (vecmath/ampvk/vecmath.h, docs/vecmath.md) have the same names and
+ * functions in kernels: float_4 is vec4, int_2 ivec2, and norm/unorm types are
+ * structs built with norm_4_make(...) that clamp after every operation
+ * (norm_4_add(a, b), amp_add(a, b), int_4_from_float_4(v) ...). Plain-vector
+ * swizzle functions (float_4_zyx(v)) are left out unless the kernel defines
+ * AMP_SWIZZLE_FUNCTIONS (desc.defines); the built-in v.zyx always works.
+ *
  * The code is either a body (desc.body: statements, with `idx` the thread's
  * index and `domain` the compute domain's extent) or a whole source (desc.source
  * or desc.file) that defines `void kernel(index_N idx)` and any helpers; helpers

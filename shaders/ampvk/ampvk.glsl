@@ -2,6 +2,13 @@
 // before the user's code; it pulls in each part of the library.
 #ifndef AMPVK_GLSL
 #define AMPVK_GLSL
+// The function forms of plain-vector swizzles (float_4_zyx(v)) cost every kernel
+// compile time and GLSL has them built in (v.zyx): a kernel that wants them
+// defines AMP_SWIZZLE_FUNCTIONS. norm/unorm swizzles are always there.
+#ifndef AMP_SWIZZLE_FUNCTIONS
+#define AMP_NO_SWIZZLE_FUNCTIONS
+#endif
+#include "vec.glsl"
 #include "shape.glsl"
 #include "tile.glsl"
 #include "atomic.glsl"

@@ -29,6 +29,21 @@ AMP_TEXEL_READERS(int, ivec4, ivec3, ivec2, int)
 AMP_TEXEL_READERS(uint, uvec4, uvec3, uvec2, uint)
 #undef AMP_TEXEL_READERS
 
+// norm and unorm texels arrive as floats (the format decodes them); the element
+// types clamp, as a kernel's arithmetic on them does.
+#define AMP_NORM_TEXELS(T)                                                        \
+    T amp_from_texel_##T(vec4 t) { return T##_make(t.x); }                       \
+    T##_2 amp_from_texel_##T##_2(vec4 t) { return T##_2_make(t.x, t.y); }         \
+    T##_3 amp_from_texel_##T##_3(vec4 t) { return T##_3_make(t.x, t.y, t.z); }    \
+    T##_4 amp_from_texel_##T##_4(vec4 t) { return T##_4_make(t.x, t.y, t.z, t.w); } \
+    vec4 amp_to_texel(T v) { return vec4(v.v, 0, 0, 0); }                         \
+    vec4 amp_to_texel(T##_2 v) { return vec4(v.v, 0, 0); }                        \
+    vec4 amp_to_texel(T##_3 v) { return vec4(v.v, 0); }                          \
+    vec4 amp_to_texel(T##_4 v) { return v.v; }
+AMP_NORM_TEXELS(norm)
+AMP_NORM_TEXELS(unorm)
+#undef AMP_NORM_TEXELS
+
 #ifdef AMP_HAS_DOUBLE
 // A double is stored as two 32-bit channels (low word first).
 double amp_from_texel_double(uvec4 t) { return packDouble2x32(t.xy); }
