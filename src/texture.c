@@ -429,7 +429,12 @@ static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *re
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: the host buffer holds %zu bytes but the region needs %zu", who,
                          host ? size : 0, bytes);
     if (future) *future = NULL;
-    if (texels == 0) return AMP_OK;
+    if (texels == 0) {
+        /* an empty region: no copy command (Vulkan forbids empty ones); an async
+         * caller still gets a future, as a NULL one means failure */
+        if (future && !(*future = amp_view_create_marker(t->home ? t->home : t->av))) return amp_last_status();
+        return AMP_OK;
+    }
     amp_accelerator_view *v = t->home ? t->home : t->av;
     amp__device *d = t->dev;
     amp__lock(d);
@@ -552,6 +557,11 @@ static amp_status texture_copy(amp_texture *src, const amp_texture_region *sr, a
                          amp_index_format(d_r.offset, b, sizeof b), s_r.mip_level);
     if (future) *future = NULL;
     int levels = (!sr && !dr) ? src->mips : 1;
+    if (amp_extent_size(s_r.extent) == 0) {
+        /* an empty region (whole copies never are): nothing to record, as above */
+        if (future && !(*future = amp_view_create_marker(dst->home ? dst->home : dst->av))) return amp_last_status();
+        return AMP_OK;
+    }
     amp_accelerator_view *v = dst->home ? dst->home : dst->av;
     amp__lock(v->dev);
     amp__batch *bt = amp__batch_current(v);
