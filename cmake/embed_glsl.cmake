@@ -1,21 +1,12 @@
 # Writes a C file holding the kernel library's GLSL files as strings.
 # Usage: cmake -DOUT=file.c -DROOT=shaders -P embed_glsl.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/c_string.cmake)
 file(GLOB_RECURSE files RELATIVE "${ROOT}" "${ROOT}/ampvk/*.glsl")
 list(SORT files)
 set(body "/* Generated from shaders/ampvk by cmake/embed_glsl.cmake. Do not edit. */\n#include \"kernel_internal.h\"\n\nconst amp__glsl_file amp__glsl_library[] = {\n")
 set(count 0)
 foreach(f ${files})
-  file(READ "${ROOT}/${f}" text HEX)
-  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "\\\\x\\1" text "${text}")
-  # split into chunks to stay under compiler string-length limits
-  string(LENGTH "${text}" len)
-  set(chunks "")
-  set(pos 0)
-  while(pos LESS len)
-    string(SUBSTRING "${text}" ${pos} 2000 chunk)
-    string(APPEND chunks "\n        \"${chunk}\"")
-    math(EXPR pos "${pos} + 2000")
-  endwhile()
+  ampvk_c_string("${ROOT}/${f}" chunks)
   string(APPEND body "    {\"${f}\",${chunks}},\n")
   math(EXPR count "${count} + 1")
 endforeach()

@@ -1,0 +1,18 @@
+# ampvk_c_string(FILE OUT_VAR): sets OUT_VAR to C string literals (in chunks that
+# stay under compilers' length limits, every byte escaped) holding FILE's bytes.
+function(ampvk_c_string file out_var)
+  file(READ "${file}" text HEX)
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "\\\\x\\1" text "${text}")
+  string(LENGTH "${text}" len)
+  set(chunks "")
+  set(pos 0)
+  while(pos LESS len)
+    string(SUBSTRING "${text}" ${pos} 2000 chunk)
+    string(APPEND chunks "\n        \"${chunk}\"")
+    math(EXPR pos "${pos} + 2000")
+  endwhile()
+  if(chunks STREQUAL "")
+    set(chunks "\"\"")
+  endif()
+  set(${out_var} "${chunks}" PARENT_SCOPE)
+endfunction()
