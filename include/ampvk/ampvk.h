@@ -8,6 +8,7 @@
  *   ampvk/array.h        arrays, array_views, copies
  *   ampvk/texture.h      textures, texture views, samplers
  *   ampvk/kernel.h       GLSL kernels and parallel_for_each
+ *   ampvk/image.h        PNG and HDR files, golden-image comparison
  *
  * A first program:
  *
@@ -27,6 +28,7 @@
 #include "ampvk/array.h"
 #include "ampvk/texture.h"
 #include "ampvk/kernel.h"
+#include "ampvk/image.h"
 
 #define AMPVK_VERSION_MAJOR 0
 #define AMPVK_VERSION_MINOR 1

@@ -1,0 +1,551 @@
+/* Image files and comparison (ampvk/image.h): PNG and Radiance HDR loading through
+ * stb_image (image_stb.c), PNG saving through png_write.c, golden-image comparison.
+ *
+ * A file is read whole into memory first; a PNG's structure (signature, chunk
+ * lengths, CRCs, IHDR first, IDAT, IEND) is checked here because stb_image checks
+ * no CRC and reports a truncated file with odd reasons, and its IHDR gives the
+ * real color type (stb reports a palette as RGB or RGBA, and does not count the
+ * alpha channel that a gray or RGB tRNS chunk adds). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ampvk/image.h"
+#include "image_internal.h"
+
+/* ---- files ---- */
+
+static const char *errno_text(int err, char *buf, size_t n)
+{
+    return strerror_r(err, buf, n); /* the GNU strerror_r (_GNU_SOURCE) */
+}
+
+/* Reads a whole file. AMP_ERROR_IO if it cannot be read, AMP_ERROR_FORMAT if it is
+ * empty. */
+static amp_status read_file(const char *who, const char *path, unsigned char **data, size_t *size)
+{
+    char eb[128];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return amp__fail(AMP_ERROR_IO, "%s: cannot open %s: %s", who, path, errno_text(errno, eb, sizeof eb));
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        return amp__fail(AMP_ERROR_IO, "%s: cannot read %s: %s", who, path, errno_text(EISDIR, eb, sizeof eb));
+    }
+    size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 65536, n = 0;
+    unsigned char *buf = malloc(cap);
+    amp_status s = AMP_OK;
+    while (buf) {
+        if (n == cap) {
+            unsigned char *b = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+            if (!b) break;
+            buf = b;
+            cap *= 2;
+        }
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+            s = amp__fail(AMP_ERROR_IO, "%s: cannot read %s: %s", who, path, errno_text(errno, eb, sizeof eb));
+            break;
+        }
+        if (r == 0) break;
+        n += (size_t)r;
+    }
+    close(fd);
+    if (s == AMP_OK && !buf) s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory reading %s", who, path);
+    if (s == AMP_OK && n == 0) s = amp__fail(AMP_ERROR_FORMAT, "%s: %s is empty", who, path);
+    if (s != AMP_OK) {
+        free(buf);
+        return s;
+    }
+    *data = buf;
+    *size = n;
+    return AMP_OK;
+}
+
+/* Writes size bytes to path through a temporary file in the same directory, renamed
+ * over path once complete and flushed to disk. */
+static amp_status write_file(const char *who, const char *path, const void *data, size_t size)
+{
+    static atomic_uint serial;
+    char eb[128];
+    size_t len = strlen(path);
+    char *tmp = malloc(len + 48);
+    if (!tmp) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
+    int fd = -1;
+    for (int tries = 0; fd < 0 && tries < 64; tries++) {
+        snprintf(tmp, len + 48, "%s.tmp-%ld-%u", path, (long)getpid(), atomic_fetch_add(&serial, 1));
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST) break;
+    }
+    if (fd < 0) {
+        amp_status s = amp__fail(AMP_ERROR_IO, "%s: cannot create %s: %s", who, path, errno_text(errno, eb, sizeof eb));
+        free(tmp);
+        return s;
+    }
+    const unsigned char *p = data;
+    int err = 0;
+    for (size_t done = 0; done < size && !err;) {
+        ssize_t w = write(fd, p + done, size - done);
+        if (w < 0 && errno != EINTR) err = errno;
+        if (w > 0) done += (size_t)w;
+    }
+    if (!err && fsync(fd) != 0 && errno != EINVAL && errno != EROFS) err = errno;
+    if (close(fd) != 0 && !err) err = errno;
+    if (!err && rename(tmp, path) != 0) err = errno;
+    if (err) unlink(tmp);
+    free(tmp);
+    return err ? amp__fail(AMP_ERROR_IO, "%s: cannot write %s: %s", who, path, errno_text(err, eb, sizeof eb)) : AMP_OK;
+}
+
+/* ---- PNG structure ---- */
+
+typedef struct png_info {
+    uint32_t width, height;
+    int depth;       /* bits per sample in the file: 1, 2, 4, 8 or 16 */
+    int color_type;  /* 0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA */
+    bool trns;       /* a tRNS chunk */
+    int channels;    /* what the file decodes to: palette 3 or 4, tRNS adds alpha */
+    int bits;        /* 8 or 16 after decoding */
+} png_info;
+
+static uint32_t get32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static bool chunk_type_valid(const unsigned char *t)
+{
+    for (int i = 0; i < 4; i++)
+        if (!((t[i] >= 'A' && t[i] <= 'Z') || (t[i] >= 'a' && t[i] <= 'z'))) return false;
+    return true;
+}
+
+/* Checks a PNG's structure and reads its header. */
+static amp_status png_scan(const char *who, const char *path, const unsigned char *d, size_t n, png_info *info)
+{
+    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    if (n < 8 || memcmp(d, signature, 8) != 0)
+        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is not a PNG file (no PNG signature)", who, path);
+    bool ihdr = false, idat = false;
+    size_t pos = 8;
+    for (;;) {
+        if (n - pos < 12)
+            return amp__fail(AMP_ERROR_FORMAT, "%s: %s is truncated: %zu bytes at offset %zu where a chunk needs 12 at least%s",
+                             who, path, n - pos, pos, idat ? " (no IEND chunk)" : "");
+        uint32_t len = get32(d + pos);
+        const unsigned char *type = d + pos + 4;
+        char name[5] = {0};
+        if (!chunk_type_valid(type))
+            return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: garbage where a chunk begins at offset %zu", who,
+                             path, pos);
+        memcpy(name, type, 4);
+        if (len > 0x7FFFFFFFu)
+            return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: chunk %s at offset %zu claims %u bytes", who, path,
+                             name, pos, len);
+        if (len > n - pos - 12)
+            return amp__fail(AMP_ERROR_FORMAT,
+                             "%s: %s is truncated: chunk %s at offset %zu needs %u bytes of data but %zu remain", who,
+                             path, name, pos, len, n - pos - 12);
+        uint32_t stored = get32(d + pos + 8 + len), crc = amp__crc32(0, type, 4 + (size_t)len);
+        if (stored != crc)
+            return amp__fail(AMP_ERROR_FORMAT,
+                             "%s: %s is corrupt: bad CRC in chunk %s at offset %zu (stored %08x, computed %08x)", who,
+                             path, name, pos, stored, crc);
+        const unsigned char *body = d + pos + 8;
+        if (!ihdr && memcmp(name, "IHDR", 4) != 0)
+            return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: the first chunk is %s, not IHDR", who, path, name);
+        if (!ihdr) {
+            if (len != 13)
+                return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: IHDR has %u bytes, not 13", who, path, len);
+            ihdr = true;
+            info->width = get32(body);
+            info->height = get32(body + 4);
+            info->depth = body[8];
+            info->color_type = body[9];
+            info->trns = false;
+        } else if (!memcmp(name, "IDAT", 4)) {
+            idat = true;
+        } else if (!memcmp(name, "tRNS", 4)) {
+            info->trns = true;
+        } else if (!memcmp(name, "IEND", 4)) {
+            break;
+        } else if (type[0] >= 'A' && type[0] <= 'Z' && memcmp(name, "PLTE", 4) != 0) {
+            return amp__fail(AMP_ERROR_FORMAT, "%s: %s has an unknown critical chunk %s at offset %zu", who, path, name,
+                             pos);
+        }
+        pos += 12 + (size_t)len;
+    }
+    if (!idat) return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: it has no IDAT chunk", who, path);
+    if (info->width == 0 || info->height == 0 || info->width > 0x7FFFFFFFu || info->height > 0x7FFFFFFFu)
+        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: its IHDR says %ux%u", who, path, info->width,
+                         info->height);
+    static const int channels[7] = {1, 0, 3, 3, 2, 0, 4};
+    int ct = info->color_type;
+    if (ct > 6 || !channels[ct])
+        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: color type %d", who, path, ct);
+    info->channels = channels[ct] + (info->trns && ct != 4 && ct != 6);
+    info->bits = info->depth == 16 ? 16 : 8;
+    return AMP_OK;
+}
+
+/* The device's largest 2-D image, or the failure of finding the view. */
+static amp_status check_device_size(const char *who, const char *path, amp_accelerator_view **view, uint32_t w,
+                                    uint32_t h)
+{
+    if (!*view && !(*view = amp_default_view())) return amp_last_status();
+    amp__device *d = (*view)->dev;
+    uint32_t max = d->props.limits.maxImageDimension2D;
+    if (w > max || h > max)
+        return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: %s: image %ux%u is larger than the device's %ux%u (\"%s\")", who,
+                         path, w, h, max, max, d->props.deviceName);
+    return AMP_OK;
+}
+
+static amp_status check_load_desc(const char *who, const char *path, const amp_image_load_desc *desc, bool hdr)
+{
+    if (!path) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL path", who);
+    if (!desc) return AMP_OK;
+    if (desc->channels < 0 || desc->channels > 4)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: channels %d is outside 0..4", who, desc->channels);
+    if (hdr ? desc->bits != 0 && desc->bits != 32 : desc->bits != 0 && desc->bits != 8 && desc->bits != 16)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: bits %d is not %s", who, desc->bits,
+                         hdr ? "0 or 32" : "0, 8 or 16");
+    return AMP_OK;
+}
+
+/* A decoded image on the host: 8-bit, 16-bit (host order) or float samples. */
+typedef struct host_image {
+    int width, height, channels, bits;
+    void *pixels;
+    bool stb; /* pixels belong to stb */
+} host_image;
+
+static void host_image_free(host_image *im)
+{
+    if (im->stb)
+        amp__stb_free(im->pixels);
+    else
+        free(im->pixels);
+    im->pixels = NULL;
+}
+
+static uint16_t to8(uint16_t v) { return (uint16_t)(((uint32_t)v * 255 + 32767) / 65535); }
+
+/* Decodes a scanned PNG to `channels` (0: the file's) at `bits` (0: the file's). */
+static amp_status png_decode(const char *who, const char *path, const unsigned char *d, size_t n,
+                             const png_info *info, int channels, int bits, host_image *out)
+{
+    int w, h, comp, is16;
+    if (!amp__stb_info(d, n, &w, &h, &comp, &is16))
+        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: %s", who, path, amp__stb_reason());
+    channels = channels ? channels : info->channels;
+    bits = bits ? bits : info->bits;
+    void *px = amp__stb_load(d, n, info->bits == 16, channels, &w, &h);
+    if (!px) return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: %s", who, path, amp__stb_reason());
+    *out = (host_image){w, h, channels, bits, px, true};
+    if (bits == info->bits) return AMP_OK;
+    size_t count = (size_t)w * (size_t)h * (size_t)channels;
+    void *conv = malloc(count * (size_t)(bits / 8));
+    if (!conv) {
+        host_image_free(out);
+        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for %s", who, path);
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (bits == 16)
+            ((uint16_t *)conv)[i] = (uint16_t)(((const uint8_t *)px)[i] * 257u);
+        else
+            ((uint8_t *)conv)[i] = (uint8_t)to8(((const uint16_t *)px)[i]);
+    }
+    host_image_free(out);
+    out->pixels = conv;
+    out->stb = false;
+    return AMP_OK;
+}
+
+/* Re-raises the last error with the file named in front. */
+static void name_file(const char *who, const char *path)
+{
+    char msg[512];
+    amp_status s = amp_last_status();
+    snprintf(msg, sizeof msg, "%s", amp_last_error());
+    amp__fail(s, "%s: %s: %s", who, path, msg);
+}
+
+static amp_texture *make_texture(const char *who, const char *path, amp_accelerator_view *view, host_image *im,
+                                 amp_scalar scalar, const amp_image_load_desc *desc)
+{
+    int mips = desc ? desc->mip_levels : 0;
+    size_t size = (size_t)im->width * (size_t)im->height * (size_t)im->channels * (size_t)(im->bits / 8);
+    amp_texture *t = amp_texture_create(view, &(amp_texture_desc){
+        .extent = amp_extent2(im->height, im->width), .type = (amp_type)AMP_MAKE_TYPE(scalar, im->channels),
+        .bits_per_scalar_element = im->bits, .mip_levels = mips, .data = im->pixels, .data_size = size});
+    host_image_free(im);
+    if (t && amp_texture_mip_levels(t) > 1 && amp_texture_generate_mips(t) != AMP_OK) amp_texture_destroy(&t);
+    if (!t) name_file(who, path);
+    return t;
+}
+
+amp_texture *amp_texture_load_png(amp_accelerator_view *view, const char *path, const amp_image_load_desc *desc)
+{
+    const char *who = "amp_texture_load_png";
+    unsigned char *data;
+    size_t size;
+    png_info info;
+    host_image im;
+    if (check_load_desc(who, path, desc, false) != AMP_OK || read_file(who, path, &data, &size) != AMP_OK) return NULL;
+    amp_status s = png_scan(who, path, data, size, &info);
+    if (s == AMP_OK) s = check_device_size(who, path, &view, info.width, info.height);
+    if (s == AMP_OK) s = png_decode(who, path, data, size, &info, desc ? desc->channels : 0, desc ? desc->bits : 0, &im);
+    free(data);
+    return s == AMP_OK ? make_texture(who, path, view, &im, AMP_SCALAR_UNORM, desc) : NULL;
+}
+
+amp_texture *amp_texture_load_hdr(amp_accelerator_view *view, const char *path, const amp_image_load_desc *desc)
+{
+    const char *who = "amp_texture_load_hdr";
+    unsigned char *data;
+    size_t size;
+    int w, h, comp, is16;
+    if (check_load_desc(who, path, desc, true) != AMP_OK || read_file(who, path, &data, &size) != AMP_OK) return NULL;
+    int channels = desc && desc->channels ? desc->channels : 4;
+    amp_status s = AMP_OK;
+    if (!amp__stb_is_hdr(data, size))
+        s = amp__fail(AMP_ERROR_FORMAT, "%s: %s is not a Radiance HDR file (no #?RADIANCE or #?RGBE line)", who, path);
+    else if (!amp__stb_info(data, size, &w, &h, &comp, &is16))
+        s = amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: its header lacks a valid FORMAT or resolution line", who,
+                      path);
+    if (s == AMP_OK) s = check_device_size(who, path, &view, (uint32_t)w, (uint32_t)h);
+    float *px = NULL;
+    if (s == AMP_OK && !(px = amp__stb_load_hdr(data, size, channels, &w, &h))) {
+        const char *why = amp__stb_reason();
+        s = strcmp(why, "truncated") == 0
+                ? amp__fail(AMP_ERROR_FORMAT, "%s: %s is truncated: it ends before its pixels do", who, path)
+                : amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: %s", who, path, why);
+    }
+    free(data);
+    if (s != AMP_OK) return NULL;
+    host_image im = {w, h, channels, 32, px, true};
+    return make_texture(who, path, view, &im, AMP_SCALAR_FLOAT, desc);
+}
+
+/* ---- texels on the host ---- */
+
+static float half_to_float(uint16_t h)
+{
+    int e = (h >> 10) & 31, m = h & 1023;
+    float f = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 1024), e - 25);
+    return h & 0x8000 ? -f : f;
+}
+
+/* Component i of host texel data of a scalar family and size, as a double. */
+static double component(const void *p, amp_scalar s, int bits, size_t i)
+{
+    switch (s) {
+    case AMP_SCALAR_UNORM:
+    case AMP_SCALAR_UINT:
+        return bits == 8 ? ((const uint8_t *)p)[i] : bits == 16 ? ((const uint16_t *)p)[i] : ((const uint32_t *)p)[i];
+    case AMP_SCALAR_NORM:
+    case AMP_SCALAR_INT:
+        return bits == 8 ? ((const int8_t *)p)[i] : bits == 16 ? ((const int16_t *)p)[i] : ((const int32_t *)p)[i];
+    case AMP_SCALAR_FLOAT:
+        return bits == 16 ? half_to_float(((const uint16_t *)p)[i]) : ((const float *)p)[i];
+    case AMP_SCALAR_DOUBLE:
+        return ((const double *)p)[i];
+    default:
+        return 0;
+    }
+}
+
+static void describe(const amp_texture *t, char *buf, size_t n)
+{
+    char e[48];
+    snprintf(buf, n, "%s of %d bits, extent %s", amp_type_name(amp_texture_type(t)),
+             amp_texture_bits_per_scalar_element(t), amp_extent_format(amp_texture_extent(t), e, sizeof e));
+}
+
+/* Level 0 of t on the host, malloc'ed. */
+static amp_status texture_host(const char *who, amp_texture *t, void **out)
+{
+    size_t size = amp_extent_size(amp_texture_extent(t)) * amp_texture_texel_size(t);
+    void *p = malloc(size ? size : 1);
+    if (!p) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for %zu bytes", who, size);
+    amp_status s = amp_texture_copy_to_host(t, NULL, p, size);
+    if (s != AMP_OK) {
+        free(p);
+        return s;
+    }
+    *out = p;
+    return AMP_OK;
+}
+
+/* t as PNG samples of `bits` (0: see image.h) per channel. */
+static amp_status texture_samples(const char *who, amp_texture *t, int bits, host_image *out)
+{
+    char d[96];
+    if (!t) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL texture", who);
+    if (bits != 0 && bits != 8 && bits != 16)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: bits %d is not 0, 8 or 16", who, bits);
+    amp_extent e = amp_texture_extent(t);
+    amp_type type = amp_texture_type(t);
+    amp_scalar sc = amp_type_scalar(type);
+    int tbits = amp_texture_bits_per_scalar_element(t), comps = amp_type_components(type);
+    describe(t, d, sizeof d);
+    if (e.rank != 2)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: the texture (%s) is %d-D; only 2-D textures can be saved as PNG",
+                         who, d, e.rank);
+    if (sc != AMP_SCALAR_UNORM && sc != AMP_SCALAR_NORM && sc != AMP_SCALAR_FLOAT)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                         "%s: %s textures cannot be saved as PNG (only unorm, norm and float textures can; texture: %s)",
+                         who, amp_type_name(type), d);
+    if (!bits) bits = (sc == AMP_SCALAR_UNORM || sc == AMP_SCALAR_NORM) && tbits == 16 ? 16 : 8;
+    void *src;
+    amp_status s = texture_host(who, t, &src);
+    if (s != AMP_OK) return s;
+    size_t count = amp_extent_size(e) * (size_t)comps;
+    void *dst = malloc(count * (size_t)(bits / 8));
+    if (!dst) {
+        free(src);
+        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
+    }
+    double scale = bits == 16 ? 65535.0 : 255.0;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t v;
+        if (sc == AMP_SCALAR_UNORM && tbits == bits) {
+            v = (uint32_t)component(src, sc, tbits, i);
+        } else if (sc == AMP_SCALAR_UNORM) {
+            uint32_t u = (uint32_t)component(src, sc, tbits, i);
+            v = bits == 16 ? u * 257 : to8((uint16_t)u);
+        } else {
+            double x = component(src, sc, tbits, i);
+            if (sc == AMP_SCALAR_NORM) x = x / (tbits == 8 ? 127.0 : 32767.0);
+            x = x > 0 ? (x < 1 ? x : 1) : 0; /* NaN -> 0 */
+            v = (uint32_t)(x * scale + 0.5);
+        }
+        if (bits == 16)
+            ((uint16_t *)dst)[i] = (uint16_t)v;
+        else
+            ((uint8_t *)dst)[i] = (uint8_t)v;
+    }
+    free(src);
+    *out = (host_image){e.dims[1], e.dims[0], comps, bits, dst, false};
+    return AMP_OK;
+}
+
+amp_status amp_texture_save_png(amp_texture *t, const char *path, int bits)
+{
+    const char *who = "amp_texture_save_png";
+    if (!path) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL path", who);
+    host_image im;
+    amp_status s = texture_samples(who, t, bits, &im);
+    if (s != AMP_OK) return s;
+    unsigned char *png;
+    size_t size;
+    s = amp__png_encode(im.pixels, im.width, im.height, im.channels, im.bits, &png, &size);
+    host_image_free(&im);
+    if (s != AMP_OK) return s;
+    s = write_file(who, path, png, size);
+    free(png);
+    return s;
+}
+
+/* ---- comparison ---- */
+
+static amp_status compare_host(const char *who, const void *a, const void *b, amp_extent e, amp_type type, int bits,
+                               const amp_image_compare_desc *desc, amp_image_compare_result *out)
+{
+    double tol = desc ? desc->tolerance : 0;
+    if (!(tol >= 0)) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: tolerance %g is negative or NaN", who, tol);
+    amp_scalar sc = amp_type_scalar(type);
+    int comps = amp_type_components(type);
+    double peak = sc == AMP_SCALAR_UNORM || sc == AMP_SCALAR_UINT ? ldexp(1, bits) - 1
+                  : sc == AMP_SCALAR_NORM || sc == AMP_SCALAR_INT ? ldexp(1, bits - 1) - 1
+                                                                  : 1.0;
+    amp_image_compare_result r = {.texels = amp_extent_size(e), .first_difference = {0}};
+    double sum = 0, sum2 = 0;
+    for (size_t t = 0; t < r.texels; t++) {
+        bool differs = false;
+        for (int c = 0; c < comps; c++) {
+            size_t i = t * (size_t)comps + (size_t)c;
+            double x = component(a, sc, bits, i), y = component(b, sc, bits, i);
+            double d = isnan(x) && isnan(y) ? 0 : isnan(x) || isnan(y) ? INFINITY : fabs(x - y);
+            sum += d;
+            sum2 += d * d;
+            if (d > r.channel_max_abs_diff[c]) r.channel_max_abs_diff[c] = d;
+            if (d > r.max_abs_diff) r.max_abs_diff = d;
+            if (d > tol) differs = true;
+        }
+        if (differs && r.differing_texels++ == 0) r.first_difference = amp_extent_unlinear(e, t);
+    }
+    size_t n = r.texels * (size_t)comps;
+    r.mean_abs_diff = n ? sum / (double)n : 0;
+    double mse = n ? sum2 / (double)n : 0;
+    r.psnr = mse == 0 ? INFINITY : 10 * log10(peak * peak / mse);
+    r.equal = r.differing_texels == 0;
+    *out = r;
+    return AMP_OK;
+}
+
+amp_status amp_image_compare(amp_texture *a, amp_texture *b, const amp_image_compare_desc *desc,
+                             amp_image_compare_result *out)
+{
+    const char *who = "amp_image_compare";
+    if (!a || !b || !out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL argument", who);
+    amp_extent e = amp_texture_extent(a);
+    amp_type type = amp_texture_type(a);
+    int bits = amp_texture_bits_per_scalar_element(a);
+    if (type != amp_texture_type(b) || bits != amp_texture_bits_per_scalar_element(b) ||
+        !amp_extent_equal(e, amp_texture_extent(b))) {
+        char da[96], db[96];
+        describe(a, da, sizeof da);
+        describe(b, db, sizeof db);
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: cannot compare %s with %s", who, da, db);
+    }
+    void *ha = NULL, *hb = NULL;
+    amp_status s = texture_host(who, a, &ha);
+    if (s == AMP_OK) s = texture_host(who, b, &hb);
+    if (s == AMP_OK) s = compare_host(who, ha, hb, e, type, bits, desc, out);
+    free(ha);
+    free(hb);
+    return s;
+}
+
+amp_status amp_image_compare_png(amp_texture *t, const char *golden_path, const amp_image_compare_desc *desc,
+                                 amp_image_compare_result *out)
+{
+    const char *who = "amp_image_compare_png";
+    if (!t || !golden_path || !out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL argument", who);
+    unsigned char *data;
+    size_t size;
+    png_info info;
+    amp_status s = read_file(who, golden_path, &data, &size);
+    if (s != AMP_OK) return s;
+    s = png_scan(who, golden_path, data, size, &info);
+    amp_extent e = amp_texture_extent(t);
+    int comps = amp_type_components(amp_texture_type(t));
+    if (s == AMP_OK && (e.rank != 2 || (uint32_t)e.dims[0] != info.height || (uint32_t)e.dims[1] != info.width ||
+                        comps != info.channels)) {
+        char d[96];
+        describe(t, d, sizeof d);
+        s = amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                      "%s: cannot compare the texture (%s) with %s, an image of %ux%u with %d channels", who, d,
+                      golden_path, info.width, info.height, info.channels);
+    }
+    host_image golden = {0}, mine = {0};
+    if (s == AMP_OK) s = png_decode(who, golden_path, data, size, &info, 0, 0, &golden);
+    free(data);
+    if (s == AMP_OK) s = texture_samples(who, t, golden.bits, &mine);
+    if (s == AMP_OK)
+        s = compare_host(who, mine.pixels, golden.pixels, e, (amp_type)AMP_MAKE_TYPE(AMP_SCALAR_UNORM, comps),
+                         golden.bits, desc, out);
+    host_image_free(&golden);
+    host_image_free(&mine);
+    return s;
+}
