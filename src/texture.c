@@ -342,6 +342,16 @@ size_t amp_texture_depth_pitch(const amp_texture *t)
 
 /* ---- copies ---- */
 
+/* Work on t recorded in another view's batch must reach the queue before work that
+ * v records on t (v's batch may be submitted first). */
+static amp_status submit_other_home(amp_texture *t, amp_accelerator_view *v)
+{
+    if (t->home && t->home != v && t->home->recording &&
+        amp__batch_serial(t->home->recording) <= t->track.last_serial)
+        return amp__view_submit(t->home);
+    return AMP_OK;
+}
+
 /* Resolves a region (NULL: all of level 0) and checks it against the texture. */
 static amp_status resolve_region(const char *who, const amp_texture *t, const amp_texture_region *r,
                                  amp_texture_region *out)
@@ -564,7 +574,9 @@ static amp_status texture_copy(amp_texture *src, const amp_texture_region *sr, a
     }
     amp_accelerator_view *v = dst->home ? dst->home : dst->av;
     amp__lock(v->dev);
-    amp__batch *bt = amp__batch_current(v);
+    /* the copy is recorded on dst's view: src's last use may sit in another view's batch */
+    s = submit_other_home(src, v);
+    amp__batch *bt = s == AMP_OK ? amp__batch_current(v) : NULL;
     if (!bt) {
         amp__unlock(v->dev);
         return amp_last_status();
@@ -757,11 +769,8 @@ amp_status amp__texture_prepare(const amp__texture_use *u, amp_accelerator_view 
     amp__batch *b = amp__batch_current(v);
     if (!b) return amp_last_status();
     /* an earlier use recorded in another view's batch must reach the queue first */
-    if (t->home && t->home != v && t->home->recording &&
-        amp__batch_serial(t->home->recording) <= t->track.last_serial) {
-        amp_status s = amp__view_submit(t->home);
-        if (s != AMP_OK) return s;
-    }
+    amp_status s = submit_other_home(t, v);
+    if (s != AMP_OK) return s;
     amp__track_image_access(&t->track, t->image, &t->layout, VK_IMAGE_LAYOUT_GENERAL,
                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | (write ? VK_ACCESS_SHADER_WRITE_BIT : 0), write,
                             amp__batch_serial(b), bar);

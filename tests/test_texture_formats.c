@@ -491,11 +491,52 @@ static void section_copies(amp_accelerator_view *v)
     amp_texture_destroy(&t3);
 }
 
+/* Copies between textures whose last uses were recorded on different views: the
+ * copy is recorded on the destination's view, so the source's pending work on the
+ * other view must be submitted first (it was not: wrong data and layout errors). */
+static void cross_view(amp_accelerator_view *a)
+{
+    amp_accelerator_view *b = amp_view_create(amp_accelerator_default(), AMP_QUEUING_AUTOMATIC);
+    REQUIRE(b);
+    if (!b) return;
+    float z[64] = {0}, got[64];
+    amp_texture *s = amp_texture_create(a, &(amp_texture_desc){.extent = amp_extent2(8, 8), .type = AMP_FLOAT,
+                                                                .data = z, .data_size = sizeof z});
+    amp_texture *d = amp_texture_create(a, &(amp_texture_desc){.extent = amp_extent2(8, 8), .type = AMP_FLOAT});
+    REQUIRE(s && d);
+    REQUIRE_OK(amp_texture_copy_to_host(d, NULL, got, sizeof got)); /* d's last use: on a, done */
+    amp_kernel *k = amp_kernel_create(b, &(amp_kernel_desc){.rank = 2, .params = "texture<float, 2> t, float add",
+                                                            .body = "t_set(idx, float(idx.x * 8 + idx.y) + add);"});
+    REQUIRE(k);
+    for (int round = 0; round < 3; round++) {
+        float add = (float)round * 100;
+        /* s is written in b's open batch; then a copy recorded on a reads it */
+        REQUIRE_OK(amp_parallel_for_each(b, amp_extent2(8, 8), k, AMP_ARGS(AMP_TEXTURE("t", s), AMP_FLOAT("add", add))));
+        amp_texture *c = NULL;
+        if (round == 0) REQUIRE_OK(amp_texture_copy(s, NULL, d, NULL));
+        if (round == 1)
+            REQUIRE_OK(amp_texture_copy(s, &(amp_texture_region){.offset = amp_index2(0, 0), .extent = amp_extent2(8, 8)}, d,
+                                        &(amp_texture_region){.offset = amp_index2(0, 0)}));
+        if (round == 2) REQUIRE((c = amp_texture_clone(s, a)) != NULL); /* the clone lives on a */
+        memset(got, 0, sizeof got);
+        REQUIRE_OK(amp_texture_copy_to_host(c ? c : d, NULL, got, sizeof got));
+        int bad = 0;
+        for (int i = 0; i < 64; i++) bad += got[i] != (float)i + add;
+        REQUIRE_INT(bad, 0);
+        amp_texture_destroy(&c);
+    }
+    amp_kernel_destroy(&k);
+    amp_texture_destroy(&s);
+    amp_texture_destroy(&d);
+    REQUIRE_OK(amp_view_destroy(&b));
+}
+
 int main(void)
 {
     test_begin();
     amp_accelerator_view *v = test_view();
     all_formats(v);
     section_copies(v);
+    cross_view(v);
     return test_end();
 }
