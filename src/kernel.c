@@ -747,7 +747,14 @@ amp_status amp_parallel_for_each(amp_accelerator_view *view, amp_extent domain, 
         if (s == AMP_OK && is_texture(&k->params[j])) s = check_texture(k, &k->params[j], bound[j], &uses[j]);
         if (s != AMP_OK) return s;
         if (is_storage(&k->params[j])) formats[nformats++] = amp__texture_format(uses[j].texture)->glsl;
-        if (k->params[j].kind == AMP__PARAM_SAMPLER) linear_sampler |= bound[j]->value.sampler.filter == AMP_FILTER_LINEAR;
+        if (k->params[j].kind == AMP__PARAM_SAMPLER) {
+            linear_sampler |= bound[j]->value.sampler.filter == AMP_FILTER_LINEAR;
+            /* made (or found) now: a sampler that cannot exist fails before anything is recorded */
+            amp__lock(k->dev);
+            VkSampler smp = amp__sampler_get(k->dev, &bound[j]->value.sampler);
+            amp__unlock(k->dev);
+            if (!smp) return amp_last_status();
+        }
     }
     /* linear filtering of a format that cannot be filtered linearly */
     for (int j = 0; j < k->param_count && linear_sampler; j++)
@@ -874,6 +881,12 @@ amp_status amp_parallel_for_each(amp_accelerator_view *view, amp_extent domain, 
                     }
             st = amp__view_command_done(view);
         }
+    }
+    if (st != AMP_OK && (bar.src || bar.overflow)) {
+        /* the tracker already counts the accesses prepared before the failure (and
+         * any layout change): record their barrier so it stays true */
+        amp__batch *fb = amp__batch_current(view);
+        if (fb) amp__barrier_record(view, amp__batch_cmd(fb), &bar);
     }
     amp__unlock(d);
     return st;
