@@ -374,25 +374,34 @@ static amp_status transfer_imported(amp__data *d, amp_accelerator_view *v, bool 
     amp__batch *b = amp__batch_current(v);
     if (!b) return amp_last_status();
     d->home = v;
+    /* downloads run as a copy kernel where possible: on GPUs its stores reach host
+     * memory faster than a queue copy does */
+    bool shader = !to_device && amp__shader_copy_possible(d->dev, 0, d->import_offset, d->size);
+    VkPipelineStageFlags stage = shader ? VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT : VK_PIPELINE_STAGE_TRANSFER_BIT;
     amp__barrier bar = {0};
-    amp__track_access(&d->track, d->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                      to_device ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT, to_device,
-                      amp__batch_serial(b), &bar);
+    amp__track_access(&d->track, d->buf.buffer, stage,
+                      to_device ? VK_ACCESS_TRANSFER_WRITE_BIT
+                                : shader ? VK_ACCESS_SHADER_READ_BIT : VK_ACCESS_TRANSFER_READ_BIT,
+                      to_device, amp__batch_serial(b), &bar);
     VkCommandBuffer cmd = amp__batch_cmd(b);
     amp__barrier_record(v, cmd, &bar);
-    VkBufferCopy region = to_device ? (VkBufferCopy){d->import_offset, 0, d->size}
-                                    : (VkBufferCopy){0, d->import_offset, d->size};
-    vkCmdCopyBuffer(cmd, to_device ? d->import.buffer : d->buf.buffer, to_device ? d->buf.buffer : d->import.buffer,
-                    1, &region);
+    if (shader) {
+        amp_status s = amp__record_shader_copy(v, b, d->buf.buffer, 0, d->import.buffer, d->import_offset, d->size);
+        if (s != AMP_OK) return s;
+    } else {
+        VkBufferCopy region = to_device ? (VkBufferCopy){d->import_offset, 0, d->size}
+                                        : (VkBufferCopy){0, d->import_offset, d->size};
+        vkCmdCopyBuffer(cmd, to_device ? d->import.buffer : d->buf.buffer,
+                        to_device ? d->buf.buffer : d->import.buffer, 1, &region);
+    }
     if (!to_device) {
         VkBufferMemoryBarrier hb = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
-                                    .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                                    .srcAccessMask = shader ? VK_ACCESS_SHADER_WRITE_BIT : VK_ACCESS_TRANSFER_WRITE_BIT,
                                     .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
                                     .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
                                     .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .buffer = d->import.buffer,
                                     .offset = 0, .size = VK_WHOLE_SIZE};
-        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, NULL, 1, &hb, 0,
-                             NULL);
+        vkCmdPipelineBarrier(cmd, stage, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, NULL, 1, &hb, 0, NULL);
         v->stats.downloads++;
         v->stats.download_bytes += d->size;
     } else {

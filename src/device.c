@@ -240,6 +240,7 @@ void amp__device_close(amp__device *d)
     if (!d) return;
     vkQueueWaitIdle(d->queue);
     amp__mip_kernels_release(d);
+    amp__builtins_release(d);
     amp__pipeline_cache_save(d);
     amp__kernels_release(d);
     amp__samplers_release(d);

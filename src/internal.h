@@ -95,6 +95,7 @@ typedef struct amp__device {
     struct amp__sampler_entry *samplers; /* VkSamplers by amp_sampler value */
     bool custom_border;       /* VK_EXT_custom_border_color is on */
     amp_kernel *mip_kernels[3]; /* the built-in mip-level kernels, by rank */
+    struct amp__builtin *builtin; /* pipelines of shaders/builtin, made on first use */
     amp_accelerator *accelerator;
     int views;                /* live views (for external devices: destroy with the last) */
 } amp__device;
@@ -206,6 +207,19 @@ AMP_HIDDEN void amp__view_geometry(const amp_array_view *view, int64_t *offset, 
 AMP_HIDDEN amp_accelerator_view *amp__view_home(const amp_array_view *view);
 /* Called by amp_view_destroy: storage stops referring to the view. */
 AMP_HIDDEN void amp__storage_forget_view(amp_accelerator_view *v, bool device_closing);
+
+/* ---- builtin.c: kernels compiled at build time ---- */
+typedef struct amp__builtin amp__builtin;
+/* True if the built-in copy kernel can copy size bytes between these offsets
+ * (16-byte words, aligned descriptor offsets, within maxStorageBufferRange; never
+ * on a CPU device, where a queue copy is as fast). */
+AMP_HIDDEN bool amp__shader_copy_possible(amp__device *d, VkDeviceSize src_offset, VkDeviceSize dst_offset,
+                                          VkDeviceSize size);
+/* Records the copy as a compute dispatch (the caller orders it with barriers). */
+AMP_HIDDEN amp_status amp__record_shader_copy(amp_accelerator_view *v, amp__batch *b, VkBuffer src,
+                                              VkDeviceSize src_offset, VkBuffer dst, VkDeviceSize dst_offset,
+                                              VkDeviceSize size);
+AMP_HIDDEN void amp__builtins_release(amp__device *d);
 
 /* ---- instance.c ---- */
 AMP_HIDDEN VkInstance amp__instance(void);
