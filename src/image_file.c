@@ -406,7 +406,7 @@ static amp_status texture_samples(const char *who, amp_texture *t, int bits, hos
                          "%s: %s textures cannot be saved as PNG (only unorm, norm and float textures can; texture: %s)",
                          who, amp_type_name(type), d);
     if (!bits) bits = (sc == AMP_SCALAR_UNORM || sc == AMP_SCALAR_NORM) && tbits == 16 ? 16 : 8;
-    void *src;
+    void *src = NULL;
     amp_status s = texture_host(who, t, &src);
     if (s != AMP_OK) return s;
     size_t count = amp_extent_size(e) * (size_t)comps;
