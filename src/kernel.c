@@ -165,7 +165,8 @@ static char *generate(amp_kernel *k, const amp_kernel_desc *desc, const char *us
         if (p->kind == AMP__PARAM_STORAGE)
             add(&t, "#define %s(I) amp_from_texel_%s(imageLoad(amp_i_%s, amp_image_coord(I)))\n", p->name,
                 p->type_name, p->name);
-        add(&t, "#define %s_set(I, V) imageStore(amp_i_%s, amp_image_coord(I), amp_to_texel(V))\n", p->name, p->name);
+        add(&t, "#define %s_set(I, V) imageStore(amp_i_%s, amp_image_coord(I), AMP_QUANT_%s(amp_to_texel(V)))\n",
+            p->name, p->name, p->name);
         add(&t, "#define %s_extent amp_host_extent(imageSize(amp_i_%s))\n", p->name, p->name);
     }
     const char *dom = k->rank == 1 ? "amp_domain.x" : k->rank == 2 ? "amp_domain.xy" : "amp_domain";
@@ -309,6 +310,22 @@ static amp_status build_pipeline(amp_kernel *k, const amp__spirv *spv, VkPipelin
 
 AMP_HIDDEN void amp__pipeline_cache_save(amp__device *d);
 
+/* The function that rounds a texel before it is stored in an image of this GLSL
+ * format: for normalized formats, to the nearest code (ties away from zero) as
+ * C++ AMP and the host's amp_unorm8_encode do. Vulkan lets a device pick either
+ * neighbour of a value between two codes (some truncate); a pre-rounded value
+ * sits a quarter step above its code, where both choices agree. */
+static const char *quantizer(const char *glsl)
+{
+    size_t n = strlen(glsl);
+    bool snorm = n > 6 && strcmp(glsl + n - 6, "_snorm") == 0;
+    char last = glsl[n - 1];
+    if (!snorm && (last == 'f' || last == 'i')) return ""; /* float, int, uint: stored as given */
+    bool sixteen = strstr(glsl, "16") != NULL;
+    return snorm ? (sixteen ? "amp_quantize_snorm16" : "amp_quantize_snorm8")
+                 : (sixteen ? "amp_quantize_unorm16" : "amp_quantize_unorm8");
+}
+
 /* The GLSL of the variant for the given storage-image formats (one per storage
  * parameter, in order): the generated text with their definitions at the marker. */
 static char *variant_glsl(const amp_kernel *k, const char *const *formats)
@@ -317,7 +334,11 @@ static char *variant_glsl(const amp_kernel *k, const char *const *formats)
     const char *at = strstr(k->glsl, FORMATS_MARKER);
     add(&t, "%.*s", (int)(at - k->glsl), k->glsl);
     for (int i = 0, f = 0; i < k->param_count; i++)
-        if (is_storage(&k->params[i])) add(&t, "#define AMP_FMT_%s %s\n", k->params[i].name, formats[f++]);
+        if (is_storage(&k->params[i])) {
+            add(&t, "#define AMP_FMT_%s %s\n#define AMP_QUANT_%s %s\n", k->params[i].name, formats[f],
+                k->params[i].name, quantizer(formats[f]));
+            f++;
+        }
     add(&t, "%s", at + strlen(FORMATS_MARKER));
     if (t.failed) {
         free(t.s);

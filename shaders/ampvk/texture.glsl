@@ -44,6 +44,27 @@ AMP_NORM_TEXELS(norm)
 AMP_NORM_TEXELS(unorm)
 #undef AMP_NORM_TEXELS
 
+// Rounding before a store into a normalized image (the runtime picks the one for the
+// bound format): to the nearest code, ties away from zero, then a quarter step
+// toward the next code, so that a device that truncates and one that rounds store
+// the same code. NaN stores 0.
+vec4 amp_quantize_unorm(vec4 v, float m)
+{
+    vec4 c = clamp(mix(v, vec4(0.0), isnan(v)), 0.0, 1.0);
+    vec4 k = floor(c * m + 0.5);
+    return min((k + 0.25) / m, vec4(1.0));
+}
+vec4 amp_quantize_snorm(vec4 v, float m)
+{
+    vec4 c = clamp(mix(v, vec4(0.0), isnan(v)), -1.0, 1.0);
+    vec4 k = sign(c) * floor(abs(c) * m + 0.5);
+    return clamp((k + 0.25 * sign(k)) / m, -1.0, 1.0);
+}
+vec4 amp_quantize_unorm8(vec4 v) { return amp_quantize_unorm(v, 255.0); }
+vec4 amp_quantize_unorm16(vec4 v) { return amp_quantize_unorm(v, 65535.0); }
+vec4 amp_quantize_snorm8(vec4 v) { return amp_quantize_snorm(v, 127.0); }
+vec4 amp_quantize_snorm16(vec4 v) { return amp_quantize_snorm(v, 32767.0); }
+
 #ifdef AMP_HAS_DOUBLE
 // A double is stored as two 32-bit channels (low word first).
 double amp_from_texel_double(uvec4 t) { return packDouble2x32(t.xy); }
