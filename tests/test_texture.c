@@ -4,6 +4,8 @@
 #include <math.h>
 #include "test.h"
 
+static bool exact_device = true; /* see REQUIRE_DECODED */
+
 /* A kernel writing floats into a host array, run on a 1-element domain. */
 static void gather_floats(amp_accelerator_view *v, amp_texture *t, const char *type, int comps, float *out);
 static void invalid_and_limits(amp_accelerator_view *v);
@@ -13,6 +15,9 @@ static void null_args(amp_accelerator_view *v);
 int main(void){
   test_begin();
   amp_accelerator_view *v = test_view();
+  amp_accelerator_info info;
+  amp_accelerator_get_info(amp_view_accelerator(v), &info);
+  exact_device = info.is_emulated;
   /* 2x1 float texture {0,1}: sampler facts */
   float data[2] = {0, 1};
   amp_texture *t = amp_texture_create(v, &(amp_texture_desc){.extent = amp_extent2(1, 2), .type = AMP_FLOAT, .data = data, .data_size = 8});
@@ -93,6 +98,16 @@ static void gather_floats(amp_accelerator_view *v, amp_texture *t, const char *t
 }
 
 static int same_bits(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
+/* Reading a normalized texel: Vulkan defines the value (c / (2^b - 1), or for snorm
+ * max(c / (2^(b-1) - 1), -1)) but lets hardware convert with limited precision (an
+ * NVIDIA GPU reads snorm8 64 as 0.503952 where 64/127 is 0.503937). Exact on
+ * lavapipe, where the tests run; within 2^-14 on other devices. */
+#define REQUIRE_DECODED(got, want)                                                                      \
+    do {                                                                                                 \
+        float g2_ = (got), w2_ = (want);                                                                 \
+        if (exact_device) REQUIRE_FLOAT_BITS(g2_, w2_);                                                  \
+        else REQUIRE(fabsf(g2_ - w2_) <= 1.0f / 16384);                                                 \
+    } while (0)
 #define REQUIRE_FLOAT_BITS(got, want)                                                                    \
     do {                                                                                                 \
         float g_ = (got), w_ = (want);                                                                   \
@@ -287,7 +302,7 @@ static void norm_facts(amp_accelerator_view *v)
     REQUIRE_FLOAT_BITS(g[0], -1.0f);
     REQUIRE_FLOAT_BITS(g[4], -1.0f);
     REQUIRE_FLOAT_BITS(g[8], 1.0f);
-    REQUIRE_FLOAT_BITS(g[12], 64 / 127.0f);
+    REQUIRE_DECODED(g[12], 64 / 127.0f);
     amp_texture_destroy(&t);
 
     /* unorm16 and snorm16: 0x8000 and 0x8001 both -1 */
