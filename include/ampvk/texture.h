@@ -10,12 +10,18 @@
  *     norm, unorm    8 or 16 (no default: it must be given)
  *
  * Everything else is an error naming the type and the bits. 3-component types,
- * which C++ AMP rejects, are supported: they use the device's 3-channel format
- * where it can be sampled and stored, and otherwise a 4-channel image whose
- * fourth channel ampvk fills and drops on copies (the host always sees tightly
- * packed 3-component texels). A double is stored as two 32-bit channels. What
- * the device supports for each format is queried; an unsupported combination
- * fails with the format and the device named.
+ * which C++ AMP rejects, are supported: they are stored on a 4-channel image
+ * (GLSL has no 3-channel storage-image formats, and few devices can sample or
+ * store 3-channel images) whose fourth channel ampvk fills with zero and drops on
+ * copies, so the host always sees tightly packed 3-component texels;
+ * amp_texture_is_emulated() says so. A double is stored as two 32-bit channels.
+ * What the device supports for each format is queried (sampling, storage, linear
+ * filtering); an unsupported combination fails with the format and the device named.
+ *
+ * Normalized formats: reads decode as Vulkan defines (c / 255 for unorm8, and
+ * max(c / 127, -1) for snorm8, so -128 and -127 both read -1.0; a device may
+ * convert with limited precision). Kernel stores round to the nearest code, ties
+ * away from zero (0.5 -> 128 in unorm8) on every device, as C++ AMP does.
  *
  * Host data is row-major with component 0 of an extent most significant (for a
  * 2-D texture: rows of columns), texels tightly packed at the stored size: a
@@ -38,6 +44,10 @@
  * and in image order: coord.x runs along the columns (the last extent dimension),
  * as in C++ AMP and Direct3D; indices keep the host's order (idx[0] is the row).
  * Textures and arrays can be bound to the same kernel.
+ *
+ * Limits: at most 32 distinct image views per texture (combinations of first mip
+ * level, level count and access); at most 8 combinations of storage-image formats
+ * per kernel (each is a pipeline compiled on first use).
  *
  * Thread safety: as arrays (array.h).
  */
