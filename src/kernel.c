@@ -93,6 +93,25 @@ static const char *host_order(int rank, const char *v, char *buf, size_t n)
     return buf;
 }
 
+/* True if the kernel's own text names something of the short-vector library
+ * (shaders/ampvk/vec.glsl): a type (int_2, float_4, norm, unorm ...), a function
+ * (float_4_add, amp_add, amp_half_from_float ...), or AMP_WITH_VECMATH among its
+ * defines. Only then is the library compiled in. */
+static bool needs_vecmath(const amp_kernel_desc *desc, const char *user)
+{
+    static const char *const words[] = {"norm", "int_", "float_", "double_", "half", "amp_add", "amp_sub",
+                                        "amp_mul", "amp_div", "amp_mod", "amp_and", "amp_or", "amp_xor",
+                                        "amp_shl", "amp_shr", "amp_neg", "amp_not", "amp_eq", "amp_ne",
+                                        "amp_to_", "_value_type", "AMP_SHORT_VECTOR", "AMP_SWIZZLE"};
+    const char *texts[] = {desc->params, desc->declarations, user};
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
+        for (size_t w = 0; texts[i] && w < sizeof words / sizeof *words; w++)
+            if (strstr(texts[i], words[w])) return true;
+    for (int i = 0; i < desc->define_count; i++)
+        if (strncmp(desc->defines[i], "AMP_WITH_VECMATH", 16) == 0) return true;
+    return false;
+}
+
 /* The GLSL before and around the user's code. Member order of the argument block:
  * 0 domain; per view k: 1+3k offset, 2+3k strides, 3+3k extent; then scalars. */
 static char *generate(amp_kernel *k, const amp_kernel_desc *desc, const char *user, const char *name)
@@ -107,6 +126,7 @@ static char *generate(amp_kernel *k, const amp_kernel_desc *desc, const char *us
         add(&t, "#extension GL_EXT_shader_atomic_float : require\n#define AMP_HAS_FLOAT_ATOMICS 1\n");
     add(&t, "layout(local_size_x = %u, local_size_y = %u, local_size_z = %u) in;\n", k->local[0], k->local[1],
         k->local[2]);
+    if (needs_vecmath(desc, user)) add(&t, "#define AMP_WITH_VECMATH 1\n");
     add(&t, "#include <ampvk/ampvk.glsl>\n");
     if (desc->declarations) add(&t, "#line 1 \"%s (declarations)\"\n%s\n", name, desc->declarations);
     add(&t, "#line 1 \"%s (generated)\"\n", name);

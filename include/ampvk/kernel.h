@@ -39,7 +39,11 @@
  * structs built with norm_4_make(...) that clamp after every operation
  * (norm_4_add(a, b), amp_add(a, b), int_4_from_float_4(v) ...). Plain-vector
  * swizzle functions (float_4_zyx(v)) are left out unless the kernel defines
- * AMP_SWIZZLE_FUNCTIONS (desc.defines); the built-in v.zyx always works.
+ * AMP_SWIZZLE_FUNCTIONS (desc.defines); the built-in v.zyx always works. The
+ * short-vector library costs compile time, so it is compiled in only when the
+ * kernel's parameters, declarations or code name something of it (a type such
+ * as float_4 or unorm, a function such as amp_add); a kernel whose own #include
+ * files alone use it defines AMP_WITH_VECMATH (desc.defines).
  *
  * The code is either a body (desc.body: statements, with `idx` the thread's
  * index and `domain` the compute domain's extent) or a whole source (desc.source

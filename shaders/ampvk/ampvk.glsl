@@ -8,7 +8,11 @@
 #ifndef AMP_SWIZZLE_FUNCTIONS
 #define AMP_NO_SWIZZLE_FUNCTIONS
 #endif
+// The short vectors are about half of a small kernel's compile time: the runtime
+// defines AMP_WITH_VECMATH when the kernel's text names any of them.
+#ifdef AMP_WITH_VECMATH
 #include "vec.glsl"
+#endif
 #include "shape.glsl"
 #include "tile.glsl"
 #include "atomic.glsl"

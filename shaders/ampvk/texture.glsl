@@ -40,8 +40,10 @@ AMP_TEXEL_READERS(uint, uvec4, uvec3, uvec2, uint)
     vec4 amp_to_texel(T##_2 v) { return vec4(v.v, 0, 0); }                        \
     vec4 amp_to_texel(T##_3 v) { return vec4(v.v, 0); }                          \
     vec4 amp_to_texel(T##_4 v) { return v.v; }
+#ifdef AMPVK_VEC_GLSL
 AMP_NORM_TEXELS(norm)
 AMP_NORM_TEXELS(unorm)
+#endif
 #undef AMP_NORM_TEXELS
 
 // Rounding before a store into a normalized image (the runtime picks the one for the
