@@ -1,5 +1,5 @@
 /* Built-in kernels compiled at build time (shaders/builtin): pipelines made once
- * per device on first use. */
+ * per device on first use; and the pipeline maker every kernel uses. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +13,24 @@ struct amp__builtin {
     VkPipelineLayout layout;
     VkPipeline copy;
 };
+
+amp_status amp__compute_pipeline(amp__device *d, const uint32_t *spirv, size_t bytes, VkPipelineLayout layout,
+                                  VkPipeline *out)
+{
+    VkShaderModuleCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = bytes,
+                                    .pCode = spirv};
+    VkShaderModule mod;
+    VkResult r = vkCreateShaderModule(d->device, &sci, NULL, &mod);
+    if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateShaderModule");
+    VkComputePipelineCreateInfo pci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                  .module = mod, .pName = "main"},
+        .layout = layout};
+    r = vkCreateComputePipelines(d->device, d->pipeline_cache, 1, &pci, NULL, out);
+    vkDestroyShaderModule(d->device, mod, NULL);
+    return r == VK_SUCCESS ? AMP_OK : amp__vk_fail(r, "vkCreateComputePipelines");
+}
 
 static amp_status make_copy_pipeline(amp__device *d, amp__builtin *b)
 {
@@ -29,19 +47,7 @@ static amp_status make_copy_pipeline(amp__device *d, amp__builtin *b)
                                       .pPushConstantRanges = &pc};
     r = vkCreatePipelineLayout(d->device, &lci, NULL, &b->layout);
     if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreatePipelineLayout");
-    VkShaderModuleCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-                                    .codeSize = amp__builtin_copy_size, .pCode = amp__builtin_copy};
-    VkShaderModule mod;
-    r = vkCreateShaderModule(d->device, &sci, NULL, &mod);
-    if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateShaderModule");
-    VkComputePipelineCreateInfo pci = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                  .module = mod, .pName = "main"},
-        .layout = b->layout};
-    r = vkCreateComputePipelines(d->device, d->pipeline_cache, 1, &pci, NULL, &b->copy);
-    vkDestroyShaderModule(d->device, mod, NULL);
-    return r == VK_SUCCESS ? AMP_OK : amp__vk_fail(r, "vkCreateComputePipelines");
+    return amp__compute_pipeline(d, amp__builtin_copy, amp__builtin_copy_size, b->layout, &b->copy);
 }
 
 void amp__builtins_release(amp__device *d)

@@ -220,6 +220,9 @@ AMP_HIDDEN amp_status amp__record_shader_copy(amp_accelerator_view *v, amp__batc
                                               VkDeviceSize src_offset, VkBuffer dst, VkDeviceSize dst_offset,
                                               VkDeviceSize size);
 AMP_HIDDEN void amp__builtins_release(amp__device *d);
+/* A compute pipeline from SPIR-V (entry "main") through the device's pipeline cache. */
+AMP_HIDDEN amp_status amp__compute_pipeline(amp__device *d, const uint32_t *spirv, size_t bytes,
+                                            VkPipelineLayout layout, VkPipeline *out);
 
 /* ---- instance.c ---- */
 AMP_HIDDEN VkInstance amp__instance(void);

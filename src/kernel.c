@@ -311,21 +311,7 @@ static amp_status build_layout(amp_kernel *k)
 
 static amp_status build_pipeline(amp_kernel *k, const amp__spirv *spv, VkPipeline *out)
 {
-    VkDevice dev = k->dev->device;
-    VkShaderModuleCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = spv->count * 4,
-                                    .pCode = spv->words};
-    VkShaderModule mod;
-    VkResult r = vkCreateShaderModule(dev, &sci, NULL, &mod);
-    if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateShaderModule");
-    VkComputePipelineCreateInfo pci = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                  .module = mod, .pName = "main"},
-        .layout = k->layout};
-    r = vkCreateComputePipelines(dev, k->dev->pipeline_cache, 1, &pci, NULL, out);
-    vkDestroyShaderModule(dev, mod, NULL);
-    if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateComputePipelines");
-    return AMP_OK;
+    return amp__compute_pipeline(k->dev, spv->words, spv->count * 4, k->layout, out);
 }
 
 AMP_HIDDEN void amp__pipeline_cache_save(amp__device *d);
