@@ -508,8 +508,10 @@ float amp_unorm16_decode(uint c) { return ampi_ratio(c & 0xffffu, 65535u); }
 float ampi_snorm_decode(int c, uint d) {
     return c < 0 ? -ampi_ratio(uint(-c), d) : ampi_ratio(uint(c), d);
 }
-float amp_snorm8_decode(int c) { return ampi_snorm_decode(clamp(c, -128, 127), 127u); }
-float amp_snorm16_decode(int c) { return ampi_snorm_decode(clamp(c, -32768, 32767), 32767u); }
+// A code is its low 8/16 bits (two's complement for snorm), as the host's uint8_t/int8_t/
+// uint16_t/int16_t parameters take it: unorm masks, snorm sign-extends.
+float amp_snorm8_decode(int c) { return ampi_snorm_decode(bitfieldExtract(c, 0, 8), 127u); }
+float amp_snorm16_decode(int c) { return ampi_snorm_decode(bitfieldExtract(c, 0, 16), 32767u); }
 uint amp_half_from_float(float f) {
     uint u = floatBitsToUint(f);
     uint sign = (u >> 16) & 0x8000u;

@@ -23,8 +23,11 @@ static inline float amp_norm_clamp(float x) {
     return x > 0.0f ? (x < 1.0f ? x : 1.0f) : x < 0.0f ? (x > -1.0f ? x : -1.0f) : 0.0f;
 }
 static inline float amp_unorm_clamp(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
+/* double -> norm: clamp in double, round to float, then the float rule again, because a
+ * negative x of magnitude at most 2^-150 rounds to -0.0f, which a norm never holds (the
+ * kernel side clamps the same way). */
 static inline float amp__norm_clamp_d(double x) {
-    return x > 0.0 ? (x < 1.0 ? (float)x : 1.0f) : x < 0.0 ? (x > -1.0 ? (float)x : -1.0f) : 0.0f;
+    return amp_norm_clamp(x > 0.0 ? (x < 1.0 ? (float)x : 1.0f) : x < 0.0 ? (x > -1.0 ? (float)x : -1.0f) : 0.0f);
 }
 static inline float amp__unorm_clamp_d(double x) {
     return x > 0.0 ? (x < 1.0 ? (float)x : 1.0f) : 0.0f;
