@@ -23,12 +23,15 @@ static int test_checks;
         }                                                                                          \
     } while (0)
 
+/* Each operand is evaluated once (it may be a call with side effects). */
 #define REQUIRE_CMP(a, op, b, fmt)                                                                 \
     do {                                                                                           \
+        __typeof__(a) a_ = (a);                                                                    \
+        __typeof__(b) b_ = (b);                                                                    \
         test_checks++;                                                                             \
-        if (!((a)op(b))) {                                                                         \
+        if (!(a_ op b_)) {                                                                         \
             fprintf(stderr, "%s:%d: REQUIRE %s %s %s failed: " fmt " vs " fmt "\n", __FILE__, __LINE__, \
-                    #a, #op, #b, (a), (b));                                                        \
+                    #a, #op, #b, a_, b_);                                                          \
             test_failures++;                                                                       \
         }                                                                                          \
     } while (0)
