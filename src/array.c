@@ -146,8 +146,7 @@ static void data_free(amp__data *d)
 /* Submits h's recording batch if it may hold a use of the storage. */
 static amp_status submit_if_used(amp__data *d, amp_accelerator_view *h)
 {
-    if (h && h->recording && amp__batch_serial(h->recording) <= d->track.last_serial) return amp__view_submit(h);
-    return AMP_OK;
+    return amp__view_submit_through(h, d->track.last_serial);
 }
 
 /* Submits the batches that may hold the storage's last use: that of the view of
@@ -315,12 +314,7 @@ static amp_status download_view(amp_array_view *view, amp__staging **out, uint64
     for_each_run(view, add_region, &c);
     flush_regions(&c);
     /* make the transfer's writes visible to the host */
-    VkBufferMemoryBarrier hb = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
-                                .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT, .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
-                                .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                                .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .buffer = s->buf.buffer,
-                                .offset = 0, .size = VK_WHOLE_SIZE};
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, NULL, 1, &hb, 0, NULL);
+    amp__barrier_to_host(cmd, s->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     v->stats.downloads++;
     v->stats.download_bytes += bytes;
     *serial = amp__batch_serial(b);
@@ -395,13 +389,8 @@ static amp_status transfer_imported(amp__data *d, amp_accelerator_view *v, bool 
                         to_device ? d->buf.buffer : d->import.buffer, 1, &region);
     }
     if (!to_device) {
-        VkBufferMemoryBarrier hb = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
-                                    .srcAccessMask = shader ? VK_ACCESS_SHADER_WRITE_BIT : VK_ACCESS_TRANSFER_WRITE_BIT,
-                                    .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
-                                    .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                                    .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .buffer = d->import.buffer,
-                                    .offset = 0, .size = VK_WHOLE_SIZE};
-        vkCmdPipelineBarrier(cmd, stage, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, NULL, 1, &hb, 0, NULL);
+        amp__barrier_to_host(cmd, d->import.buffer, stage,
+                             shader ? VK_ACCESS_SHADER_WRITE_BIT : VK_ACCESS_TRANSFER_WRITE_BIT);
         v->stats.downloads++;
         v->stats.download_bytes += d->size;
     } else {
@@ -835,24 +824,20 @@ amp_array_view *amp_array_view_view_as(amp_array_view *v, amp_extent e)
 
 typedef struct pull_job {
     amp__data *data;
-    amp__staging *staging;
     uint64_t version;
 } pull_job;
 
-static void finish_pull(void *ctx, bool ok)
+/* The whole storage arrived in staging: it becomes the host copy, unless a device
+ * write came after the download was recorded. */
+static void unpack_pull(void *ctx, const void *staged, bool ok)
 {
     pull_job *j = ctx;
     amp__data *d = j->data;
-    amp__device *dev = d->dev;
-    amp__lock(dev);
     if (ok && j->version == d->version && !d->host_valid) {
-        memcpy(d->host, j->staging->buf.alloc.mapped, d->size);
+        memcpy(d->host, staged, d->size);
         d->host_valid = true;
     }
-    amp__staging_put(dev, j->staging);
-    amp__unlock(dev);
     data_release(d);
-    free(j);
 }
 
 amp_status amp_array_view_synchronize(amp_array_view *v)
@@ -896,23 +881,14 @@ amp_future *amp_array_view_synchronize_async(amp_array_view *v)
         return done_future(data_pull_host(d));
     }
     if (ensure_host_memory(d) != AMP_OK) return NULL;
-    pull_job *j = calloc(1, sizeof *j);
-    if (!j) {
-        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
-        return NULL;
-    }
     amp__lock(d->dev);
     amp_array_view w = whole_view(d);
+    amp__staging *st = NULL;
     uint64_t serial = 0;
-    amp_status s = download_view(&w, &j->staging, &serial);
     amp_future *f = NULL;
-    if (s == AMP_OK) {
-        j->data = d;
-        j->version = d->version;
+    if (download_view(&w, &st, &serial) == AMP_OK) {
         d->refs++;
-        f = amp__future_new(d->dev, serial, (amp__host_action){finish_pull, j});
-    } else {
-        free(j);
+        f = amp__readback_future(d->dev, serial, st, unpack_pull, &(pull_job){d, d->version}, sizeof(pull_job));
     }
     amp__unlock(d->dev);
     return f;
@@ -978,20 +954,14 @@ static void host_run(void *ctx, size_t storage_off, size_t packed_off, size_t le
 }
 
 typedef struct to_host_job {
-    amp__device *dev;
-    amp__staging *staging;
     void *dst;
     size_t bytes;
 } to_host_job;
 
-static void finish_to_host(void *ctx, bool ok)
+static void unpack_to_host(void *ctx, const void *staged, bool ok)
 {
     to_host_job *j = ctx;
-    amp__lock(j->dev);
-    if (ok) memcpy(j->dst, j->staging->buf.alloc.mapped, j->bytes);
-    amp__staging_put(j->dev, j->staging);
-    amp__unlock(j->dev);
-    free(j);
+    if (ok) memcpy(j->dst, staged, j->bytes);
 }
 
 static amp_status check_view(const char *who, const amp_array_view *v)
@@ -1019,21 +989,12 @@ static amp_future *copy_to_host(amp_array_view *src, void *dst, size_t dst_size,
         for_each_run(src, host_run, &c);
         return done_future(AMP_OK);
     }
-    to_host_job *j = calloc(1, sizeof *j);
-    if (!j) {
-        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
-        return NULL;
-    }
     amp__lock(d->dev);
+    amp__staging *st = NULL;
     uint64_t serial = 0;
-    amp_status s = download_view(src, &j->staging, &serial);
     amp_future *f = NULL;
-    if (s == AMP_OK) {
-        *j = (to_host_job){.dev = d->dev, .staging = j->staging, .dst = dst, .bytes = bytes};
-        f = amp__future_new(d->dev, serial, (amp__host_action){finish_to_host, j});
-    } else {
-        free(j);
-    }
+    if (download_view(src, &st, &serial) == AMP_OK)
+        f = amp__readback_future(d->dev, serial, st, unpack_to_host, &(to_host_job){dst, bytes}, sizeof(to_host_job));
     amp__unlock(d->dev);
     return f;
 }

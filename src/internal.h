@@ -168,6 +168,11 @@ AMP_HIDDEN VkDescriptorSet amp__batch_descriptor_set(amp__batch *b, VkDescriptor
 /* Counts a recorded command; in immediate mode or at the batch limit, submits. */
 AMP_HIDDEN amp_status amp__view_command_done(amp_accelerator_view *v);
 AMP_HIDDEN amp_status amp__view_submit(amp_accelerator_view *v);
+/* Submits v's recording batch if it may hold a use with this serial (work of
+ * another view must reach the shared queue before what depends on it). */
+AMP_HIDDEN amp_status amp__view_submit_through(amp_accelerator_view *v, uint64_t serial);
+/* The same, then waits until that serial completes (0: nothing to wait for). */
+AMP_HIDDEN amp_status amp__view_wait_through(amp_accelerator_view *v, uint64_t serial);
 /* Submits and waits for everything recorded on the view. */
 AMP_HIDDEN amp_status amp__view_finish(amp_accelerator_view *v);
 /* Recycles completed batches. */
@@ -194,6 +199,17 @@ struct amp_future {
     amp__host_action action;
 };
 AMP_HIDDEN amp_future *amp__future_new(amp__device *d, uint64_t serial, amp__host_action action);
+
+/* Readback: what to do with a staging buffer the device filled (ok false: the work
+ * failed). Called once, under the device lock. */
+typedef void (*amp__unpack_fn)(void *ctx, const void *staged, bool ok);
+/* A future that, once serial completes, unpacks s (ctx_size bytes of ctx are copied
+ * for it) and returns s to the pool. On failure s is returned at once, NULL. */
+AMP_HIDDEN amp_future *amp__readback_future(amp__device *d, uint64_t serial, amp__staging *s, amp__unpack_fn unpack,
+                                            const void *ctx, size_t ctx_size);
+/* Makes writes of a stage to buf visible to the host. */
+AMP_HIDDEN void amp__barrier_to_host(VkCommandBuffer cmd, VkBuffer buf, VkPipelineStageFlags stage,
+                                     VkAccessFlags access);
 
 /* ---- array.c: storage shared by views ---- */
 typedef struct amp__data amp__data;

@@ -1,5 +1,6 @@
 /* accelerator_views: command streams, batches, submission, futures, and the
  * tracker that decides which barriers a command needs. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -352,6 +353,19 @@ amp_status amp__view_submit(amp_accelerator_view *v)
     return AMP_OK;
 }
 
+amp_status amp__view_submit_through(amp_accelerator_view *v, uint64_t serial)
+{
+    if (v && v->recording && serial && amp__batch_serial(v->recording) <= serial) return amp__view_submit(v);
+    return AMP_OK;
+}
+
+amp_status amp__view_wait_through(amp_accelerator_view *v, uint64_t serial)
+{
+    if (!serial) return AMP_OK;
+    amp_status s = amp__view_submit_through(v, serial);
+    return s == AMP_OK ? amp__device_wait_serial(v->dev, serial, UINT64_MAX) : s;
+}
+
 amp_status amp__view_command_done(amp_accelerator_view *v)
 {
     amp__batch *b = v->recording;
@@ -454,6 +468,50 @@ void amp_future_destroy(amp_future **pf)
     amp_future_wait(*pf);
     free(*pf);
     *pf = NULL;
+}
+
+/* ---- readback ---- */
+
+typedef struct readback_job {
+    amp__device *dev;
+    amp__staging *staging;
+    amp__unpack_fn unpack;
+    max_align_t ctx[]; /* the caller's context, copied */
+} readback_job;
+
+static void finish_readback(void *ctx, bool ok)
+{
+    readback_job *j = ctx;
+    amp__lock(j->dev);
+    j->unpack(j->ctx, j->staging->buf.alloc.mapped, ok);
+    amp__staging_put(j->dev, j->staging);
+    amp__unlock(j->dev);
+    free(j);
+}
+
+amp_future *amp__readback_future(amp__device *d, uint64_t serial, amp__staging *s, amp__unpack_fn unpack,
+                                 const void *ctx, size_t ctx_size)
+{
+    readback_job *j = malloc(sizeof *j + ctx_size);
+    if (!j) {
+        unpack((void *)ctx, s->buf.alloc.mapped, false);
+        amp__staging_put(d, s);
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    *j = (readback_job){.dev = d, .staging = s, .unpack = unpack};
+    memcpy(j->ctx, ctx, ctx_size);
+    return amp__future_new(d, serial, (amp__host_action){finish_readback, j});
+}
+
+void amp__barrier_to_host(VkCommandBuffer cmd, VkBuffer buf, VkPipelineStageFlags stage, VkAccessFlags access)
+{
+    VkBufferMemoryBarrier hb = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER, .srcAccessMask = access,
+                                .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+                                .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .buffer = buf, .offset = 0,
+                                .size = VK_WHOLE_SIZE};
+    vkCmdPipelineBarrier(cmd, stage, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, NULL, 1, &hb, 0, NULL);
 }
 
 /* ---- the tracker ---- */

@@ -281,11 +281,7 @@ static void texture_free(amp_texture *t)
 {
     amp__device *d = t->dev;
     amp__lock(d);
-    if (t->track.last_serial) {
-        amp_accelerator_view *h = t->home ? t->home : t->av;
-        if (h->recording && amp__batch_serial(h->recording) <= t->track.last_serial) amp__view_submit(h);
-        amp__device_wait_serial(d, t->track.last_serial, UINT64_MAX);
-    }
+    amp__view_wait_through(t->home ? t->home : t->av, t->track.last_serial);
     for (int i = 0; i < t->view_count; i++) vkDestroyImageView(d->device, t->views[i].view, NULL);
     if (t->all_levels) vkDestroyImageView(d->device, t->all_levels, NULL);
     if (!t->wrapped && t->image) vkDestroyImage(d->device, t->image, NULL);
@@ -346,10 +342,7 @@ size_t amp_texture_depth_pitch(const amp_texture *t)
  * v records on t (v's batch may be submitted first). */
 static amp_status submit_other_home(amp_texture *t, amp_accelerator_view *v)
 {
-    if (t->home && t->home != v && t->home->recording &&
-        amp__batch_serial(t->home->recording) <= t->track.last_serial)
-        return amp__view_submit(t->home);
-    return AMP_OK;
+    return t->home != v ? amp__view_submit_through(t->home, t->track.last_serial) : AMP_OK;
 }
 
 /* Resolves a region (NULL: all of level 0) and checks it against the texture. */
@@ -403,21 +396,15 @@ static void convert_texels(const amp__format *f, const void *src, void *dst, siz
 }
 
 typedef struct texture_job {
-    amp__device *dev;
-    amp__staging *staging;
     amp__format fmt;
     void *dst;
     size_t texels;
 } texture_job;
 
-static void finish_download(void *ctx, bool ok)
+static void unpack_texels(void *ctx, const void *staged, bool ok)
 {
     texture_job *j = ctx;
-    amp__lock(j->dev);
-    if (ok) convert_texels(&j->fmt, j->staging->buf.alloc.mapped, j->dst, j->texels, false);
-    amp__staging_put(j->dev, j->staging);
-    amp__unlock(j->dev);
-    free(j);
+    if (ok) convert_texels(&j->fmt, staged, j->dst, j->texels, false);
 }
 
 static VkBufferImageCopy image_copy(const amp_texture_region *r)
@@ -475,23 +462,17 @@ static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *re
         return s;
     }
     vkCmdCopyImageToBuffer(cmd, t->image, layout, st->buf.buffer, 1, &c);
-    VkBufferMemoryBarrier hb = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
-                                .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT, .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
-                                .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                                .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .buffer = st->buf.buffer,
-                                .size = VK_WHOLE_SIZE};
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, NULL, 1, &hb, 0, NULL);
+    amp__barrier_to_host(cmd, st->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     v->stats.downloads++;
     v->stats.download_bytes += bytes;
     s = amp__view_submit(v);
-    texture_job *j = s == AMP_OK ? calloc(1, sizeof *j) : NULL;
-    if (!j) {
+    if (s != AMP_OK) {
         amp__staging_put(d, st);
         amp__unlock(d);
-        return s != AMP_OK ? s : amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return s;
     }
-    *j = (texture_job){.dev = d, .staging = st, .fmt = t->fmt, .dst = host, .texels = texels};
-    amp_future *f = amp__future_new(d, serial, (amp__host_action){finish_download, j});
+    amp_future *f = amp__readback_future(d, serial, st, unpack_texels, &(texture_job){t->fmt, host, texels},
+                                         sizeof(texture_job));
     amp__unlock(d);
     if (!f) return amp_last_status();
     if (future) {
@@ -809,11 +790,7 @@ amp_status amp_texture_get_vulkan_image(amp_texture *t, amp_vulkan_image *out)
             t->home = h;
         }
     }
-    if (s == AMP_OK && t->track.last_serial) {
-        amp_accelerator_view *h = t->home ? t->home : t->av;
-        if (h->recording && amp__batch_serial(h->recording) <= t->track.last_serial) s = amp__view_submit(h);
-        if (s == AMP_OK) s = amp__device_wait_serial(d, t->track.last_serial, UINT64_MAX);
-    }
+    if (s == AMP_OK) s = amp__view_wait_through(t->home ? t->home : t->av, t->track.last_serial);
     amp__unlock(d);
     if (s != AMP_OK) return s;
     *out = (amp_vulkan_image){.image = (uint64_t)(uintptr_t)t->image, .image_view = (uint64_t)(uintptr_t)t->all_levels,
