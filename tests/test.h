@@ -73,6 +73,16 @@ static int test_checks;
         }                                                                                          \
     } while (0)
 
+/* A small deterministic generator (xorshift32) for test data; a test may reseed it. */
+static uint32_t test_rng_state = 12345;
+static inline uint32_t test_rand(void)
+{
+    test_rng_state ^= test_rng_state << 13;
+    test_rng_state ^= test_rng_state >> 17;
+    test_rng_state ^= test_rng_state << 5;
+    return test_rng_state;
+}
+
 static void test_log(void *user, amp_log_level level, amp_status s, const char *msg)
 {
     (void)user;

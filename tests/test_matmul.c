@@ -4,22 +4,13 @@
 #include "matmul_kernels.h"
 #include "test.h"
 
-static uint32_t rng_state = 2463534242u;
-static uint32_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 17;
-    rng_state ^= rng_state << 5;
-    return rng_state;
-}
-
 /* The simple tiled kernel on int: 64x96 * 96x32, exact. */
 static void tiled_int(amp_accelerator_view *v)
 {
     enum { M = 64, K = 96, N = 32 };
     static int A[M * K], B[K * N], C[M * N], want[M * N];
-    for (int i = 0; i < M * K; i++) A[i] = (int)(rnd() % 2001) - 1000;
-    for (int i = 0; i < K * N; i++) B[i] = (int)(rnd() % 2001) - 1000;
+    for (int i = 0; i < M * K; i++) A[i] = (int)(test_rand() % 2001) - 1000;
+    for (int i = 0; i < K * N; i++) B[i] = (int)(test_rand() % 2001) - 1000;
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
             int s = 0;
@@ -73,9 +64,9 @@ static void sgemm(amp_accelerator_view *v, amp_kernel *k, int M, int N, int K)
     float *A = malloc(sizeof(float) * M * K), *B = malloc(sizeof(float) * K * N), *C = malloc(sizeof(float) * M * N);
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < M * K; i++)
-            A[i] = pass ? (float)((int)(rnd() % 15) - 7) : (float)(rnd() >> 8) / 8388608.0f - 1.0f;
+            A[i] = pass ? (float)((int)(test_rand() % 15) - 7) : (float)(test_rand() >> 8) / 8388608.0f - 1.0f;
         for (int i = 0; i < K * N; i++)
-            B[i] = pass ? (float)((int)(rnd() % 15) - 7) : (float)(rnd() >> 8) / 8388608.0f - 1.0f;
+            B[i] = pass ? (float)((int)(test_rand() % 15) - 7) : (float)(test_rand() >> 8) / 8388608.0f - 1.0f;
         for (int i = 0; i < M * N; i++) C[i] = NAN;
         amp_array_view *va = amp_array_view_create_const(amp_extent1(M * K / 4), AMP_FLOAT_4, 0, A);
         amp_array_view *vb = amp_array_view_create_const(amp_extent1(K * N / 4), AMP_FLOAT_4, 0, B);
@@ -141,7 +132,7 @@ static void reduction(amp_accelerator_view *v)
         int n4 = counts[c];
         float *x = malloc(sizeof(float) * 4 * (size_t)n4), *partial = calloc(REDUCE_TILES, sizeof(float)), out = -1;
         double host = 0;
-        for (int i = 0; i < 4 * n4; i++) host += x[i] = (float)(rnd() % 2); /* sums stay below 2^24: exact */
+        for (int i = 0; i < 4 * n4; i++) host += x[i] = (float)(test_rand() % 2); /* sums stay below 2^24: exact */
         amp_array_view *vx = amp_array_view_create_const(amp_extent1(n4), AMP_FLOAT_4, 0, x);
         amp_array_view *vp = amp_array_view_create(amp_extent1(REDUCE_TILES), AMP_FLOAT, 0, partial);
         amp_array_view *vo = amp_array_view_create(amp_extent1(1), AMP_FLOAT, 0, &out);
@@ -160,6 +151,7 @@ static void reduction(amp_accelerator_view *v)
 
 int main(void)
 {
+    test_rng_state = 2463534242u; /* the data these checks were written against */
     test_begin();
     amp_accelerator_view *v = test_view();
     tiled_int(v);

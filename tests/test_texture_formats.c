@@ -4,20 +4,11 @@
  * failed copy changed nothing. */
 #include "test.h"
 
-static uint32_t rng_state = 12345;
-static uint32_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 17;
-    rng_state ^= rng_state << 5;
-    return rng_state;
-}
-
 /* Pseudo-random host texels of a format that survive any copy: raw bytes, with
  * float NaN/inf patterns replaced (copies are raw, but keep the data ordinary). */
 static void fill_random(unsigned char *p, size_t bytes, amp_type type, int bits)
 {
-    for (size_t i = 0; i < bytes; i++) p[i] = (unsigned char)rnd();
+    for (size_t i = 0; i < bytes; i++) p[i] = (unsigned char)test_rand();
     if (amp_type_scalar(type) != AMP_SCALAR_FLOAT) return;
     if (bits == 16) {
         for (size_t i = 0; i + 1 < bytes; i += 2)

@@ -66,15 +66,6 @@ static void tiled_index_facts(amp_accelerator_view *v)
                  "tile dimension 0 of extent (8) is 0");
 }
 
-static uint32_t rng_state = 12345;
-static uint32_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 17;
-    rng_state ^= rng_state << 5;
-    return rng_state;
-}
-
 /* A tile-sum reduction of random data, exact against the host, for several tile sizes. */
 static void reduction(amp_accelerator_view *v)
 {
@@ -84,7 +75,7 @@ static void reduction(amp_accelerator_view *v)
         uint32_t *data = malloc((size_t)n * 4);
         uint64_t *host = calloc(37, sizeof *host);
         for (int i = 0; i < n; i++) {
-            data[i] = rnd() & 0xffff;
+            data[i] = test_rand() & 0xffff;
             host[i / tile] += data[i];
         }
         uint32_t sums[37] = {0};
@@ -120,7 +111,7 @@ static void histogram(amp_accelerator_view *v)
 {
     enum { N = 100000 };
     uint32_t *data = malloc(N * 4), hist[256] = {0}, host[256] = {0};
-    for (int i = 0; i < N; i++) host[data[i] = rnd() % 256]++;
+    for (int i = 0; i < N; i++) host[data[i] = test_rand() % 256]++;
     amp_array_view *vd = amp_array_view_create_const(amp_extent1(N), AMP_UINT, 0, data);
     amp_array_view *vh = amp_array_view_create(amp_extent1(256), AMP_UINT, 0, hist);
     /* per-tile counts in tile_static memory, merged with one global atomic per bin */
