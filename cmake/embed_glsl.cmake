@@ -3,7 +3,7 @@
 include(${CMAKE_CURRENT_LIST_DIR}/c_string.cmake)
 file(GLOB_RECURSE files RELATIVE "${ROOT}" "${ROOT}/ampvk/*.glsl")
 list(SORT files)
-set(body "/* Generated from shaders/ampvk by cmake/embed_glsl.cmake. Do not edit. */\n#include \"kernel_internal.h\"\n\nconst amp__glsl_file amp__glsl_library[] = {\n")
+set(body "/* Generated from shaders/ampvk by cmake/embed_glsl.cmake. Do not edit. */\n#include \"kernel/kernel_internal.h\"\n\nconst amp__glsl_file amp__glsl_library[] = {\n")
 set(count 0)
 foreach(f ${files})
   ampvk_c_string("${ROOT}/${f}" chunks)

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "ampvk/image.h"
-#include "image_internal.h"
+#include "image/image_internal.h"
 
 /* ---- files ---- */
 
@@ -31,41 +31,17 @@ static const char *errno_text(int err, char *buf, size_t n)
  * empty. */
 static amp_status read_file(const char *who, const char *path, unsigned char **data, size_t *size)
 {
-    char eb[128];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return amp__fail(AMP_ERROR_IO, "%s: cannot open %s: %s", who, path, errno_text(errno, eb, sizeof eb));
-    struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        close(fd);
-        return amp__fail(AMP_ERROR_IO, "%s: cannot read %s: %s", who, path, errno_text(EISDIR, eb, sizeof eb));
-    }
-    size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 65536, n = 0;
-    unsigned char *buf = malloc(cap);
-    amp_status s = AMP_OK;
-    while (buf) {
-        if (n == cap) {
-            unsigned char *b = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
-            if (!b) break;
-            buf = b;
-            cap *= 2;
-        }
-        ssize_t r = read(fd, buf + n, cap - n);
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) {
-            s = amp__fail(AMP_ERROR_IO, "%s: cannot read %s: %s", who, path, errno_text(errno, eb, sizeof eb));
-            break;
-        }
-        if (r == 0) break;
-        n += (size_t)r;
-    }
-    close(fd);
-    if (s == AMP_OK && !buf) s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory reading %s", who, path);
-    if (s == AMP_OK && n == 0) s = amp__fail(AMP_ERROR_FORMAT, "%s: %s is empty", who, path);
-    if (s != AMP_OK) {
+    char eb[128], *buf;
+    const char *step;
+    size_t n;
+    int err = amp__file_read(path, &buf, &n, &step);
+    if (err == ENOMEM) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory reading %s", who, path);
+    if (err) return amp__fail(AMP_ERROR_IO, "%s: cannot %s %s: %s", who, step, path, errno_text(err, eb, sizeof eb));
+    if (n == 0) {
         free(buf);
-        return s;
+        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is empty", who, path);
     }
-    *data = buf;
+    *data = (unsigned char *)buf;
     *size = n;
     return AMP_OK;
 }
@@ -74,35 +50,12 @@ static amp_status read_file(const char *who, const char *path, unsigned char **d
  * over path once complete and flushed to disk. */
 static amp_status write_file(const char *who, const char *path, const void *data, size_t size)
 {
-    static atomic_uint serial;
     char eb[128];
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 48);
-    if (!tmp) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
-    int fd = -1;
-    for (int tries = 0; fd < 0 && tries < 64; tries++) {
-        snprintf(tmp, len + 48, "%s.tmp-%ld-%u", path, (long)getpid(), atomic_fetch_add(&serial, 1));
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST) break;
-    }
-    if (fd < 0) {
-        amp_status s = amp__fail(AMP_ERROR_IO, "%s: cannot create %s: %s", who, path, errno_text(errno, eb, sizeof eb));
-        free(tmp);
-        return s;
-    }
-    const unsigned char *p = data;
-    int err = 0;
-    for (size_t done = 0; done < size && !err;) {
-        ssize_t w = write(fd, p + done, size - done);
-        if (w < 0 && errno != EINTR) err = errno;
-        if (w > 0) done += (size_t)w;
-    }
-    if (!err && fsync(fd) != 0 && errno != EINVAL && errno != EROFS) err = errno;
-    if (close(fd) != 0 && !err) err = errno;
-    if (!err && rename(tmp, path) != 0) err = errno;
-    if (err) unlink(tmp);
-    free(tmp);
-    return err ? amp__fail(AMP_ERROR_IO, "%s: cannot write %s: %s", who, path, errno_text(err, eb, sizeof eb)) : AMP_OK;
+    const char *step;
+    int err = amp__file_write(path, data, size, true, &step);
+    if (err == ENOMEM) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
+    return err ? amp__fail(AMP_ERROR_IO, "%s: cannot %s %s: %s", who, step, path, errno_text(err, eb, sizeof eb))
+               : AMP_OK;
 }
 
 /* ---- PNG structure ---- */

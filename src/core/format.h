@@ -2,7 +2,7 @@
 #ifndef AMPVK_FORMAT_H
 #define AMPVK_FORMAT_H
 
-#include "internal.h"
+#include "core/core.h"
 
 /* How one texture type is stored. */
 typedef struct amp__format {

@@ -1,6 +1,6 @@
 /* extent and index arithmetic (see include/ampvk/shape.h). */
 #include "ampvk/shape.h"
-#include "internal.h"
+#include "core/core.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -16,7 +16,7 @@
 #define STBI_WRITE_NO_STDIO
 #include <stb/stb_image_write.h>
 
-#include "image_internal.h"
+#include "image/image_internal.h"
 
 int amp__stb_info(const unsigned char *data, size_t size, int *w, int *h, int *channels, int *is16)
 {

@@ -1,10 +1,13 @@
-/* Internal declarations of the kernel compiler and dispatcher. */
+/* The kernel layer (src/kernel): parsing C++ AMP parameter lists, generating the
+ * GLSL around the user's code, compiling it behind the caches, reflecting the
+ * SPIR-V, parallel_for_each, and the built-in mip kernels. It uses src/core,
+ * src/vulkan and src/data. Not installed. */
 #ifndef AMPVK_KERNEL_INTERNAL_H
 #define AMPVK_KERNEL_INTERNAL_H
 
 #include <stdio.h>
 
-#include "internal.h"
+#include "data/data.h"
 
 /* What a parameter declares. */
 typedef enum amp__param_kind {
@@ -36,6 +39,62 @@ typedef struct amp__param {
 /* amp_kernel_create, or for a built-in kernel (internal: texture types unchecked). */
 AMP_HIDDEN amp_kernel *amp__kernel_create(amp_accelerator_view *view, const amp_kernel_desc *desc, bool internal);
 AMP_HIDDEN amp_status amp__parse_params(const char *params, amp__param **out, int *count);
+
+/* ---- kernel.c: kernels and their pipelines ---- */
+#define MAX_VARIANTS 8
+
+/* A pipeline compiled for one combination of storage-image formats. */
+typedef struct variant {
+    char key[256];       /* the formats, comma-separated */
+    VkPipeline pipeline;
+} variant;
+
+struct amp_kernel {
+    amp__device *dev;
+    amp_accelerator_view *view;
+    amp__param *params;
+    int param_count, view_count;
+    int rank;
+    uint32_t local[3];
+    bool tiled;
+    char *glsl;
+    bool from_cache;
+    uint32_t block_size;   /* bytes of the argument block */
+    uint32_t domain_offset;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkPipeline pipeline;     /* the variant compiled at creation */
+    uint32_t point_binding;  /* binding of the internal point sampler, 0 if none */
+    /* what compiling another variant needs */
+    char *name, *file;
+    char **defines, **include_dirs;
+    int define_count, include_dir_count;
+    amp_optimization optimization;
+    variant variants[MAX_VARIANTS];
+    int variant_count;
+    bool internal;           /* a built-in kernel: texture types are not checked */
+};
+
+/* The marker in generated GLSL where a variant's format definitions go. */
+#define FORMATS_MARKER "//@formats\n"
+
+static inline bool amp__is_texture(const amp__param *p) { return p->kind >= AMP__PARAM_STORAGE && p->kind <= AMP__PARAM_SAMPLED; }
+static inline bool amp__is_storage(const amp__param *p) { return p->kind == AMP__PARAM_STORAGE || p->kind == AMP__PARAM_WRITEONLY; }
+
+/* The descriptor type a parameter binds. */
+AMP_HIDDEN VkDescriptorType amp__param_descriptor_type(const amp__param *p);
+/* The pipeline for these storage-image formats (one per storage parameter, in
+ * order), compiling that variant on first use. The caller holds the device lock. */
+AMP_HIDDEN VkPipeline amp__kernel_pipeline(amp_kernel *k, const char *const *formats);
+
+/* ---- generate.c: the GLSL around the user's code ---- */
+/* The kernel's GLSL: declarations generated from its parameters, the user's code
+ * under #line directives naming the user's file, and main. Storage-image formats
+ * are left to amp__variant_glsl (FORMATS_MARKER). NULL with an error. */
+AMP_HIDDEN char *amp__generate_glsl(const amp_kernel *k, const amp_kernel_desc *desc, const char *user,
+                                    const char *name);
+/* The generated GLSL of k with the definitions of these storage-image formats. */
+AMP_HIDDEN char *amp__variant_glsl(const amp_kernel *k, const char *const *formats);
 
 /* Reflection of the generated SPIR-V. */
 typedef struct amp__reflection {

@@ -4,8 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel_internal.h"
-#include "texture_internal.h"
+#include "kernel/kernel_internal.h"
 
 static const char *const mip_source[3] = {
     "void kernel(index_1 i) {\n"
@@ -25,22 +24,42 @@ static const char *const mip_source[3] = {
     "    dst_set(i, s * 0.125);\n"
     "}\n"};
 
+/* The device's mip kernels, by rank, made on first use: a device cache. */
+typedef struct mip_kernels {
+    amp_kernel *by_rank[3];
+} mip_kernels;
+
+static void mip_kernels_release(amp__device *d, void *state)
+{
+    (void)d;
+    mip_kernels *m = state;
+    for (int i = 0; i < 3; i++) amp_kernel_destroy(&m->by_rank[i]);
+    free(m);
+}
+
+static const amp__device_cache_type mip_cache = {"mip kernels", mip_kernels_release};
+
 static amp_kernel *mip_kernel(amp_accelerator_view *v, int rank)
 {
     amp__device *d = v->dev;
-    if (d->mip_kernels[rank - 1]) return d->mip_kernels[rank - 1];
+    mip_kernels *m = amp__device_cache(d, &mip_cache);
+    if (m && m->by_rank[rank - 1]) return m->by_rank[rank - 1];
     char params[128];
     snprintf(params, sizeof params, "texture_view<const float_4, %d> src, writeonly_texture_view<float_4, %d> dst",
              rank, rank);
-    d->mip_kernels[rank - 1] = amp__kernel_create(
+    amp_kernel *k = amp__kernel_create(
         v, &(amp_kernel_desc){.params = params, .source = mip_source[rank - 1], .rank = rank, .name = "mip levels"},
         true);
-    return d->mip_kernels[rank - 1];
-}
-
-void amp__mip_kernels_release(amp__device *d)
-{
-    for (int i = 0; i < 3; i++) amp_kernel_destroy(&d->mip_kernels[i]);
+    if (!k) return NULL;
+    /* registered after the kernel exists: released before the caches it was made with */
+    if (!m && (!(m = calloc(1, sizeof *m)) || amp__device_cache_add(d, &mip_cache, m) != AMP_OK)) {
+        free(m);
+        amp_kernel_destroy(&k);
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    m->by_rank[rank - 1] = k;
+    return k;
 }
 
 amp_status amp_texture_generate_mips(amp_texture *t)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "vulkan/gpu.h"
 
 /* Automatic mode submits after this many commands even without a flush point,
  * bounding the memory one batch pins. */
@@ -86,6 +86,65 @@ amp_accelerator_view *amp_view_create_external(const amp_vulkan_device_desc *des
     return v;
 }
 
+/* Each accelerator's default view, made on first use and kept for the process's life. */
+static pthread_mutex_t default_lock = PTHREAD_MUTEX_INITIALIZER;
+static amp__keyed *default_views;
+
+amp_accelerator_view *amp_accelerator_default_view(amp_accelerator *acc)
+{
+    if (!acc) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_default_view: NULL accelerator");
+        return NULL;
+    }
+    pthread_mutex_lock(&default_lock);
+    amp_accelerator_view *v = amp__keyed_find(default_views, acc);
+    pthread_mutex_unlock(&default_lock);
+    if (v) return v;
+    /* made outside the lock (opening a device takes long); the first one kept wins */
+    v = amp_view_create(acc, AMP_QUEUING_AUTOMATIC);
+    if (!v) return NULL;
+    pthread_mutex_lock(&default_lock);
+    amp_accelerator_view *winner = amp__keyed_find(default_views, acc);
+    if (!winner && amp__keyed_add(&default_views, acc, v) == AMP_OK) winner = v;
+    if (winner == v) v->is_default = true;
+    pthread_mutex_unlock(&default_lock);
+    if (winner != v) amp_view_destroy(&v);
+    return winner;
+}
+
+amp_accelerator_view *amp_default_view(void)
+{
+    amp_accelerator *a = amp_accelerator_default();
+    return a ? amp_accelerator_default_view(a) : NULL;
+}
+
+/* What the layers above do when a view goes away. */
+#define MAX_OBSERVERS 4
+static pthread_mutex_t observers_lock = PTHREAD_MUTEX_INITIALIZER;
+static amp__view_observer observers[MAX_OBSERVERS];
+static int observer_count;
+
+amp_status amp__view_observe_destroy(amp__view_observer fn)
+{
+    pthread_mutex_lock(&observers_lock);
+    bool known = false;
+    for (int i = 0; i < observer_count; i++) known |= observers[i] == fn;
+    bool room = known || observer_count < MAX_OBSERVERS;
+    if (!known && room) observers[observer_count++] = fn;
+    pthread_mutex_unlock(&observers_lock);
+    return room ? AMP_OK : amp__fail(AMP_ERROR_INVALID_STATE, "more than %d view observers", MAX_OBSERVERS);
+}
+
+static void notify_view_destroyed(amp_accelerator_view *v, bool device_closing)
+{
+    pthread_mutex_lock(&observers_lock);
+    int n = observer_count;
+    amp__view_observer fns[MAX_OBSERVERS];
+    memcpy(fns, observers, sizeof fns);
+    pthread_mutex_unlock(&observers_lock);
+    for (int i = 0; i < n; i++) fns[i](v, device_closing);
+}
+
 static void batch_release(amp__device *d, amp__batch *b)
 {
     while (b->staging) {
@@ -133,7 +192,7 @@ amp_status amp_view_destroy(amp_accelerator_view **pv)
         return amp__fail(AMP_ERROR_INVALID_STATE, "amp_view_destroy: %d arrays still live on this view", v->arrays);
     }
     amp_status s = amp__view_finish(v);
-    amp__storage_forget_view(v, d->external && d->views == 1);
+    notify_view_destroyed(v, d->external && d->views == 1);
     s = s == AMP_OK ? amp__view_finish(v) : s;
     if (v->recording) {
         vkFreeCommandBuffers(d->device, v->pool, 1, &v->recording->cmd);
@@ -502,114 +561,4 @@ amp_future *amp__readback_future(amp__device *d, uint64_t serial, amp__staging *
     *j = (readback_job){.dev = d, .staging = s, .unpack = unpack};
     memcpy(j->ctx, ctx, ctx_size);
     return amp__future_new(d, serial, (amp__host_action){finish_readback, j});
-}
-
-void amp__barrier_to_host(VkCommandBuffer cmd, VkBuffer buf, VkPipelineStageFlags stage, VkAccessFlags access)
-{
-    VkBufferMemoryBarrier hb = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER, .srcAccessMask = access,
-                                .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
-                                .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                                .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .buffer = buf, .offset = 0,
-                                .size = VK_WHOLE_SIZE};
-    vkCmdPipelineBarrier(cmd, stage, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, NULL, 1, &hb, 0, NULL);
-}
-
-/* ---- the tracker ---- */
-
-static const VkAccessFlags write_bits = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
-                                        VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
-
-/* Decides what an access needs after what the track has seen; gathers the stages
- * into bar and returns whether a memory barrier (with *src_access) is needed. */
-static bool track(amp__track *t, VkPipelineStageFlags stage, VkAccessFlags access, bool write, uint64_t serial,
-                  amp__barrier *bar, VkAccessFlags *src_access)
-{
-    bool need_memory = false, need_exec = false;
-    VkPipelineStageFlags src = 0;
-    *src_access = 0;
-    if (t->write_stages) {
-        /* read-after-write or write-after-write: make the write visible, unless this
-         * stage already saw it (a second read of the same kind needs nothing) */
-        bool seen = !write && (t->read_stages & stage) == stage && (t->read_access & access) == access;
-        if (!seen) {
-            need_memory = true;
-            src |= t->write_stages;
-            *src_access |= t->write_access;
-        }
-    }
-    if (write && t->read_stages) {
-        /* write-after-read: the reads must finish first (execution dependency) */
-        need_exec = true;
-        src |= t->read_stages;
-    }
-    if (need_memory || need_exec) {
-        bar->src |= src;
-        bar->dst |= stage;
-    }
-    if (write) {
-        t->write_stages = stage;
-        t->write_access = access & write_bits;
-        t->read_stages = 0;
-        t->read_access = 0;
-        t->last_write_serial = serial;
-    } else if (t->write_stages) {
-        t->read_stages |= stage;
-        t->read_access |= access;
-    } else {
-        t->read_stages |= stage;
-    }
-    t->last_serial = serial;
-    return need_memory;
-}
-
-void amp__track_access(amp__track *t, VkBuffer buf, VkPipelineStageFlags stage, VkAccessFlags access, bool write,
-                       uint64_t serial, amp__barrier *bar)
-{
-    VkAccessFlags src_access;
-    if (!track(t, stage, access, write, serial, bar, &src_access)) return;
-    if (bar->count < sizeof bar->buffers / sizeof *bar->buffers)
-        bar->buffers[bar->count++] = (VkBufferMemoryBarrier){
-            .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER, .srcAccessMask = src_access, .dstAccessMask = access,
-            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-            .buffer = buf, .offset = 0, .size = VK_WHOLE_SIZE};
-    else
-        bar->overflow = true; /* a global memory barrier covers it */
-}
-
-void amp__track_image_access(amp__track *t, VkImage image, VkImageLayout *layout, VkImageLayout want,
-                             VkPipelineStageFlags stage, VkAccessFlags access, bool write, uint64_t serial,
-                             amp__barrier *bar)
-{
-    VkAccessFlags src_access;
-    bool transition = *layout != want;
-    /* a layout transition writes the image: it waits for every earlier access */
-    bool need = track(t, stage, access, write || transition, serial, bar, &src_access) || transition;
-    if (!need) return;
-    if (transition && !bar->src) bar->src = VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT;
-    bar->dst |= stage;
-    if (bar->image_count < sizeof bar->images / sizeof *bar->images)
-        bar->images[bar->image_count++] = (VkImageMemoryBarrier){
-            .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, .srcAccessMask = src_access, .dstAccessMask = access,
-            .oldLayout = *layout, .newLayout = want,
-            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-            .image = image,
-            .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0, 1}};
-    else
-        bar->overflow = true;
-    *layout = want;
-}
-
-void amp__barrier_record(amp_accelerator_view *v, VkCommandBuffer cmd, amp__barrier *bar)
-{
-    if (!bar->src) return;
-    VkMemoryBarrier global = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                              .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
-                              .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT};
-    bool overflow = bar->overflow;
-    vkCmdPipelineBarrier(cmd, bar->src, bar->dst, 0, overflow ? 1 : 0, &global, overflow ? 0 : bar->count,
-                         bar->buffers, overflow ? 0 : bar->image_count, bar->images);
-    v->stats.barriers++;
-    bar->src = bar->dst = 0;
-    bar->count = bar->image_count = 0;
-    bar->overflow = false;
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "texture_internal.h"
+#include "data/data.h"
 
 #define MAX_VIEWS 32
 
@@ -517,8 +517,10 @@ static bool regions_overlap(const amp_texture_region *a, const amp_texture_regio
     return true;
 }
 
-static amp_status texture_copy(amp_texture *src, const amp_texture_region *sr, amp_texture *dst,
-                               const amp_texture_region *dr, amp_future **future, const char *who)
+/* Checks the textures and resolves the source and destination regions of a copy, in that order. */
+static amp_status check_texture_copy(amp_texture *src, const amp_texture_region *sr, amp_texture *dst,
+                                     const amp_texture_region *dr, amp_texture_region *s_r, amp_texture_region *d_r,
+                                     const char *who)
 {
     char a[48], b[48];
     if (!src || !dst) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL texture", who);
@@ -536,16 +538,89 @@ static amp_status texture_copy(amp_texture *src, const amp_texture_region *sr, a
             return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: source has %d mip levels, destination %d", who,
                              src->mips, dst->mips);
     }
-    amp_texture_region s_r, d_r;
-    amp_status s = resolve_region(who, src, sr, &s_r);
+    amp_status s = resolve_region(who, src, sr, s_r);
     if (s != AMP_OK) return s;
-    amp_texture_region want = {.offset = dr ? dr->offset : amp_index_zero(dst->extent.rank), .extent = s_r.extent,
-                               .mip_level = dr ? dr->mip_level : s_r.mip_level};
-    if ((s = resolve_region(who, dst, &want, &d_r)) != AMP_OK) return s;
-    if (src == dst && regions_overlap(&s_r, &d_r))
+    amp_texture_region want = {.offset = dr ? dr->offset : amp_index_zero(dst->extent.rank), .extent = s_r->extent,
+                               .mip_level = dr ? dr->mip_level : s_r->mip_level};
+    if ((s = resolve_region(who, dst, &want, d_r)) != AMP_OK) return s;
+    if (src == dst && regions_overlap(s_r, d_r))
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: source and destination regions of one texture overlap (at %s "
-                         "and %s, mip level %d)", who, amp_index_format(s_r.offset, a, sizeof a),
-                         amp_index_format(d_r.offset, b, sizeof b), s_r.mip_level);
+                         "and %s, mip level %d)", who, amp_index_format(s_r->offset, a, sizeof a),
+                         amp_index_format(d_r->offset, b, sizeof b), s_r->mip_level);
+    return AMP_OK;
+}
+
+/* Fills a copy's regions, one a level (16 at most), image to image and through a buffer; returns that buffer's size. */
+static size_t copy_regions(const amp_texture *src, int levels, const amp_texture_region *s_r,
+                           const amp_texture_region *d_r, VkImageCopy regions[16], VkBufferImageCopy through[16])
+{
+    size_t at = 0;
+    for (int m = 0; m < levels && m < 16; m++) {
+        amp_extent e = levels > 1 ? level_extent(src->extent, m) : s_r->extent;
+        regions[m] = (VkImageCopy){
+            .srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)(levels > 1 ? m : s_r->mip_level), 0, 1},
+            .srcOffset = vk_offset(levels > 1 ? amp_index_zero(e.rank) : s_r->offset),
+            .dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)(levels > 1 ? m : d_r->mip_level), 0, 1},
+            .dstOffset = vk_offset(levels > 1 ? amp_index_zero(e.rank) : d_r->offset),
+            .extent = vk_extent(e)};
+        through[m] = (VkBufferImageCopy){.bufferOffset = at, .imageSubresource = regions[m].srcSubresource,
+                                         .imageOffset = regions[m].srcOffset, .imageExtent = regions[m].extent};
+        at += amp_extent_size(e) * src->fmt.image_texel;
+    }
+    return at;
+}
+
+/* Records a copy between two images: both into transfer layouts, then one vkCmdCopyImage. */
+static void record_image_copy(amp_accelerator_view *v, VkCommandBuffer cmd, uint64_t serial, amp_texture *src,
+                              amp_texture *dst, uint32_t n, const VkImageCopy *regions)
+{
+    amp__barrier bar = {0};
+    amp__track_image_access(&src->track, src->image, &src->layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                            VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT, false, serial, &bar);
+    amp__track_image_access(&dst->track, dst->image, &dst->layout, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                            VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, true, serial, &bar);
+    amp__barrier_record(v, cmd, &bar);
+    vkCmdCopyImage(cmd, src->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst->image,
+                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, n, regions);
+}
+
+/* Records a copy within one image through a staging buffer of `bytes` that the batch keeps; false if there is none. */
+static bool record_copy_through_buffer(amp_accelerator_view *v, amp__batch *bt, VkCommandBuffer cmd, uint64_t serial,
+                                       amp_texture *t, uint32_t n, const VkImageCopy *regions,
+                                       VkBufferImageCopy *through, size_t bytes)
+{
+    /* one image cannot be a transfer source and destination in optimal layouts
+     * at once: go through a buffer */
+    amp__staging *tmp = amp__staging_get(v->dev, bytes, false);
+    if (!tmp) return false;
+    amp__batch_keep_staging(bt, tmp);
+    amp__barrier bar = {0};
+    amp__track_image_access(&t->track, t->image, &t->layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                            VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT, false, serial, &bar);
+    amp__barrier_record(v, cmd, &bar);
+    vkCmdCopyImageToBuffer(cmd, t->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, tmp->buf.buffer, n, through);
+    amp__track t_tmp = {0};
+    amp__track_access(&t_tmp, tmp->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, true,
+                      serial, &bar);
+    amp__track_access(&t_tmp, tmp->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT, false,
+                      serial, &bar);
+    amp__track_image_access(&t->track, t->image, &t->layout, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                            VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, true, serial, &bar);
+    amp__barrier_record(v, cmd, &bar);
+    for (uint32_t m = 0; m < n; m++) {
+        through[m].imageSubresource = regions[m].dstSubresource;
+        through[m].imageOffset = regions[m].dstOffset;
+    }
+    vkCmdCopyBufferToImage(cmd, tmp->buf.buffer, t->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, n, through);
+    return true;
+}
+
+static amp_status texture_copy(amp_texture *src, const amp_texture_region *sr, amp_texture *dst,
+                               const amp_texture_region *dr, amp_future **future, const char *who)
+{
+    amp_texture_region s_r, d_r;
+    amp_status s = check_texture_copy(src, sr, dst, dr, &s_r, &d_r, who);
+    if (s != AMP_OK) return s;
     if (future) *future = NULL;
     int levels = (!sr && !dr) ? src->mips : 1;
     if (amp_extent_size(s_r.extent) == 0) {
@@ -566,55 +641,13 @@ static amp_status texture_copy(amp_texture *src, const amp_texture_region *sr, a
     VkCommandBuffer cmd = amp__batch_cmd(bt);
     VkImageCopy regions[16];
     VkBufferImageCopy through[16];
-    size_t at = 0;
-    for (int m = 0; m < levels && m < 16; m++) {
-        amp_extent e = levels > 1 ? level_extent(src->extent, m) : s_r.extent;
-        regions[m] = (VkImageCopy){
-            .srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)(levels > 1 ? m : s_r.mip_level), 0, 1},
-            .srcOffset = vk_offset(levels > 1 ? amp_index_zero(e.rank) : s_r.offset),
-            .dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)(levels > 1 ? m : d_r.mip_level), 0, 1},
-            .dstOffset = vk_offset(levels > 1 ? amp_index_zero(e.rank) : d_r.offset),
-            .extent = vk_extent(e)};
-        through[m] = (VkBufferImageCopy){.bufferOffset = at, .imageSubresource = regions[m].srcSubresource,
-                                         .imageOffset = regions[m].srcOffset, .imageExtent = regions[m].extent};
-        at += amp_extent_size(e) * src->fmt.image_texel;
-    }
+    size_t at = copy_regions(src, levels, &s_r, &d_r, regions, through);
     uint32_t n = (uint32_t)(levels < 16 ? levels : 16);
-    amp__barrier bar = {0};
     if (src != dst) {
-        amp__track_image_access(&src->track, src->image, &src->layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT, false, serial, &bar);
-        amp__track_image_access(&dst->track, dst->image, &dst->layout, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                                VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, true, serial, &bar);
-        amp__barrier_record(v, cmd, &bar);
-        vkCmdCopyImage(cmd, src->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst->image,
-                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, n, regions);
-    } else {
-        /* one image cannot be a transfer source and destination in optimal layouts
-         * at once: go through a buffer */
-        amp__staging *tmp = amp__staging_get(v->dev, at, false);
-        if (!tmp) {
-            amp__unlock(v->dev);
-            return amp_last_status();
-        }
-        amp__batch_keep_staging(bt, tmp);
-        amp__track_image_access(&src->track, src->image, &src->layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT, false, serial, &bar);
-        amp__barrier_record(v, cmd, &bar);
-        vkCmdCopyImageToBuffer(cmd, src->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, tmp->buf.buffer, n, through);
-        amp__track t_tmp = {0};
-        amp__track_access(&t_tmp, tmp->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, true,
-                          serial, &bar);
-        amp__track_access(&t_tmp, tmp->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT, false,
-                          serial, &bar);
-        amp__track_image_access(&dst->track, dst->image, &dst->layout, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                                VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, true, serial, &bar);
-        amp__barrier_record(v, cmd, &bar);
-        for (uint32_t m = 0; m < n; m++) {
-            through[m].imageSubresource = regions[m].dstSubresource;
-            through[m].imageOffset = regions[m].dstOffset;
-        }
-        vkCmdCopyBufferToImage(cmd, tmp->buf.buffer, dst->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, n, through);
+        record_image_copy(v, cmd, serial, src, dst, n, regions);
+    } else if (!record_copy_through_buffer(v, bt, cmd, serial, src, n, regions, through, at)) {
+        amp__unlock(v->dev);
+        return amp_last_status();
     }
     src->home = dst->home = v;
     v->stats.device_copies++;
@@ -707,7 +740,6 @@ amp__texture_use amp__texture_use_of_view(amp_texture_view *v)
 }
 
 const amp__format *amp__texture_format(const amp_texture *t) { return &t->fmt; }
-amp__device *amp__texture_device(const amp_texture *t) { return t->dev; }
 bool amp__texture_storage_ok(const amp_texture *t) { return t->storage_ok; }
 bool amp__texture_linear_ok(const amp_texture *t) { return t->linear_ok; }
 
@@ -796,81 +828,4 @@ amp_status amp_texture_get_vulkan_image(amp_texture *t, amp_vulkan_image *out)
     *out = (amp_vulkan_image){.image = (uint64_t)(uintptr_t)t->image, .image_view = (uint64_t)(uintptr_t)t->all_levels,
                               .format = (uint32_t)t->fmt.vk, .layout = VK_IMAGE_LAYOUT_GENERAL};
     return AMP_OK;
-}
-
-/* ---- samplers ---- */
-
-struct amp__sampler_entry {
-    amp_sampler key;
-    VkSampler sampler;
-    struct amp__sampler_entry *next;
-};
-
-VkSampler amp__sampler_get(amp__device *d, const amp_sampler *s)
-{
-    for (struct amp__sampler_entry *e = d->samplers; e; e = e->next)
-        if (memcmp(&e->key, s, sizeof *s) == 0) return e->sampler;
-    if (s->filter < AMP_FILTER_LINEAR || s->filter > AMP_FILTER_POINT || s->address < AMP_ADDRESS_CLAMP ||
-        s->address > AMP_ADDRESS_BORDER) {
-        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "sampler filter %d or address mode %d is not valid", (int)s->filter,
-                  (int)s->address);
-        return VK_NULL_HANDLE;
-    }
-    static const VkSamplerAddressMode modes[] = {
-        VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, VK_SAMPLER_ADDRESS_MODE_REPEAT,
-        VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER};
-    VkFilter f = s->filter == AMP_FILTER_POINT ? VK_FILTER_NEAREST : VK_FILTER_LINEAR;
-    VkSamplerCustomBorderColorCreateInfoEXT custom = {
-        .sType = VK_STRUCTURE_TYPE_SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT,
-        .customBorderColor = {.float32 = {s->border_color[0], s->border_color[1], s->border_color[2],
-                                          s->border_color[3]}},
-        .format = VK_FORMAT_UNDEFINED};
-    VkBorderColor border = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
-    bool use_custom = false;
-    if (s->address == AMP_ADDRESS_BORDER) {
-        const float *c = s->border_color;
-        if (c[0] == 0 && c[1] == 0 && c[2] == 0 && c[3] == 0) border = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
-        else if (c[0] == 0 && c[1] == 0 && c[2] == 0 && c[3] == 1) border = VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK;
-        else if (c[0] == 1 && c[1] == 1 && c[2] == 1 && c[3] == 1) border = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
-        else if (d->custom_border) {
-            border = VK_BORDER_COLOR_FLOAT_CUSTOM_EXT;
-            use_custom = true;
-        } else {
-            amp__fail(AMP_ERROR_UNSUPPORTED,
-                      "border color (%g, %g, %g, %g) needs VK_EXT_custom_border_color, which \"%s\" lacks", c[0], c[1],
-                      c[2], c[3], d->props.deviceName);
-            return VK_NULL_HANDLE;
-        }
-    }
-    VkSamplerCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, .pNext = use_custom ? &custom : NULL, .magFilter = f,
-        .minFilter = f,
-        .mipmapMode = s->filter == AMP_FILTER_POINT ? VK_SAMPLER_MIPMAP_MODE_NEAREST : VK_SAMPLER_MIPMAP_MODE_LINEAR,
-        .addressModeU = modes[s->address], .addressModeV = modes[s->address], .addressModeW = modes[s->address],
-        .maxLod = VK_LOD_CLAMP_NONE, .borderColor = border};
-    struct amp__sampler_entry *e = calloc(1, sizeof *e);
-    if (!e) {
-        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
-        return VK_NULL_HANDLE;
-    }
-    VkResult r = vkCreateSampler(d->device, &ci, NULL, &e->sampler);
-    if (r != VK_SUCCESS) {
-        free(e);
-        amp__vk_fail(r, "vkCreateSampler");
-        return VK_NULL_HANDLE;
-    }
-    e->key = *s;
-    e->next = d->samplers;
-    d->samplers = e;
-    return e->sampler;
-}
-
-void amp__samplers_release(amp__device *d)
-{
-    while (d->samplers) {
-        struct amp__sampler_entry *e = d->samplers;
-        d->samplers = e->next;
-        vkDestroySampler(d->device, e->sampler, NULL);
-        free(e);
-    }
 }

@@ -3,9 +3,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
-
-AMP_HIDDEN void amp__pipeline_cache_load(amp__device *d);
+#include "vulkan/gpu.h"
 
 void amp__lock(amp__device *d) { pthread_mutex_lock(&d->lock); }
 void amp__unlock(amp__device *d) { pthread_mutex_unlock(&d->lock); }
@@ -47,50 +45,47 @@ static amp_status finish_device(amp__device *d)
     return AMP_OK;
 }
 
-amp__device *amp__device_open(amp_accelerator *acc, VkInstance inst, VkPhysicalDevice pd)
+/* The first queue family with compute. */
+static amp_status find_compute_family(VkPhysicalDevice pd, const char *name, uint32_t *family)
 {
-    amp__device *d = calloc(1, sizeof *d);
-    if (!d) {
-        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory opening a device");
-        return NULL;
-    }
-    d->instance = inst;
-    d->physical = pd;
-    d->accelerator = acc;
-
-    /* A compute queue: prefer a family with compute and without graphics only if it is
-     * the only one; the first compute-capable family is the usual choice. */
     uint32_t nf = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &nf, NULL);
     VkQueueFamilyProperties *fams = calloc(nf ? nf : 1, sizeof *fams);
-    if (!fams) { free(d); amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory"); return NULL; }
+    if (!fams) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &nf, fams);
     uint32_t fam = UINT32_MAX;
     for (uint32_t i = 0; i < nf && fam == UINT32_MAX; i++)
         if (fams[i].queueFlags & VK_QUEUE_COMPUTE_BIT) fam = i;
     free(fams);
-    VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(pd, &props);
-    if (fam == UINT32_MAX) {
-        free(d);
-        amp__fail(AMP_ERROR_UNSUPPORTED, "device \"%s\" has no compute queue", props.deviceName);
-        return NULL;
-    }
-    d->queue_family = fam;
+    if (fam == UINT32_MAX) return amp__fail(AMP_ERROR_UNSUPPORTED, "device \"%s\" has no compute queue", name);
+    *family = fam;
+    return AMP_OK;
+}
 
+/* What vkCreateDevice is asked to enable: a feature chain and extensions. */
+typedef struct device_request {
+    VkPhysicalDeviceFeatures2 f2;
+    VkPhysicalDeviceVulkan11Features f11;
+    VkPhysicalDeviceVulkan12Features f12;
+    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float;
+    VkPhysicalDeviceCustomBorderColorFeaturesEXT border;
+    const char *exts[4];
+    uint32_t ext_count;
+} device_request;
+
+/* The core features ampvk needs (an error naming the missing ones) and those that
+ * kernels may use where the device has them. */
+static amp_status request_core_features(amp__device *d, VkPhysicalDevice pd, const char *name, device_request *rq)
+{
     VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceVulkan11Features f11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &f12};
     VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f11};
     vkGetPhysicalDeviceFeatures2(pd, &f2);
-    if (!f12.timelineSemaphore || !f12.scalarBlockLayout) {
-        free(d);
-        amp__fail(AMP_ERROR_UNSUPPORTED, "device \"%s\" lacks the Vulkan 1.2 feature%s%s that ampvk needs",
-                  props.deviceName, f12.timelineSemaphore ? "" : " timelineSemaphore",
-                  f12.scalarBlockLayout ? "" : " scalarBlockLayout");
-        return NULL;
-    }
-    /* Enable what kernels may use and the device has. */
-    VkPhysicalDeviceVulkan12Features e12 = {
+    if (!f12.timelineSemaphore || !f12.scalarBlockLayout)
+        return amp__fail(AMP_ERROR_UNSUPPORTED, "device \"%s\" lacks the Vulkan 1.2 feature%s%s that ampvk needs",
+                         name, f12.timelineSemaphore ? "" : " timelineSemaphore",
+                         f12.scalarBlockLayout ? "" : " scalarBlockLayout");
+    rq->f12 = (VkPhysicalDeviceVulkan12Features){
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
         .timelineSemaphore = VK_TRUE,
         .scalarBlockLayout = VK_TRUE,
@@ -104,41 +99,45 @@ amp__device *amp__device_open(amp_accelerator *acc, VkInstance inst, VkPhysicalD
         .shaderBufferInt64Atomics = f12.shaderBufferInt64Atomics,
         .shaderSharedInt64Atomics = f12.shaderSharedInt64Atomics,
     };
-    VkPhysicalDeviceVulkan11Features e11 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &e12,
+    rq->f11 = (VkPhysicalDeviceVulkan11Features){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &rq->f12,
         .storageBuffer16BitAccess = f11.storageBuffer16BitAccess,
         .uniformAndStorageBuffer16BitAccess = f11.uniformAndStorageBuffer16BitAccess,
     };
-    VkPhysicalDeviceFeatures2 e2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &e11};
-    e2.features.shaderFloat64 = f2.features.shaderFloat64;
-    e2.features.shaderInt64 = f2.features.shaderInt64;
-    e2.features.shaderInt16 = f2.features.shaderInt16;
-    e2.features.shaderStorageImageWriteWithoutFormat = f2.features.shaderStorageImageWriteWithoutFormat;
-    e2.features.shaderStorageImageReadWithoutFormat = f2.features.shaderStorageImageReadWithoutFormat;
-    e2.features.shaderImageGatherExtended = f2.features.shaderImageGatherExtended;
+    rq->f2 = (VkPhysicalDeviceFeatures2){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &rq->f11};
+    rq->f2.features.shaderFloat64 = f2.features.shaderFloat64;
+    rq->f2.features.shaderInt64 = f2.features.shaderInt64;
+    rq->f2.features.shaderInt16 = f2.features.shaderInt16;
+    rq->f2.features.shaderStorageImageWriteWithoutFormat = f2.features.shaderStorageImageWriteWithoutFormat;
+    rq->f2.features.shaderStorageImageReadWithoutFormat = f2.features.shaderStorageImageReadWithoutFormat;
+    rq->f2.features.shaderImageGatherExtended = f2.features.shaderImageGatherExtended;
     d->float64 = f2.features.shaderFloat64;
     d->int64 = f2.features.shaderInt64;
+    return AMP_OK;
+}
 
-    const char *exts[4];
-    uint32_t next = 0;
-    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af = {
+/* The extensions ampvk uses where the device has them: float atomics, host memory
+ * import, custom border colors. */
+static void request_extensions(amp__device *d, VkPhysicalDevice pd, device_request *rq)
+{
+    rq->atomic_float = (VkPhysicalDeviceShaderAtomicFloatFeaturesEXT){
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
-    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT eaf = af;
     if (has_extension(pd, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME)) {
+        VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af = rq->atomic_float;
         VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &af};
         vkGetPhysicalDeviceFeatures2(pd, &q);
         if (af.shaderBufferFloat32Atomics && af.shaderSharedFloat32Atomics) {
-            eaf.shaderBufferFloat32Atomics = VK_TRUE;
-            eaf.shaderSharedFloat32Atomics = VK_TRUE;
-            eaf.shaderBufferFloat32AtomicAdd = af.shaderBufferFloat32AtomicAdd;
-            eaf.shaderSharedFloat32AtomicAdd = af.shaderSharedFloat32AtomicAdd;
-            eaf.pNext = e12.pNext;
-            e12.pNext = &eaf;
+            rq->atomic_float.shaderBufferFloat32Atomics = VK_TRUE;
+            rq->atomic_float.shaderSharedFloat32Atomics = VK_TRUE;
+            rq->atomic_float.shaderBufferFloat32AtomicAdd = af.shaderBufferFloat32AtomicAdd;
+            rq->atomic_float.shaderSharedFloat32AtomicAdd = af.shaderSharedFloat32AtomicAdd;
+            rq->atomic_float.pNext = rq->f12.pNext;
+            rq->f12.pNext = &rq->atomic_float;
             d->float_atomics = true;
         }
     }
     if (has_extension(pd, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME)) {
-        exts[next++] = VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME;
+        rq->exts[rq->ext_count++] = VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME;
         d->host_import = true;
         VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp = {
             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
@@ -146,40 +145,80 @@ amp__device *amp__device_open(amp_accelerator *acc, VkInstance inst, VkPhysicalD
         vkGetPhysicalDeviceProperties2(pd, &p2);
         d->host_import_alignment = hp.minImportedHostPointerAlignment;
     }
-    if (d->float_atomics) exts[next++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
-    VkPhysicalDeviceCustomBorderColorFeaturesEXT cb = {
+    if (d->float_atomics) rq->exts[rq->ext_count++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
+    rq->border = (VkPhysicalDeviceCustomBorderColorFeaturesEXT){
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT};
     if (has_extension(pd, VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME)) {
-        VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &cb};
+        VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &rq->border};
         vkGetPhysicalDeviceFeatures2(pd, &q);
-        if (cb.customBorderColors && cb.customBorderColorWithoutFormat) {
-            cb.pNext = e12.pNext;
-            e12.pNext = &cb;
-            exts[next++] = VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME;
+        if (rq->border.customBorderColors && rq->border.customBorderColorWithoutFormat) {
+            rq->border.pNext = rq->f12.pNext;
+            rq->f12.pNext = &rq->border;
+            rq->exts[rq->ext_count++] = VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME;
             d->custom_border = true;
-        } else {
-            cb.pNext = NULL;
         }
     }
-    float prio = 1.0f;
-    VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-                                   .queueFamilyIndex = fam, .queueCount = 1, .pQueuePriorities = &prio};
-    VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &e2,
-                              .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci,
-                              .enabledExtensionCount = next, .ppEnabledExtensionNames = exts};
-    VkResult r = vkCreateDevice(pd, &dci, NULL, &d->device);
-    if (r != VK_SUCCESS) {
+}
+
+/* Creates ampvk's own device on an accelerator's physical device: one compute
+ * queue, the features and extensions above. */
+static amp__device *device_open(amp_accelerator *acc)
+{
+    VkPhysicalDevice pd = amp__accelerator_physical(acc);
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(pd, &props);
+    amp__device *d = calloc(1, sizeof *d);
+    device_request *rq = calloc(1, sizeof *rq);
+    if (!d || !rq) {
         free(d);
-        amp__vk_fail(r, "vkCreateDevice");
+        free(rq);
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory opening a device");
         return NULL;
     }
-    vkGetDeviceQueue(d->device, fam, 0, &d->queue);
-    if (finish_device(d) != AMP_OK) {
-        vkDestroyDevice(d->device, NULL);
+    d->instance = amp__instance();
+    d->physical = pd;
+    d->accelerator = acc;
+    amp_status st = find_compute_family(pd, props.deviceName, &d->queue_family);
+    if (st == AMP_OK) st = request_core_features(d, pd, props.deviceName, rq);
+    if (st == AMP_OK) {
+        request_extensions(d, pd, rq);
+        float prio = 1.0f;
+        VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+                                       .queueFamilyIndex = d->queue_family, .queueCount = 1,
+                                       .pQueuePriorities = &prio};
+        VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &rq->f2,
+                                  .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci,
+                                  .enabledExtensionCount = rq->ext_count, .ppEnabledExtensionNames = rq->exts};
+        VkResult r = vkCreateDevice(pd, &dci, NULL, &d->device);
+        if (r != VK_SUCCESS) st = amp__vk_fail(r, "vkCreateDevice");
+    }
+    free(rq);
+    if (st == AMP_OK) {
+        vkGetDeviceQueue(d->device, d->queue_family, 0, &d->queue);
+        st = finish_device(d);
+        if (st != AMP_OK) vkDestroyDevice(d->device, NULL);
+    }
+    if (st != AMP_OK) {
         free(d);
         return NULL;
     }
-    amp__log(AMP_LOG_INFO, "opened \"%s\" (queue family %u)", props.deviceName, fam);
+    amp__log(AMP_LOG_INFO, "opened \"%s\" (queue family %u)", props.deviceName, d->queue_family);
+    return d;
+}
+
+/* The devices of accelerators: opened on first use, kept for the process's life. */
+static pthread_mutex_t opened_lock = PTHREAD_MUTEX_INITIALIZER;
+static amp__keyed *opened;
+
+amp__device *amp__accelerator_device(amp_accelerator *acc)
+{
+    pthread_mutex_lock(&opened_lock);
+    amp__device *d = amp__keyed_find(opened, acc);
+    if (!d && (d = device_open(acc)) && amp__keyed_add(&opened, acc, d) != AMP_OK) {
+        amp__device_close(d);
+        d = NULL;
+    }
+    pthread_mutex_unlock(&opened_lock);
     return d;
 }
 
@@ -230,20 +269,26 @@ amp__device *amp__device_wrap(const amp_vulkan_device_desc *desc)
     return d;
 }
 
-AMP_HIDDEN void amp__kernels_release(amp__device *d);
-AMP_HIDDEN void amp__samplers_release(amp__device *d);
-AMP_HIDDEN void amp__mip_kernels_release(amp__device *d);
-AMP_HIDDEN void amp__pipeline_cache_save(amp__device *d);
+void *amp__device_cache(amp__device *d, const amp__device_cache_type *type)
+{
+    return amp__keyed_find(d->caches, type);
+}
+
+amp_status amp__device_cache_add(amp__device *d, const amp__device_cache_type *type, void *state)
+{
+    return amp__keyed_add(&d->caches, type, state);
+}
 
 void amp__device_close(amp__device *d)
 {
     if (!d) return;
     vkQueueWaitIdle(d->queue);
-    amp__mip_kernels_release(d);
-    amp__builtins_release(d);
+    /* newest first: a cache made with the help of an older one goes before it */
+    for (const void *type; d->caches;) {
+        void *state = amp__keyed_pop(&d->caches, &type);
+        ((const amp__device_cache_type *)type)->release(d, state);
+    }
     amp__pipeline_cache_save(d);
-    amp__kernels_release(d);
-    amp__samplers_release(d);
     while (d->staging) {
         amp__staging *s = d->staging;
         d->staging = s->next;

@@ -1,9 +1,9 @@
 /* Built-in kernels compiled at build time (shaders/builtin): pipelines made once
- * per device on first use; and the pipeline maker every kernel uses. */
+ * per device on first use, kept as a device cache. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "vulkan/gpu.h"
 
 extern const uint32_t amp__builtin_copy[];
 extern const size_t amp__builtin_copy_size;
@@ -13,24 +13,6 @@ struct amp__builtin {
     VkPipelineLayout layout;
     VkPipeline copy;
 };
-
-amp_status amp__compute_pipeline(amp__device *d, const uint32_t *spirv, size_t bytes, VkPipelineLayout layout,
-                                  VkPipeline *out)
-{
-    VkShaderModuleCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = bytes,
-                                    .pCode = spirv};
-    VkShaderModule mod;
-    VkResult r = vkCreateShaderModule(d->device, &sci, NULL, &mod);
-    if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateShaderModule");
-    VkComputePipelineCreateInfo pci = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                  .module = mod, .pName = "main"},
-        .layout = layout};
-    r = vkCreateComputePipelines(d->device, d->pipeline_cache, 1, &pci, NULL, out);
-    vkDestroyShaderModule(d->device, mod, NULL);
-    return r == VK_SUCCESS ? AMP_OK : amp__vk_fail(r, "vkCreateComputePipelines");
-}
 
 static amp_status make_copy_pipeline(amp__device *d, amp__builtin *b)
 {
@@ -50,15 +32,32 @@ static amp_status make_copy_pipeline(amp__device *d, amp__builtin *b)
     return amp__compute_pipeline(d, amp__builtin_copy, amp__builtin_copy_size, b->layout, &b->copy);
 }
 
-void amp__builtins_release(amp__device *d)
+static void builtins_release(amp__device *d, void *state)
 {
-    amp__builtin *b = d->builtin;
-    if (!b) return;
+    amp__builtin *b = state;
     if (b->copy) vkDestroyPipeline(d->device, b->copy, NULL);
     if (b->layout) vkDestroyPipelineLayout(d->device, b->layout, NULL);
     if (b->set_layout) vkDestroyDescriptorSetLayout(d->device, b->set_layout, NULL);
     free(b);
-    d->builtin = NULL;
+}
+
+static const amp__device_cache_type builtins = {"built-in kernels", builtins_release};
+
+/* The device's built-in pipelines, made on first use. */
+static amp__builtin *builtins_of(amp__device *d)
+{
+    amp__builtin *b = amp__device_cache(d, &builtins);
+    if (b) return b;
+    b = calloc(1, sizeof *b);
+    if (!b) {
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    if (make_copy_pipeline(d, b) != AMP_OK || amp__device_cache_add(d, &builtins, b) != AMP_OK) {
+        builtins_release(d, b);
+        return NULL;
+    }
+    return b;
 }
 
 bool amp__shader_copy_possible(amp__device *d, VkDeviceSize src_offset, VkDeviceSize dst_offset, VkDeviceSize size)
@@ -72,17 +71,8 @@ amp_status amp__record_shader_copy(amp_accelerator_view *v, amp__batch *batch, V
                                    VkBuffer dst, VkDeviceSize dst_offset, VkDeviceSize size)
 {
     amp__device *d = v->dev;
-    if (!d->builtin) {
-        amp__builtin *b = calloc(1, sizeof *b);
-        if (!b) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
-        d->builtin = b;
-        amp_status s = make_copy_pipeline(d, b);
-        if (s != AMP_OK) {
-            amp__builtins_release(d);
-            return s;
-        }
-    }
-    amp__builtin *b = d->builtin;
+    amp__builtin *b = builtins_of(d);
+    if (!b) return amp_last_status();
     VkDescriptorSet set = amp__batch_descriptor_set(batch, b->set_layout);
     if (!set) return amp_last_status();
     VkDescriptorBufferInfo info[2] = {{src, src_offset, size}, {dst, dst_offset, size}};

@@ -1,5 +1,7 @@
-/* Internal declarations of the image file code (image_file.c, png_write.c and the
- * stb_image wrappers of image_stb.c). Not installed. */
+/* The image layer (src/image): image files (image_file.c), the PNG encoder
+ * (png_write.c) and the stb_image wrappers (image_stb.c). It uses the public API
+ * of the layers below (textures, mips) and, for device limits, src/vulkan.
+ * Not installed. */
 #ifndef AMPVK_IMAGE_INTERNAL_H
 #define AMPVK_IMAGE_INTERNAL_H
 
@@ -7,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "vulkan/gpu.h"
 
 /* ---- image_stb.c: stb_image and stb_image_write, compiled privately ---- */
 /* The header of an image in memory (PNG or HDR): 0 and a reason on failure. */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "vulkan/gpu.h"
 
 struct amp_accelerator {
     VkPhysicalDevice physical;
@@ -13,8 +13,6 @@ struct amp_accelerator {
     char path[64];
     char description[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
     amp_access_type default_access;
-    amp__device *device;          /* opened on first use */
-    amp_accelerator_view *default_view;
     int rank;                     /* preference: lower is better */
 };
 
@@ -129,31 +127,37 @@ static void describe(amp_accelerator *a, int index)
     a->rank = type_rank(a->props.deviceType);
 }
 
-static void build_list(void)
+/* The debug messenger that counts and logs validation warnings and errors; next chains the instance's features. */
+static VkDebugUtilsMessengerCreateInfoEXT messenger_info(const void *next)
 {
-    validation = env_flag("AMPVK_VALIDATION");
-    const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
-    const char *exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
-    if (validation && !layer_available(layers[0])) {
-        snprintf(list_error, sizeof list_error,
-                 "AMPVK_VALIDATION is set but VK_LAYER_KHRONOS_validation is not installed");
-        list_status = AMP_ERROR_UNSUPPORTED;
-        return;
-    }
-    /* Synchronization validation on, as the design asks for tests. */
-    VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
-    VkValidationFeaturesEXT vf = {.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
-                                  .enabledValidationFeatureCount = 1,
-                                  .pEnabledValidationFeatures = enables};
-    VkDebugUtilsMessengerCreateInfoEXT mci = {
+    return (VkDebugUtilsMessengerCreateInfoEXT){
         .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        .pNext = &vf,
+        .pNext = next,
         .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
                            VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
         .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
                        VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                        VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
         .pfnUserCallback = on_validation};
+}
+
+/* Creates the instance, with the validation layer and its messenger when asked for; false with list_error set. */
+static bool create_instance(void)
+{
+    const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
+    const char *exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+    if (validation && !layer_available(layers[0])) {
+        snprintf(list_error, sizeof list_error,
+                 "AMPVK_VALIDATION is set but VK_LAYER_KHRONOS_validation is not installed");
+        list_status = AMP_ERROR_UNSUPPORTED;
+        return false;
+    }
+    /* Synchronization validation on, as the design asks for tests. */
+    VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+    VkValidationFeaturesEXT vf = {.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
+                                  .enabledValidationFeatureCount = 1,
+                                  .pEnabledValidationFeatures = enables};
+    VkDebugUtilsMessengerCreateInfoEXT mci = messenger_info(&vf);
     VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
                              .pApplicationName = "ampvk",
                              .pEngineName = "ampvk",
@@ -171,15 +175,20 @@ static void build_list(void)
                  amp__vk_result_name(r));
         list_status = AMP_ERROR_UNSUPPORTED;
         instance = VK_NULL_HANDLE;
-        return;
+        return false;
     }
     if (validation) {
         PFN_vkCreateDebugUtilsMessengerEXT create =
             (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT");
-        VkDebugUtilsMessengerCreateInfoEXT lasting = mci;
-        lasting.pNext = NULL;
+        VkDebugUtilsMessengerCreateInfoEXT lasting = messenger_info(NULL);
         if (create) create(instance, &lasting, NULL, &messenger);
     }
+    return true;
+}
+
+/* Fills list with the physical devices of Vulkan 1.2 or later; *found is how many the instance has. */
+static bool enumerate_devices(uint32_t *found)
+{
     uint32_t n = 0;
     vkEnumeratePhysicalDevices(instance, &n, NULL);
     VkPhysicalDevice *pds = calloc(n ? n : 1, sizeof *pds);
@@ -188,9 +197,10 @@ static void build_list(void)
         free(pds);
         list_status = AMP_ERROR_OUT_OF_MEMORY;
         snprintf(list_error, sizeof list_error, "out of host memory listing accelerators");
-        return;
+        return false;
     }
     vkEnumeratePhysicalDevices(instance, &n, pds);
+    *found = n;
     for (uint32_t i = 0; i < n; i++) {
         VkPhysicalDeviceProperties p;
         vkGetPhysicalDeviceProperties(pds[i], &p);
@@ -198,7 +208,13 @@ static void build_list(void)
         list[list_count].physical = pds[i];
         list_count++;
     }
-    /* A stable order from run to run: by preference, then by device path. */
+    free(pds);
+    return true;
+}
+
+/* Describes the listed devices and orders them: a stable order from run to run, by preference, then by device path. */
+static void sort_list(void)
+{
     for (int i = 0; i < list_count; i++) describe(&list[i], i);
     for (int i = 1; i < list_count; i++)
         for (int j = i; j > 0; j--) {
@@ -212,7 +228,15 @@ static void build_list(void)
         list[i].info.device_path = list[i].path;
         list[i].info.description = list[i].description;
     }
-    free(pds);
+}
+
+static void build_list(void)
+{
+    validation = env_flag("AMPVK_VALIDATION");
+    if (!create_instance()) return;
+    uint32_t n = 0;
+    if (!enumerate_devices(&n)) return;
+    sort_list();
     if (list_count == 0) {
         list_status = AMP_ERROR_NOT_FOUND;
         snprintf(list_error, sizeof list_error, "no Vulkan 1.2 device found (%u physical devices)", n);
@@ -342,14 +366,7 @@ amp_status amp_accelerator_set_default_cpu_access_type(amp_accelerator *acc, amp
     return AMP_OK;
 }
 
-amp__device *amp__accelerator_device(amp_accelerator *acc)
-{
-    pthread_mutex_lock(&list_lock);
-    if (!acc->device) acc->device = amp__device_open(acc, instance, acc->physical);
-    amp__device *d = acc->device;
-    pthread_mutex_unlock(&list_lock);
-    return d;
-}
+VkPhysicalDevice amp__accelerator_physical(const amp_accelerator *acc) { return acc->physical; }
 
 amp_accelerator *amp__accelerator_for_physical(VkPhysicalDevice pd)
 {
@@ -363,34 +380,4 @@ amp_accelerator *amp__accelerator_for_physical(VkPhysicalDevice pd)
     for (int i = 0; i < list_count; i++)
         if (strcmp(list[i].path, path) == 0) return &list[i];
     return NULL;
-}
-
-amp_accelerator_view *amp_accelerator_default_view(amp_accelerator *acc)
-{
-    if (!acc) {
-        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_default_view: NULL accelerator");
-        return NULL;
-    }
-    pthread_mutex_lock(&list_lock);
-    amp_accelerator_view *v = acc->default_view;
-    pthread_mutex_unlock(&list_lock);
-    if (v) return v;
-    v = amp_view_create(acc, AMP_QUEUING_AUTOMATIC);
-    if (!v) return NULL;
-    v->is_default = true;
-    pthread_mutex_lock(&list_lock);
-    if (!acc->default_view) acc->default_view = v;
-    amp_accelerator_view *winner = acc->default_view;
-    pthread_mutex_unlock(&list_lock);
-    if (winner != v) {
-        v->is_default = false;
-        amp_view_destroy(&v);
-    }
-    return winner;
-}
-
-amp_accelerator_view *amp_default_view(void)
-{
-    amp_accelerator *a = amp_accelerator_default();
-    return a ? amp_accelerator_default_view(a) : NULL;
 }

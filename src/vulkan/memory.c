@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "vulkan/gpu.h"
 
 #define BLOCK_SIZE ((VkDeviceSize)256 << 20)
 

@@ -1,27 +1,13 @@
-/* Internal declarations shared by the runtime's source files. Not installed. */
-#ifndef AMPVK_INTERNAL_H
-#define AMPVK_INTERNAL_H
+/* The Vulkan layer (src/vulkan): the instance and accelerators, devices and their
+ * memory, command streams (accelerator_views, batches, futures) with the tracker,
+ * the pipeline cache and the kernels built into the library. It uses only
+ * src/core; the layers above register what they keep per device (device caches)
+ * and what they must hear of a view's end (view observers) instead of being called
+ * by name. Not installed. */
+#ifndef AMPVK_GPU_H
+#define AMPVK_GPU_H
 
-#include <pthread.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <vulkan/vulkan.h>
-
-#include "ampvk/ampvk.h"
-
-#define AMP_HIDDEN __attribute__((visibility("hidden")))
-
-/* ---- errors.c ---- */
-/* Records status and a printf-style message as the thread's last error, logs it,
- * and returns status. */
-AMP_HIDDEN amp_status amp__fail(amp_status status, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* Maps a failed VkResult to a status and message naming the call. */
-AMP_HIDDEN amp_status amp__vk_fail(VkResult r, const char *what);
-AMP_HIDDEN void amp__log(amp_log_level level, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-AMP_HIDDEN const char *amp__vk_result_name(VkResult r);
+#include "core/core.h"
 
 /* ---- memory.c: sub-allocation from large blocks ---- */
 typedef struct amp__block amp__block;
@@ -67,8 +53,7 @@ typedef struct amp__barrier {
     bool overflow; /* more than fit: one global memory barrier instead */
 } amp__barrier;
 
-/* ---- device.c ---- */
-typedef struct amp__kernel_entry amp__kernel_entry;
+/* ---- device.c: a VkDevice with one compute queue, its features and caches ---- */
 typedef struct amp__staging amp__staging;
 
 typedef struct amp__device {
@@ -91,21 +76,45 @@ typedef struct amp__device {
     amp__staging *staging;    /* free staging buffers */
     VkPipelineCache pipeline_cache;
     bool pipeline_cache_dirty;
-    amp__kernel_entry *kernels; /* in-memory cache of compiled kernels */
-    struct amp__sampler_entry *samplers; /* VkSamplers by amp_sampler value */
     bool custom_border;       /* VK_EXT_custom_border_color is on */
-    amp_kernel *mip_kernels[3]; /* the built-in mip-level kernels, by rank */
-    struct amp__builtin *builtin; /* pipelines of shaders/builtin, made on first use */
+    amp__keyed *caches;       /* per-device caches of the layers, by type, newest first */
     amp_accelerator *accelerator;
     int views;                /* live views (for external devices: destroy with the last) */
 } amp__device;
 
 AMP_HIDDEN void amp__lock(amp__device *d);
 AMP_HIDDEN void amp__unlock(amp__device *d);
-/* Creates ampvk's own device on a physical device. */
-AMP_HIDDEN amp__device *amp__device_open(amp_accelerator *acc, VkInstance inst, VkPhysicalDevice pd);
+/* The device of an accelerator, opened on first use (ampvk's own VkDevice). NULL
+ * with an error if it cannot be opened; a later call tries again. */
+AMP_HIDDEN amp__device *amp__accelerator_device(amp_accelerator *acc);
+/* A device over the application's VkDevice (amp_view_create_external). */
 AMP_HIDDEN amp__device *amp__device_wrap(const amp_vulkan_device_desc *desc);
 AMP_HIDDEN void amp__device_close(amp__device *d);
+
+/* What an upper layer keeps per device (compiled kernels, samplers, built-in
+ * pipelines): one static amp__device_cache_type per kind of cache, whose address is
+ * its key. The device releases each cache once, newest first, when it closes, so a
+ * cache registered after another may still use it while it is released. */
+typedef struct amp__device_cache_type {
+    const char *name;
+    void (*release)(amp__device *d, void *state);
+} amp__device_cache_type;
+/* The state registered for type, or NULL. The caller holds the device lock. */
+AMP_HIDDEN void *amp__device_cache(amp__device *d, const amp__device_cache_type *type);
+/* Registers state for type (not yet registered); AMP_OK or out of memory. The
+ * caller holds the device lock. */
+AMP_HIDDEN amp_status amp__device_cache_add(amp__device *d, const amp__device_cache_type *type, void *state);
+
+/* ---- pipeline_cache.c: the VkPipelineCache, kept on disk per device and driver ---- */
+/* Creates d->pipeline_cache from the file saved for this device, if any and valid. */
+AMP_HIDDEN void amp__pipeline_cache_load(amp__device *d);
+/* Marks the pipeline cache as holding a new pipeline and saves it. */
+AMP_HIDDEN void amp__pipeline_cache_changed(amp__device *d);
+/* Saves the pipeline cache if it changed since the last save. */
+AMP_HIDDEN void amp__pipeline_cache_save(amp__device *d);
+/* A compute pipeline from SPIR-V (entry "main") through the device's pipeline cache. */
+AMP_HIDDEN amp_status amp__compute_pipeline(amp__device *d, const uint32_t *spirv, size_t bytes,
+                                            VkPipelineLayout layout, VkPipeline *out);
 /* Waits until serial completes; AMP_OK, AMP_ERROR_TIMEOUT or device lost. The device
  * lock is released while waiting. */
 AMP_HIDDEN amp_status amp__device_wait_serial(amp__device *d, uint64_t serial, uint64_t timeout_ns);
@@ -133,7 +142,7 @@ struct amp__staging {
 AMP_HIDDEN amp__staging *amp__staging_get(amp__device *d, VkDeviceSize size, bool readback);
 AMP_HIDDEN void amp__staging_put(amp__device *d, amp__staging *s);
 
-/* ---- stream.c: command streams and batches ---- */
+/* ---- stream.c: accelerator_views, batches, submission, futures ---- */
 typedef struct amp__batch amp__batch;
 typedef struct amp__host_action {
     void (*run)(void *ctx, bool ok); /* host-side completion, called once */
@@ -177,10 +186,17 @@ AMP_HIDDEN amp_status amp__view_wait_through(amp_accelerator_view *v, uint64_t s
 AMP_HIDDEN amp_status amp__view_finish(amp_accelerator_view *v);
 /* Recycles completed batches. */
 AMP_HIDDEN void amp__view_retire(amp_accelerator_view *v);
-/* Marks that work has started, for set_default. */
-AMP_HIDDEN void amp__note_work_started(void);
 
-/* Tracker: gathers what an access needs into bar and updates the track. */
+/* What a layer above must do when a view goes away (the data layer: storage that
+ * remembers the view forgets it). device_closing: the view is the last of an
+ * application's device, which closes with it. Observers run in the order they were
+ * added, under the device lock, before the view's work is finished the last time. */
+typedef void (*amp__view_observer)(amp_accelerator_view *v, bool device_closing);
+/* Adds an observer of every view's destruction (a few at most; idempotent). */
+AMP_HIDDEN amp_status amp__view_observe_destroy(amp__view_observer fn);
+
+/* ---- tracker.c ---- */
+/* Gathers what an access needs into bar and updates the track. */
 AMP_HIDDEN void amp__track_access(amp__track *t, VkBuffer buf, VkPipelineStageFlags stage,
                                   VkAccessFlags access, bool write, uint64_t serial, amp__barrier *bar);
 /* The same for an image whose levels are all in *layout: moves them to want
@@ -188,8 +204,13 @@ AMP_HIDDEN void amp__track_access(amp__track *t, VkBuffer buf, VkPipelineStageFl
 AMP_HIDDEN void amp__track_image_access(amp__track *t, VkImage image, VkImageLayout *layout, VkImageLayout want,
                                         VkPipelineStageFlags stage, VkAccessFlags access, bool write,
                                         uint64_t serial, amp__barrier *bar);
+/* Records the gathered barriers (one vkCmdPipelineBarrier) and empties bar. */
 AMP_HIDDEN void amp__barrier_record(amp_accelerator_view *v, VkCommandBuffer cmd, amp__barrier *bar);
+/* Makes writes of a stage to buf visible to the host. */
+AMP_HIDDEN void amp__barrier_to_host(VkCommandBuffer cmd, VkBuffer buf, VkPipelineStageFlags stage,
+                                     VkAccessFlags access);
 
+/* ---- stream.c: futures and readback ---- */
 /* A future: a serial on a device plus host-side completion. */
 struct amp_future {
     amp__device *dev;
@@ -207,22 +228,6 @@ typedef void (*amp__unpack_fn)(void *ctx, const void *staged, bool ok);
  * for it) and returns s to the pool. On failure s is returned at once, NULL. */
 AMP_HIDDEN amp_future *amp__readback_future(amp__device *d, uint64_t serial, amp__staging *s, amp__unpack_fn unpack,
                                             const void *ctx, size_t ctx_size);
-/* Makes writes of a stage to buf visible to the host. */
-AMP_HIDDEN void amp__barrier_to_host(VkCommandBuffer cmd, VkBuffer buf, VkPipelineStageFlags stage,
-                                     VkAccessFlags access);
-
-/* ---- array.c: storage shared by views ---- */
-typedef struct amp__data amp__data;
-/* Makes the view's data current on the device of v for a kernel access; records an
- * upload if needed and gathers the barrier for the access. */
-AMP_HIDDEN amp_status amp__view_prepare_device(amp_array_view *view, amp_accelerator_view *v,
-                                              bool write, amp__barrier *bar, VkBuffer *buf,
-                                              VkDeviceSize *size);
-/* Element offset and strides (in elements) of a view inside its storage. */
-AMP_HIDDEN void amp__view_geometry(const amp_array_view *view, int64_t *offset, int64_t strides[2]);
-AMP_HIDDEN amp_accelerator_view *amp__view_home(const amp_array_view *view);
-/* Called by amp_view_destroy: storage stops referring to the view. */
-AMP_HIDDEN void amp__storage_forget_view(amp_accelerator_view *v, bool device_closing);
 
 /* ---- builtin.c: kernels compiled at build time ---- */
 typedef struct amp__builtin amp__builtin;
@@ -235,19 +240,15 @@ AMP_HIDDEN bool amp__shader_copy_possible(amp__device *d, VkDeviceSize src_offse
 AMP_HIDDEN amp_status amp__record_shader_copy(amp_accelerator_view *v, amp__batch *b, VkBuffer src,
                                               VkDeviceSize src_offset, VkBuffer dst, VkDeviceSize dst_offset,
                                               VkDeviceSize size);
-AMP_HIDDEN void amp__builtins_release(amp__device *d);
-/* A compute pipeline from SPIR-V (entry "main") through the device's pipeline cache. */
-AMP_HIDDEN amp_status amp__compute_pipeline(amp__device *d, const uint32_t *spirv, size_t bytes,
-                                            VkPipelineLayout layout, VkPipeline *out);
 
 /* ---- instance.c ---- */
 AMP_HIDDEN VkInstance amp__instance(void);
 AMP_HIDDEN bool amp__validation_enabled(void);
-AMP_HIDDEN amp__device *amp__accelerator_device(amp_accelerator *acc);
+/* The physical device of an accelerator. */
+AMP_HIDDEN VkPhysicalDevice amp__accelerator_physical(const amp_accelerator *acc);
+/* The accelerator of a physical device of ampvk's instance, or NULL. */
 AMP_HIDDEN amp_accelerator *amp__accelerator_for_physical(VkPhysicalDevice pd);
-
-/* ---- util ---- */
-AMP_HIDDEN char *amp__strdup(const char *s);
-AMP_HIDDEN uint64_t amp__hash64(const void *data, size_t n, uint64_t seed);
+/* Marks that work has started, for set_default. */
+AMP_HIDDEN void amp__note_work_started(void);
 
 #endif

@@ -1,45 +1,32 @@
 /* Compiling kernels: shaderc at run time, with the user's #includes, behind an
  * in-memory cache and a disk cache keyed by the exact source, the options and
  * the content of every user file it included. */
-#include <errno.h>
 #include <shaderc/shaderc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "kernel_internal.h"
+#include "kernel/kernel_internal.h"
 
 static uint64_t compile_count;
 uint64_t amp_kernel_compile_count(void) { return __atomic_load_n(&compile_count, __ATOMIC_SEQ_CST); }
 
 /* ---- files ---- */
 
+/* The whole file, zero-terminated, or NULL. */
 static char *read_file(const char *path, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap = cap ? cap * 2 : 16384;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t r = fread(buf + n, 1, cap - n - 1, f);
-        n += r;
-        if (r == 0) break;
-    }
-    fclose(f);
-    buf[n] = 0;
-    if (size) *size = n;
-    return buf;
+    char *data;
+    return amp__file_read(path, &data, size, NULL) == 0 ? data : NULL;
+}
+
+/* True if the file exists and its content has this hash. */
+static bool file_has_hash(const char *path, uint64_t hash)
+{
+    size_t size;
+    char *text = read_file(path, &size);
+    bool same = text && amp__hash64(text, size, 0) == hash;
+    free(text);
+    return same;
 }
 
 /* ---- includes ---- */
@@ -52,13 +39,8 @@ typedef struct dep {
 /* True if every included file still has the content it had at compile time. */
 static bool deps_unchanged(const dep *deps, int count)
 {
-    for (int i = 0; i < count; i++) {
-        size_t size;
-        char *text = read_file(deps[i].path, &size);
-        bool same = text && amp__hash64(text, size, 0) == deps[i].hash;
-        free(text);
-        if (!same) return false;
-    }
+    for (int i = 0; i < count; i++)
+        if (!file_has_hash(deps[i].path, deps[i].hash)) return false;
     return true;
 }
 
@@ -101,18 +83,6 @@ static const amp__glsl_file *library_file(const char *name)
     return NULL;
 }
 
-static char *join_path(const char *dir, size_t dir_len, const char *name)
-{
-    size_t n = strlen(name);
-    char *r = malloc(dir_len + n + 2);
-    if (!r) return NULL;
-    memcpy(r, dir, dir_len);
-    size_t at = dir_len;
-    if (dir_len && dir[dir_len - 1] != '/') r[at++] = '/';
-    memcpy(r + at, name, n + 1);
-    return r;
-}
-
 static shaderc_include_result *found(const char *name, char *content, bool owned)
 {
     include_result *ir = calloc(1, sizeof *ir);
@@ -149,9 +119,9 @@ static shaderc_include_result *resolve(void *user, const char *requested, int ty
         const char *from = strcmp(requesting, c->main_name) == 0 && c->desc->file ? c->desc->file : requesting;
         const char *slash = strrchr(from, '/');
         if (type == shaderc_include_type_relative)
-            candidates[n++] = slash ? join_path(from, (size_t)(slash - from), requested) : amp__strdup(requested);
+            candidates[n++] = slash ? amp__path_join(from, (size_t)(slash - from), requested) : amp__strdup(requested);
         for (int i = 0; i < c->desc->include_dir_count && i < 64; i++)
-            candidates[n++] = join_path(c->desc->include_dirs[i], strlen(c->desc->include_dirs[i]), requested);
+            candidates[n++] = amp__path_join(c->desc->include_dirs[i], strlen(c->desc->include_dirs[i]), requested);
     }
     shaderc_include_result *res = NULL;
     for (int i = 0; i < n; i++) {
@@ -194,51 +164,6 @@ static void release(void *user, shaderc_include_result *r)
 
 #define CACHE_MAGIC "AMPVKSPV"
 #define CACHE_VERSION 1u
-
-static bool cache_enabled(void)
-{
-    const char *e = getenv("AMPVK_CACHE");
-    return !(e && strcmp(e, "0") == 0);
-}
-
-/* The cache directory (created on demand), or NULL. */
-static char *cache_dir(void)
-{
-    char base[1024];
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (xdg && *xdg) snprintf(base, sizeof base, "%s", xdg);
-    else if (home && *home) snprintf(base, sizeof base, "%s/.cache", home);
-    else return NULL;
-    mkdir(base, 0755);
-    char *dir = join_path(base, strlen(base), "ampvk");
-    if (dir && mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        free(dir);
-        return NULL;
-    }
-    return dir;
-}
-
-static char *cache_path(const char *suffix)
-{
-    char *dir = cache_dir();
-    if (!dir) return NULL;
-    char *p = join_path(dir, strlen(dir), suffix);
-    free(dir);
-    return p;
-}
-
-/* Writes data to path atomically (a temporary file renamed over it). */
-static void write_atomically(const char *path, const void *data, size_t size)
-{
-    char tmp[1200];
-    snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return;
-    bool ok = fwrite(data, 1, size, f) == size;
-    ok = fclose(f) == 0 && ok;
-    if (ok) rename(tmp, path);
-    else remove(tmp);
-}
 
 /* Entry layout: magic[8] version u32 pad u32 checksum u64 (of what follows)
  * source_len u64, source, dep_count u32, {path_len u32, path, hash u64}*,
@@ -291,7 +216,7 @@ static void cache_store(const char *path, const char *source, const dep *deps, i
     if (!w.failed) {
         checksum = amp__hash64(w.buf + 24, w.n - 24, 0);
         memcpy(w.buf + 16, &checksum, 8);
-        write_atomically(path, w.buf, w.n);
+        amp__file_write(path, w.buf, w.n, false, NULL);
     }
     free(w.buf);
 }
@@ -358,11 +283,7 @@ static bool cache_load(const char *path, const char *source, amp__spirv *out, de
         char dep_path[4096];
         memcpy(dep_path, p, pl);
         dep_path[pl] = 0;
-        size_t dsize;
-        char *text = read_file(dep_path, &dsize);
-        bool same = text && amp__hash64(text, dsize, 0) == h;
-        free(text);
-        if (!same) goto done;
+        if (!file_has_hash(dep_path, h)) goto done;
         dep *nd = realloc(*deps_out, sizeof *nd * (size_t)(*dep_count + 1));
         if (!nd) goto done;
         *deps_out = nd;
@@ -393,44 +314,68 @@ done:
 
 /* ---- the in-memory cache ---- */
 
-struct amp__kernel_entry {
+typedef struct kernel_entry {
     uint64_t key;
     char *source;
     uint32_t *words;
     size_t count;
     dep *deps;      /* user files included, with their content hashes */
     int dep_count;
-    amp__kernel_entry *next;
-};
+    struct kernel_entry *next;
+} kernel_entry;
 
+/* The device's compiled kernels: a device cache. */
+typedef struct kernel_cache {
+    kernel_entry *entries;
+} kernel_cache;
 
-void amp__kernels_release(amp__device *d)
+static void entry_free(kernel_entry *e)
 {
-    while (d->kernels) {
-        amp__kernel_entry *e = d->kernels;
-        d->kernels = e->next;
-        free_deps(e->deps, e->dep_count);
-        free(e->source);
-        free(e->words);
-        free(e);
+    free_deps(e->deps, e->dep_count);
+    free(e->source);
+    free(e->words);
+    free(e);
+}
+
+static void kernels_release(amp__device *d, void *state)
+{
+    (void)d;
+    kernel_cache *c = state;
+    while (c->entries) {
+        kernel_entry *e = c->entries;
+        c->entries = e->next;
+        entry_free(e);
     }
+    free(c);
+}
+
+static const amp__device_cache_type kernels = {"compiled kernels", kernels_release};
+
+/* The device's kernel cache, made on first use (NULL when out of memory). */
+static kernel_cache *kernels_of(amp__device *d)
+{
+    kernel_cache *c = amp__device_cache(d, &kernels);
+    if (!c && (c = calloc(1, sizeof *c)) && amp__device_cache_add(d, &kernels, c) != AMP_OK) {
+        free(c);
+        c = NULL;
+    }
+    return c;
 }
 
 static void remember(amp__device *d, uint64_t key, const char *source, const amp__spirv *s, const dep *deps,
                      int dep_count)
 {
+    kernel_cache *c = kernels_of(d);
+    if (!c) return;
     /* a newer compile of the same source replaces the old entry */
-    for (amp__kernel_entry **p = &d->kernels; *p; p = &(*p)->next)
+    for (kernel_entry **p = &c->entries; *p; p = &(*p)->next)
         if ((*p)->key == key && strcmp((*p)->source, source) == 0) {
-            amp__kernel_entry *old = *p;
+            kernel_entry *old = *p;
             *p = old->next;
-            free_deps(old->deps, old->dep_count);
-            free(old->source);
-            free(old->words);
-            free(old);
+            entry_free(old);
             break;
         }
-    amp__kernel_entry *e = calloc(1, sizeof *e);
+    kernel_entry *e = calloc(1, sizeof *e);
     if (!e) return;
     e->deps = calloc((size_t)dep_count + 1, sizeof *e->deps);
     for (int i = 0; e->deps && i < dep_count; i++) {
@@ -442,176 +387,188 @@ static void remember(amp__device *d, uint64_t key, const char *source, const amp
     e->source = amp__strdup(source);
     e->words = malloc(s->count * 4);
     if (!e->source || !e->words) {
-        free(e->source);
-        free(e->words);
-        free(e);
+        entry_free(e);
         return;
     }
     memcpy(e->words, s->words, s->count * 4);
     e->count = s->count;
-    e->next = d->kernels;
-    d->kernels = e;
+    e->next = c->entries;
+    c->entries = e;
 }
 
 /* ---- compile ---- */
 
-amp_status amp__compile(amp__device *d, const char *source, const char *name, const amp_kernel_desc *desc,
-                        const char *options_key, amp__spirv *out)
+/* The text the caches are keyed by: the options (defines and include directories
+ * too) ahead of the source, so that two compiles share an entry only when all agree.
+ * NULL when out of memory. */
+static char *cache_key_text(const char *source, const amp_kernel_desc *desc, const char *options_key)
 {
-    memset(out, 0, sizeof *out);
-    /* The key covers the source, the options (defines and include directories too)
-     * and the library version. */
     size_t full_len = strlen(source) + strlen(options_key) + 64;
     for (int i = 0; i < desc->define_count; i++) full_len += strlen(desc->defines[i]) + 9;
     for (int i = 0; i < desc->include_dir_count; i++) full_len += strlen(desc->include_dirs[i]) + 10;
     char *full = malloc(full_len);
-    if (!full) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+    if (!full) return NULL;
     size_t at = (size_t)snprintf(full, full_len, "%s\n", options_key);
     for (int i = 0; i < desc->define_count; i++)
         at += (size_t)snprintf(full + at, full_len - at, "define=%s\n", desc->defines[i]);
     for (int i = 0; i < desc->include_dir_count; i++)
         at += (size_t)snprintf(full + at, full_len - at, "include=%s\n", desc->include_dirs[i]);
     snprintf(full + at, full_len - at, "%s", source);
+    return full;
+}
+
+/* The hash of the key text and the kernel library, so that a new library version
+ * misses entries compiled against the old one. */
+static uint64_t cache_key_hash(const char *full)
+{
     uint64_t key = amp__hash64(full, strlen(full), 0);
     for (int i = 0; i < amp__glsl_library_count; i++)
         key = amp__hash64(amp__glsl_library[i].text, strlen(amp__glsl_library[i].text), key);
+    return key;
+}
 
-    for (amp__kernel_entry *e = d->kernels; e; e = e->next)
-        if (e->key == key && strcmp(e->source, full) == 0 && deps_unchanged(e->deps, e->dep_count)) {
-            out->words = malloc(e->count * 4);
-            if (!out->words) {
-                free(full);
-                return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
-            }
-            memcpy(out->words, e->words, e->count * 4);
-            out->count = e->count;
-            free(full);
-            return AMP_OK;
-        }
+/* The device's entry for this key text whose included files are unchanged, or NULL. */
+static const kernel_entry *memory_cache_find(amp__device *d, uint64_t key, const char *full)
+{
+    kernel_cache *cache = amp__device_cache(d, &kernels);
+    for (kernel_entry *e = cache ? cache->entries : NULL; e; e = e->next)
+        if (e->key == key && strcmp(e->source, full) == 0 && deps_unchanged(e->deps, e->dep_count)) return e;
+    return NULL;
+}
 
+/* A copy of an in-memory entry's SPIR-V, which the caller owns. */
+static amp_status spirv_from_entry(const kernel_entry *e, amp__spirv *out)
+{
+    out->words = malloc(e->count * 4);
+    if (!out->words) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+    memcpy(out->words, e->words, e->count * 4);
+    out->count = e->count;
+    return AMP_OK;
+}
+
+/* The disk cache file for this key, or NULL when there is no cache directory. */
+static char *disk_cache_path(uint64_t key)
+{
     char fname[64];
     snprintf(fname, sizeof fname, "%016llx.spv", (unsigned long long)key);
-    char *path = cache_enabled() ? cache_path(fname) : NULL;
+    return amp__cache_path(fname);
+}
+
+/* Loads the SPIR-V from the disk cache if its entry is valid, remembering it in
+ * memory too so the next compile on this device does not read the file again. */
+static bool disk_cache_take(amp__device *d, uint64_t key, const char *full, const char *name, const char *path,
+                            amp__spirv *out)
+{
     dep *disk_deps;
     int disk_dep_count;
-    if (path && cache_load(path, full, out, &disk_deps, &disk_dep_count)) {
-        amp__log(AMP_LOG_INFO, "kernel %s: from the disk cache", name);
-        remember(d, key, full, out, disk_deps, disk_dep_count);
-        free_deps(disk_deps, disk_dep_count);
-        free(path);
-        free(full);
-        return AMP_OK;
-    }
+    if (!cache_load(path, full, out, &disk_deps, &disk_dep_count)) return false;
+    amp__log(AMP_LOG_INFO, "kernel %s: from the disk cache", name);
+    remember(d, key, full, out, disk_deps, disk_dep_count);
+    free_deps(disk_deps, disk_dep_count);
+    return true;
+}
 
-    shaderc_compiler_t compiler = shaderc_compiler_initialize();
-    shaderc_compile_options_t opts = shaderc_compile_options_initialize();
-    if (!compiler || !opts) {
-        free(path);
-        free(full);
-        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "cannot start the GLSL compiler");
-    }
-    shaderc_compile_options_set_target_env(opts, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_2);
-    shaderc_compile_options_set_source_language(opts, shaderc_source_language_glsl);
-    shaderc_compile_options_set_optimization_level(
-        opts, desc->optimization == AMP_OPTIMIZE_NONE   ? shaderc_optimization_level_zero
-              : desc->optimization == AMP_OPTIMIZE_SIZE ? shaderc_optimization_level_size
-                                                        : shaderc_optimization_level_performance);
+/* Passes the kernel's defines to shaderc: "NAME=value", or "NAME" alone. */
+static void set_defines(shaderc_compile_options_t opts, const amp_kernel_desc *desc)
+{
     for (int i = 0; i < desc->define_count; i++) {
         const char *def = desc->defines[i];
         const char *eq = strchr(def, '=');
         if (eq) shaderc_compile_options_add_macro_definition(opts, def, (size_t)(eq - def), eq + 1, strlen(eq + 1));
         else shaderc_compile_options_add_macro_definition(opts, def, strlen(def), NULL, 0);
     }
-    /* the device's limits, not glslang's defaults (gl_MaxComputeWorkGroupSize.z = 64) */
-    const VkPhysicalDeviceLimits *lim = &d->props.limits;
-    shaderc_compile_options_set_limit(opts, shaderc_limit_max_compute_work_group_size_x, (int)lim->maxComputeWorkGroupSize[0]);
-    shaderc_compile_options_set_limit(opts, shaderc_limit_max_compute_work_group_size_y, (int)lim->maxComputeWorkGroupSize[1]);
-    shaderc_compile_options_set_limit(opts, shaderc_limit_max_compute_work_group_size_z, (int)lim->maxComputeWorkGroupSize[2]);
+}
+
+/* The device's limits, not glslang's defaults (gl_MaxComputeWorkGroupSize.z = 64). */
+static void set_device_limits(shaderc_compile_options_t opts, const VkPhysicalDeviceLimits *lim)
+{
+    shaderc_compile_options_set_limit(opts, shaderc_limit_max_compute_work_group_size_x,
+                                      (int)lim->maxComputeWorkGroupSize[0]);
+    shaderc_compile_options_set_limit(opts, shaderc_limit_max_compute_work_group_size_y,
+                                      (int)lim->maxComputeWorkGroupSize[1]);
+    shaderc_compile_options_set_limit(opts, shaderc_limit_max_compute_work_group_size_z,
+                                      (int)lim->maxComputeWorkGroupSize[2]);
     shaderc_compile_options_set_limit(opts, shaderc_limit_max_compute_work_group_count_x,
-                                      (int)(lim->maxComputeWorkGroupCount[0] > INT32_MAX ? INT32_MAX : lim->maxComputeWorkGroupCount[0]));
+                                      (int)(lim->maxComputeWorkGroupCount[0] > INT32_MAX
+                                                ? INT32_MAX
+                                                : lim->maxComputeWorkGroupCount[0]));
+}
+
+/* Vulkan 1.2 GLSL at the kernel's optimization level, with its defines and the device's limits. */
+static void set_compile_options(shaderc_compile_options_t opts, const amp__device *d, const amp_kernel_desc *desc)
+{
+    shaderc_compile_options_set_target_env(opts, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_2);
+    shaderc_compile_options_set_source_language(opts, shaderc_source_language_glsl);
+    shaderc_compile_options_set_optimization_level(
+        opts, desc->optimization == AMP_OPTIMIZE_NONE   ? shaderc_optimization_level_zero
+              : desc->optimization == AMP_OPTIMIZE_SIZE ? shaderc_optimization_level_size
+                                                        : shaderc_optimization_level_performance);
+    set_defines(opts, desc);
+    set_device_limits(opts, &d->props.limits);
+}
+
+/* The SPIR-V of a finished compile, or its error message as an AMP_ERROR_COMPILE. */
+static amp_status spirv_from_result(shaderc_compilation_result_t res, amp__spirv *out)
+{
+    if (shaderc_result_get_compilation_status(res) != shaderc_compilation_status_success) {
+        const char *msg = shaderc_result_get_error_message(res);
+        return amp__fail(AMP_ERROR_COMPILE, "%s", msg && *msg ? msg : "the kernel failed to compile");
+    }
+    size_t bytes = shaderc_result_get_length(res);
+    out->words = malloc(bytes);
+    if (!out->words) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+    memcpy(out->words, shaderc_result_get_bytes(res), bytes);
+    out->count = bytes / 4;
+    return AMP_OK;
+}
+
+/* Compiles with shaderc, resolving #includes from the library and the user's files,
+ * and stores the result in both caches with the files it included. */
+static amp_status compile_and_store(amp__device *d, const char *source, const char *name,
+                                    const amp_kernel_desc *desc, uint64_t key, const char *full, const char *path,
+                                    amp__spirv *out)
+{
+    shaderc_compiler_t compiler = shaderc_compiler_initialize();
+    shaderc_compile_options_t opts = shaderc_compile_options_initialize();
+    if (!compiler || !opts) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "cannot start the GLSL compiler");
+    set_compile_options(opts, d, desc);
     include_ctx ic = {.desc = desc, .main_name = name};
     shaderc_compile_options_set_include_callbacks(opts, resolve, release, &ic);
     shaderc_compilation_result_t res = shaderc_compile_into_spv(compiler, source, strlen(source),
                                                                 shaderc_compute_shader, name, "main", opts);
     __atomic_add_fetch(&compile_count, 1, __ATOMIC_SEQ_CST);
-    amp_status st = AMP_OK;
-    if (shaderc_result_get_compilation_status(res) != shaderc_compilation_status_success) {
-        const char *msg = shaderc_result_get_error_message(res);
-        st = amp__fail(AMP_ERROR_COMPILE, "%s", msg && *msg ? msg : "the kernel failed to compile");
-    } else {
-        size_t bytes = shaderc_result_get_length(res);
-        out->words = malloc(bytes);
-        if (!out->words) {
-            st = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
-        } else {
-            memcpy(out->words, shaderc_result_get_bytes(res), bytes);
-            out->count = bytes / 4;
-            remember(d, key, full, out, ic.deps, ic.dep_count);
-            if (path) cache_store(path, full, ic.deps, ic.dep_count, out->words, out->count);
-        }
+    amp_status st = spirv_from_result(res, out);
+    if (st == AMP_OK) {
+        remember(d, key, full, out, ic.deps, ic.dep_count);
+        if (path) cache_store(path, full, ic.deps, ic.dep_count, out->words, out->count);
     }
     shaderc_result_release(res);
     shaderc_compile_options_release(opts);
     shaderc_compiler_release(compiler);
     free_deps(ic.deps, ic.dep_count);
-    free(path);
-    free(full);
     return st;
 }
 
-/* ---- the pipeline cache ---- */
-
-static char *pipeline_cache_path(amp__device *d)
+amp_status amp__compile(amp__device *d, const char *source, const char *name, const amp_kernel_desc *desc,
+                        const char *options_key, amp__spirv *out)
 {
-    char name[64];
-    char *w = name + snprintf(name, sizeof name, "pipelines-");
-    for (unsigned i = 0; i < VK_UUID_SIZE; i++) w += sprintf(w, "%02x", d->props.pipelineCacheUUID[i]);
-    snprintf(w, sizeof name - (size_t)(w - name), ".bin");
-    return cache_path(name);
-}
+    memset(out, 0, sizeof *out);
+    char *full = cache_key_text(source, desc, options_key);
+    if (!full) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+    uint64_t key = cache_key_hash(full);
 
-void amp__pipeline_cache_load(amp__device *d)
-{
-    size_t size = 0;
-    char *data = NULL;
-    char *path = cache_enabled() ? pipeline_cache_path(d) : NULL;
-    if (path) data = read_file(path, &size);
-    /* Trust the file only if its header names this exact device and driver. */
-    if (data) {
-        uint32_t h[4];
-        bool ok = size >= 16 + VK_UUID_SIZE;
-        if (ok) memcpy(h, data, 16);
-        ok = ok && h[0] >= 16 + VK_UUID_SIZE && h[0] <= size &&
-             h[1] == VK_PIPELINE_CACHE_HEADER_VERSION_ONE && h[2] == d->props.vendorID &&
-             h[3] == d->props.deviceID && memcmp(data + 16, d->props.pipelineCacheUUID, VK_UUID_SIZE) == 0;
-        if (!ok) {
-            free(data);
-            data = NULL;
-            size = 0;
-        }
+    const kernel_entry *hit = memory_cache_find(d, key, full);
+    if (hit) {
+        amp_status st = spirv_from_entry(hit, out);
+        free(full);
+        return st;
     }
-    VkPipelineCacheCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
-                                    .initialDataSize = data ? size : 0, .pInitialData = data};
-    if (vkCreatePipelineCache(d->device, &ci, NULL, &d->pipeline_cache) != VK_SUCCESS) {
-        ci.initialDataSize = 0;
-        ci.pInitialData = NULL;
-        if (vkCreatePipelineCache(d->device, &ci, NULL, &d->pipeline_cache) != VK_SUCCESS)
-            d->pipeline_cache = VK_NULL_HANDLE;
-    }
-    free(data);
-    free(path);
-}
 
-void amp__pipeline_cache_save(amp__device *d)
-{
-    if (!d->pipeline_cache || !d->pipeline_cache_dirty || !cache_enabled()) return;
-    size_t size = 0;
-    if (vkGetPipelineCacheData(d->device, d->pipeline_cache, &size, NULL) != VK_SUCCESS || !size) return;
-    void *data = malloc(size);
-    char *path = pipeline_cache_path(d);
-    if (data && path && vkGetPipelineCacheData(d->device, d->pipeline_cache, &size, data) == VK_SUCCESS)
-        write_atomically(path, data, size);
-    d->pipeline_cache_dirty = false;
-    free(data);
+    char *path = disk_cache_path(key);
+    amp_status st = AMP_OK;
+    if (!path || !disk_cache_take(d, key, full, name, path, out))
+        st = compile_and_store(d, source, name, desc, key, full, path, out);
     free(path);
+    free(full);
+    return st;
 }

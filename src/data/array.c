@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "data/data.h"
 
 struct amp__data {
     int refs;
@@ -105,16 +105,20 @@ void amp__view_geometry(const amp_array_view *v, int64_t *offset, int64_t stride
     strides[1] = v->extent.rank >= 3 ? v->stride[1] : 0;
 }
 
-amp_accelerator_view *amp__view_home(const amp_array_view *v)
-{
-    if (v->data->array) return v->data->array->av;
-    return v->data->home;
-}
-
 /* ---- storage ---- */
+
+static void storage_forget_view(amp_accelerator_view *v, bool device_closing);
+static pthread_once_t observe_once = PTHREAD_ONCE_INIT;
+static amp_status observe_status;
+static void observe_views(void) { observe_status = amp__view_observe_destroy(storage_forget_view); }
 
 static amp__data *data_new(size_t size, void *host)
 {
+    pthread_once(&observe_once, observe_views);
+    if (observe_status != AMP_OK) {
+        amp__fail(observe_status, "cannot watch views for storage");
+        return NULL;
+    }
     amp__data *d = calloc(1, sizeof *d);
     if (!d) {
         amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
@@ -1161,7 +1165,8 @@ static void dst_run(void *ctx, size_t storage_off, size_t packed_off, size_t len
     c->regions[c->count++] = (VkBufferCopy){c->src->offset + packed_off, storage_off, len};
 }
 
-static amp_status copy_views(amp_array_view *src, amp_array_view *dst, const char *who)
+/* Checks that src may be copied into dst: both valid, same extent and element size, dst writable, no overlap. */
+static amp_status check_copy(amp_array_view *src, amp_array_view *dst, const char *who)
 {
     char a[48], b[48];
     if (check_view(who, src) || check_view(who, dst)) return amp_last_status();
@@ -1174,49 +1179,59 @@ static amp_status copy_views(amp_array_view *src, amp_array_view *dst, const cha
     if (dst->is_const) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: the destination view is read-only", who);
     if (ranges_overlap(src, dst))
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: source and destination overlap in the same memory", who);
+    return AMP_OK;
+}
+
+/* Copies between two views that are both current on the host, through a packed buffer. */
+static amp_status copy_on_host(amp_array_view *src, amp_array_view *dst)
+{
     amp__data *sd = src->data, *dd = dst->data;
-    bool src_host = !sd->array && (sd->host_valid || !sd->device_valid || !sd->buf.buffer);
-    bool dst_host = !dd->array && (dd->host_valid || !dd->device_valid || !dd->buf.buffer);
-    if (src_host && dst_host) {
-        if (ensure_host_memory(sd) != AMP_OK || ensure_host_memory(dd) != AMP_OK) return amp_last_status();
-        if (!sd->device_valid) sd->host_valid = true;
-        size_t bytes = view_bytes(src);
-        char *tmp = malloc(bytes ? bytes : 1);
-        if (!tmp) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory for %zu bytes", bytes);
-        host_copy_ctx c = {.storage = sd->host, .packed = tmp, .to_storage = false};
-        for_each_run(src, host_run, &c);
-        c = (host_copy_ctx){.storage = dd->host, .packed = tmp, .to_storage = true};
-        for_each_run(dst, host_run, &c);
-        free(tmp);
-        dd->host_valid = true;
-        dd->device_valid = false;
-        return AMP_OK;
-    }
-    if (src_host) {
-        /* the source is current on the host: stage it straight into the destination */
-        if (ensure_host_memory(sd) != AMP_OK) return amp_last_status();
-        size_t bytes = view_bytes(src);
-        char *tmp = malloc(bytes ? bytes : 1);
-        if (!tmp) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory for %zu bytes", bytes);
-        host_copy_ctx c = {.storage = sd->host, .packed = tmp, .to_storage = false};
-        for_each_run(src, host_run, &c);
-        amp_status s = copy_from_host(tmp, bytes, dst, who);
-        free(tmp);
-        return s;
-    }
-    /* the source is current on a device: copy there */
-    amp_accelerator_view *v = sd->array ? sd->array->av : sd->home;
-    if (dd->dev && dd->dev != v->dev) {
-        /* different devices: through the host */
-        size_t bytes = view_bytes(src);
-        char *tmp = malloc(bytes ? bytes : 1);
-        if (!tmp) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory for %zu bytes", bytes);
-        amp_status s = amp_copy_to_host(src, tmp, bytes);
-        if (s == AMP_OK) s = copy_from_host(tmp, bytes, dst, who);
-        free(tmp);
-        return s;
-    }
-    amp__lock(v->dev);
+    if (ensure_host_memory(sd) != AMP_OK || ensure_host_memory(dd) != AMP_OK) return amp_last_status();
+    if (!sd->device_valid) sd->host_valid = true;
+    size_t bytes = view_bytes(src);
+    char *tmp = malloc(bytes ? bytes : 1);
+    if (!tmp) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory for %zu bytes", bytes);
+    host_copy_ctx c = {.storage = sd->host, .packed = tmp, .to_storage = false};
+    for_each_run(src, host_run, &c);
+    c = (host_copy_ctx){.storage = dd->host, .packed = tmp, .to_storage = true};
+    for_each_run(dst, host_run, &c);
+    free(tmp);
+    dd->host_valid = true;
+    dd->device_valid = false;
+    return AMP_OK;
+}
+
+/* Packs a source that is current on the host and stages it straight into the destination. */
+static amp_status stage_host_source(amp_array_view *src, amp_array_view *dst, const char *who)
+{
+    amp__data *sd = src->data;
+    if (ensure_host_memory(sd) != AMP_OK) return amp_last_status();
+    size_t bytes = view_bytes(src);
+    char *tmp = malloc(bytes ? bytes : 1);
+    if (!tmp) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory for %zu bytes", bytes);
+    host_copy_ctx c = {.storage = sd->host, .packed = tmp, .to_storage = false};
+    for_each_run(src, host_run, &c);
+    amp_status s = copy_from_host(tmp, bytes, dst, who);
+    free(tmp);
+    return s;
+}
+
+/* Copies between views on different devices, through the host. */
+static amp_status copy_across_devices(amp_array_view *src, amp_array_view *dst, const char *who)
+{
+    size_t bytes = view_bytes(src);
+    char *tmp = malloc(bytes ? bytes : 1);
+    if (!tmp) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory for %zu bytes", bytes);
+    amp_status s = amp_copy_to_host(src, tmp, bytes);
+    if (s == AMP_OK) s = copy_from_host(tmp, bytes, dst, who);
+    free(tmp);
+    return s;
+}
+
+/* Orders both views' data on v and gives the destination a device buffer that is current on v. */
+static amp_status prepare_device_copy(amp_array_view *src, amp_array_view *dst, amp_accelerator_view *v)
+{
+    amp__data *sd = src->data, *dd = dst->data;
     amp_status s = data_order(sd, v);
     if (s == AMP_OK && dd->dev == v->dev) s = data_order(dd, v);
     /* the destination's other elements must be current on the device before a partial write */
@@ -1228,35 +1243,65 @@ static amp_status copy_views(amp_array_view *src, amp_array_view *dst, const cha
             s = data_push_device(dd, v);
         }
     }
+    return s;
+}
+
+/* Records the buffer-to-buffer copy of matching runs in batch bt, with its barriers, and marks dst current there. */
+static amp_status record_device_copy(amp_array_view *src, amp_array_view *dst, amp_accelerator_view *v,
+                                     amp__batch *bt)
+{
+    amp__data *sd = src->data, *dd = dst->data;
+    amp__barrier bar = {0};
+    uint64_t serial = amp__batch_serial(bt);
+    amp__track_access(&sd->track, sd->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+                      false, serial, &bar);
+    amp__track_access(&dd->track, dd->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                      true, serial, &bar);
+    VkCommandBuffer cmd = amp__batch_cmd(bt);
+    amp__barrier_record(v, cmd, &bar);
+    pair_ctx c = {.src = src, .dst = dst, .cmd = cmd, .src_buf = sd->buf.buffer, .dst_buf = dd->buf.buffer};
+    /* runs line up when both views are strided (rows of the same extent) or the
+     * destination is contiguous; a contiguous source into a strided destination
+     * must be split at the destination's rows */
+    if (view_contiguous(src) && !view_contiguous(dst)) for_each_run(dst, dst_run, &c);
+    else for_each_run(src, src_run, &c);
+    if (c.count) vkCmdCopyBuffer(cmd, c.src_buf, c.dst_buf, c.count, c.regions);
+    dd->host_valid = false;
+    dd->device_valid = true;
+    dd->version++;
+    dd->home = v;
+    sd->home = v;
+    v->stats.device_copies++;
+    return amp__view_command_done(v);
+}
+
+/* Copies on the device of view v, where the source is current, under the device's lock. */
+static amp_status copy_on_device(amp_array_view *src, amp_array_view *dst, amp_accelerator_view *v)
+{
+    amp__lock(v->dev);
+    amp_status s = prepare_device_copy(src, dst, v);
     amp__batch *bt = s == AMP_OK ? amp__batch_current(v) : NULL;
-    if (bt) {
-        amp__barrier bar = {0};
-        uint64_t serial = amp__batch_serial(bt);
-        amp__track_access(&sd->track, sd->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT,
-                          false, serial, &bar);
-        amp__track_access(&dd->track, dd->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                          true, serial, &bar);
-        VkCommandBuffer cmd = amp__batch_cmd(bt);
-        amp__barrier_record(v, cmd, &bar);
-        pair_ctx c = {.src = src, .dst = dst, .cmd = cmd, .src_buf = sd->buf.buffer, .dst_buf = dd->buf.buffer};
-        /* runs line up when both views are strided (rows of the same extent) or the
-         * destination is contiguous; a contiguous source into a strided destination
-         * must be split at the destination's rows */
-        if (view_contiguous(src) && !view_contiguous(dst)) for_each_run(dst, dst_run, &c);
-        else for_each_run(src, src_run, &c);
-        if (c.count) vkCmdCopyBuffer(cmd, c.src_buf, c.dst_buf, c.count, c.regions);
-        dd->host_valid = false;
-        dd->device_valid = true;
-        dd->version++;
-        dd->home = v;
-        sd->home = v;
-        v->stats.device_copies++;
-        s = amp__view_command_done(v);
-    } else if (s == AMP_OK) {
-        s = amp_last_status();
-    }
+    if (bt) s = record_device_copy(src, dst, v, bt);
+    else if (s == AMP_OK) s = amp_last_status();
     amp__unlock(v->dev);
     return s;
+}
+
+static amp_status copy_views(amp_array_view *src, amp_array_view *dst, const char *who)
+{
+    amp_status s = check_copy(src, dst, who);
+    if (s != AMP_OK) return s;
+    amp__data *sd = src->data, *dd = dst->data;
+    bool src_host = !sd->array && (sd->host_valid || !sd->device_valid || !sd->buf.buffer);
+    bool dst_host = !dd->array && (dd->host_valid || !dd->device_valid || !dd->buf.buffer);
+    if (src_host && dst_host) return copy_on_host(src, dst);
+    /* the source is current on the host: stage it straight into the destination */
+    if (src_host) return stage_host_source(src, dst, who);
+    /* the source is current on a device: copy there */
+    amp_accelerator_view *v = sd->array ? sd->array->av : sd->home;
+    /* different devices: through the host */
+    if (dd->dev && dd->dev != v->dev) return copy_across_devices(src, dst, who);
+    return copy_on_device(src, dst, v);
 }
 
 amp_status amp_copy(amp_array_view *src, amp_array_view *dst) { return copy_views(src, dst, "amp_copy"); }
@@ -1332,7 +1377,7 @@ void *amp_array_view_data(amp_array_view *v)
  * forgets it (falling back to the accelerator's default view), and when the
  * view's device closes with it (the last view of an application's device), data
  * that lives only there is brought to the host first and the device copy freed. */
-void amp__storage_forget_view(amp_accelerator_view *v, bool device_closing)
+static void storage_forget_view(amp_accelerator_view *v, bool device_closing)
 {
     pthread_mutex_lock(&storages_lock);
     amp_accelerator_view *fallback = v->acc && !v->is_default && v->dev == amp__accelerator_device(v->acc)

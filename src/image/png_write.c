@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "image_internal.h"
+#include "image/image_internal.h"
 
 /* The largest filtered image (rows plus filter bytes) the encoder takes: the
  * compressor counts in int, and its output may exceed its input a little. */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/core.h"
 
 static _Thread_local char last_message[1024];
 static _Thread_local amp_status last_status;
@@ -90,23 +90,4 @@ amp_status amp__vk_fail(VkResult r, const char *what)
     if (r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY) s = AMP_ERROR_OUT_OF_MEMORY;
     if (r == VK_ERROR_DEVICE_LOST) s = AMP_ERROR_DEVICE_LOST;
     return amp__fail(s, "%s failed: %s (%d)", what, amp__vk_result_name(r), (int)r);
-}
-
-char *amp__strdup(const char *s)
-{
-    if (!s) return NULL;
-    size_t n = strlen(s) + 1;
-    char *r = malloc(n);
-    if (r) memcpy(r, s, n);
-    return r;
-}
-
-uint64_t amp__hash64(const void *data, size_t n, uint64_t seed)
-{
-    /* FNV-1a with a final avalanche; used for cache keys and checksums. */
-    const unsigned char *p = data;
-    uint64_t h = 1469598103934665603ull ^ seed;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
-    h ^= h >> 33; h *= 0xff51afd7ed558ccdull; h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ull; h ^= h >> 33;
-    return h;
 }

@@ -1,4 +1,4 @@
-/* The one table of texture formats (see src/format.h and include/ampvk/texture.h).
+/* The one table of texture formats (see src/core/format.h and include/ampvk/texture.h).
  *
  * A row per scalar family and bit width gives the Vulkan format and the GLSL
  * image qualifier for 1, 2 and 4 channels. Three components are stored on four
@@ -6,7 +6,7 @@
  * could not be written by kernels. A double is two 32-bit uint channels. */
 #include <string.h>
 
-#include "format.h"
+#include "core/format.h"
 
 typedef struct format_row {
     amp_scalar scalar;

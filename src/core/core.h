@@ -1,0 +1,67 @@
+/* The floor of the runtime (src/core): errors and the log, host helpers, files and
+ * the cache directory. Every other layer includes this; it includes no other layer.
+ * Not installed. */
+#ifndef AMPVK_CORE_H
+#define AMPVK_CORE_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <vulkan/vulkan.h>
+
+#include "ampvk/ampvk.h"
+
+#define AMP_HIDDEN __attribute__((visibility("hidden")))
+
+/* ---- errors.c ---- */
+/* Records status and a printf-style message as the thread's last error, logs it,
+ * and returns status. */
+AMP_HIDDEN amp_status amp__fail(amp_status status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Maps a failed VkResult to a status and message naming the call. */
+AMP_HIDDEN amp_status amp__vk_fail(VkResult r, const char *what);
+AMP_HIDDEN void amp__log(amp_log_level level, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+AMP_HIDDEN const char *amp__vk_result_name(VkResult r);
+
+/* ---- host.c ---- */
+/* A malloc'ed copy of s (NULL for NULL or when out of memory). */
+AMP_HIDDEN char *amp__strdup(const char *s);
+/* A 64-bit hash of n bytes (cache keys and checksums). */
+AMP_HIDDEN uint64_t amp__hash64(const void *data, size_t n, uint64_t seed);
+
+/* A list of values by key (an address), newest first. The owner does the locking. */
+typedef struct amp__keyed {
+    const void *key;
+    void *value;
+    struct amp__keyed *next;
+} amp__keyed;
+/* The value stored under key, or NULL. */
+AMP_HIDDEN void *amp__keyed_find(const amp__keyed *list, const void *key);
+/* Puts value under key at the front of the list; AMP_OK or out of memory. */
+AMP_HIDDEN amp_status amp__keyed_add(amp__keyed **list, const void *key, void *value);
+/* Takes the newest entry off the list: its value (NULL when empty) and its key. */
+AMP_HIDDEN void *amp__keyed_pop(amp__keyed **list, const void **key);
+
+/* ---- files.c ---- */
+/* Reads a whole file into a malloc'ed buffer with a zero byte after its *size bytes.
+ * Returns 0, or an errno value (EISDIR for a directory, ENOMEM) with the step that
+ * failed ("open" or "read") in *step if step is not NULL. */
+AMP_HIDDEN int amp__file_read(const char *path, char **data, size_t *size, const char **step);
+/* Writes size bytes to path through a temporary file in the same directory, renamed
+ * over path once complete (and flushed to disk first when durable): readers see the
+ * old file or the new one, never a part. Returns 0, or an errno value with the step
+ * that failed ("create" or "write") in *step if step is not NULL. */
+AMP_HIDDEN int amp__file_write(const char *path, const void *data, size_t size, bool durable, const char **step);
+/* dir (its first dir_len bytes) and name joined by one '/', malloc'ed. */
+AMP_HIDDEN char *amp__path_join(const char *dir, size_t dir_len, const char *name);
+/* False when AMPVK_CACHE=0 turns the on-disk caches off. */
+AMP_HIDDEN bool amp__cache_enabled(void);
+/* The path of name in the cache directory ($XDG_CACHE_HOME/ampvk, else
+ * ~/.cache/ampvk, created on demand), malloc'ed; NULL when caching is off or there
+ * is no such directory. */
+AMP_HIDDEN char *amp__cache_path(const char *name);
+
+#endif

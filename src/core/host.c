@@ -1,0 +1,52 @@
+/* What the runtime needs from the host beyond libc: copied strings, hashes for
+ * cache keys, and small lists of values by key. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+
+char *amp__strdup(const char *s)
+{
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *r = malloc(n);
+    if (r) memcpy(r, s, n);
+    return r;
+}
+
+uint64_t amp__hash64(const void *data, size_t n, uint64_t seed)
+{
+    /* FNV-1a with a final avalanche; used for cache keys and checksums. */
+    const unsigned char *p = data;
+    uint64_t h = 1469598103934665603ull ^ seed;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
+    h ^= h >> 33; h *= 0xff51afd7ed558ccdull; h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ull; h ^= h >> 33;
+    return h;
+}
+
+void *amp__keyed_find(const amp__keyed *list, const void *key)
+{
+    for (; list; list = list->next)
+        if (list->key == key) return list->value;
+    return NULL;
+}
+
+amp_status amp__keyed_add(amp__keyed **list, const void *key, void *value)
+{
+    amp__keyed *e = malloc(sizeof *e);
+    if (!e) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+    *e = (amp__keyed){.key = key, .value = value, .next = *list};
+    *list = e;
+    return AMP_OK;
+}
+
+void *amp__keyed_pop(amp__keyed **list, const void **key)
+{
+    amp__keyed *e = *list;
+    if (!e) return NULL;
+    void *value = e->value;
+    if (key) *key = e->key;
+    *list = e->next;
+    free(e);
+    return value;
+}

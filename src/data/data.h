@@ -1,0 +1,44 @@
+/* The data layer (src/data): arrays and array_views over shared storage, textures
+ * on Vulkan images, and samplers. It uses src/core and src/vulkan; what the kernel
+ * layer needs to bind data to a dispatch is declared here. Not installed. */
+#ifndef AMPVK_DATA_H
+#define AMPVK_DATA_H
+
+#include "ampvk/texture.h"
+#include "core/format.h"
+#include "vulkan/gpu.h"
+
+/* ---- array.c: storage shared by views ---- */
+typedef struct amp__data amp__data;
+/* Makes the view's data current on the device of v for a kernel access; records an
+ * upload if needed and gathers the barrier for the access. */
+AMP_HIDDEN amp_status amp__view_prepare_device(amp_array_view *view, amp_accelerator_view *v,
+                                              bool write, amp__barrier *bar, VkBuffer *buf,
+                                              VkDeviceSize *size);
+/* Element offset and strides (in elements) of a view inside its storage. */
+AMP_HIDDEN void amp__view_geometry(const amp_array_view *view, int64_t *offset, int64_t strides[2]);
+
+/* ---- texture.c ---- */
+/* What a kernel parameter binds: a texture or a view, resolved to one image view. */
+typedef struct amp__texture_use {
+    amp_texture *texture;
+    int base_mip, mip_count;
+    amp_texture_access access; /* of a view; AMP_TEXTURE_READ_WRITE for a whole texture */
+} amp__texture_use;
+
+AMP_HIDDEN amp__texture_use amp__texture_use_of(amp_texture *t);
+AMP_HIDDEN amp__texture_use amp__texture_use_of_view(amp_texture_view *v);
+AMP_HIDDEN const amp__format *amp__texture_format(const amp_texture *t);
+AMP_HIDDEN bool amp__texture_storage_ok(const amp_texture *t);
+AMP_HIDDEN bool amp__texture_linear_ok(const amp_texture *t);
+/* Prepares the texture for a kernel's access on v: gathers its barrier, returns the
+ * image view for the use (one level for storage access, the range for reads). */
+AMP_HIDDEN amp_status amp__texture_prepare(const amp__texture_use *u, amp_accelerator_view *v, bool storage,
+                                           bool write, amp__barrier *bar, VkImageView *view);
+
+/* ---- sampler.c ---- */
+/* The device's sampler for s, created once (NULL with an error if impossible). The
+ * caller holds the device lock. */
+AMP_HIDDEN VkSampler amp__sampler_get(amp__device *d, const amp_sampler *s);
+
+#endif
