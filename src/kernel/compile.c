@@ -268,7 +268,7 @@ static bool cache_load(const char *path, const char *source, amp__spirv *out, de
     uint32_t version = take32(&r);
     take32(&r);
     uint64_t checksum = take64(&r);
-    if (!magic || memcmp(magic, CACHE_MAGIC, 8) != 0 || version != CACHE_VERSION ||
+    if (r.bad || memcmp(magic, CACHE_MAGIC, 8) != 0 || version != CACHE_VERSION ||
         checksum != amp__hash64(buf + 24, size - 24, 0))
         goto done;
     uint64_t slen = take64(&r);
@@ -530,7 +530,11 @@ static amp_status compile_and_store(amp__device *d, const char *source, const ch
 {
     shaderc_compiler_t compiler = shaderc_compiler_initialize();
     shaderc_compile_options_t opts = shaderc_compile_options_initialize();
-    if (!compiler || !opts) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "cannot start the GLSL compiler");
+    if (!compiler || !opts) {
+        if (opts) shaderc_compile_options_release(opts);
+        if (compiler) shaderc_compiler_release(compiler);
+        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "cannot start the GLSL compiler");
+    }
     set_compile_options(opts, d, desc);
     include_ctx ic = {.desc = desc, .main_name = name};
     shaderc_compile_options_set_include_callbacks(opts, resolve, release, &ic);

@@ -195,6 +195,8 @@ static bool enumerate_devices(uint32_t *found)
     list = calloc(n ? n : 1, sizeof *list);
     if (!pds || !list) {
         free(pds);
+        free(list);
+        list = NULL;
         list_status = AMP_ERROR_OUT_OF_MEMORY;
         snprintf(list_error, sizeof list_error, "out of host memory listing accelerators");
         return false;
@@ -212,7 +214,8 @@ static bool enumerate_devices(uint32_t *found)
     return true;
 }
 
-/* Describes the listed devices and orders them: a stable order from run to run, by preference, then by device path. */
+/* Describes the listed devices and orders them: a stable order from run to run, by
+ * preference, then by device path. */
 static void sort_list(void)
 {
     for (int i = 0; i < list_count; i++) describe(&list[i], i);
