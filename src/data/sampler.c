@@ -28,27 +28,11 @@ static void samplers_release(amp__device *d, void *state)
     free(c);
 }
 
-static const amp__device_cache_type samplers = {"samplers", samplers_release};
-
-static sampler_cache *samplers_of(amp__device *d)
-{
-    sampler_cache *c = amp__device_cache(d, &samplers);
-    if (c) return c;
-    c = calloc(1, sizeof *c);
-    if (!c) {
-        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
-        return NULL;
-    }
-    if (amp__device_cache_add(d, &samplers, c) != AMP_OK) {
-        free(c);
-        return NULL;
-    }
-    return c;
-}
+static const amp__device_cache_type samplers = {"samplers", sizeof(sampler_cache), NULL, samplers_release};
 
 VkSampler amp__sampler_get(amp__device *d, const amp_sampler *s)
 {
-    sampler_cache *c = samplers_of(d);
+    sampler_cache *c = amp__device_cache_get(d, &samplers);
     if (!c) return VK_NULL_HANDLE;
     for (sampler_entry *e = c->entries; e; e = e->next)
         if (memcmp(&e->key, s, sizeof *s) == 0) return e->sampler;

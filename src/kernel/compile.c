@@ -349,23 +349,12 @@ static void kernels_release(amp__device *d, void *state)
     free(c);
 }
 
-static const amp__device_cache_type kernels = {"compiled kernels", kernels_release};
-
-/* The device's kernel cache, made on first use (NULL when out of memory). */
-static kernel_cache *kernels_of(amp__device *d)
-{
-    kernel_cache *c = amp__device_cache(d, &kernels);
-    if (!c && (c = calloc(1, sizeof *c)) && amp__device_cache_add(d, &kernels, c) != AMP_OK) {
-        free(c);
-        c = NULL;
-    }
-    return c;
-}
+static const amp__device_cache_type kernels = {"compiled kernels", sizeof(kernel_cache), NULL, kernels_release};
 
 static void remember(amp__device *d, uint64_t key, const char *source, const amp__spirv *s, const dep *deps,
                      int dep_count)
 {
-    kernel_cache *c = kernels_of(d);
+    kernel_cache *c = amp__device_cache_get(d, &kernels);
     if (!c) return;
     /* a newer compile of the same source replaces the old entry */
     for (kernel_entry **p = &c->entries; *p; p = &(*p)->next)

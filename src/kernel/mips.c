@@ -37,7 +37,7 @@ static void mip_kernels_release(amp__device *d, void *state)
     free(m);
 }
 
-static const amp__device_cache_type mip_cache = {"mip kernels", mip_kernels_release};
+static const amp__device_cache_type mip_cache = {"mip kernels", sizeof(mip_kernels), NULL, mip_kernels_release};
 
 static amp_kernel *mip_kernel(amp_accelerator_view *v, int rank)
 {

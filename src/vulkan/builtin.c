@@ -41,24 +41,10 @@ static void builtins_release(amp__device *d, void *state)
     free(b);
 }
 
-static const amp__device_cache_type builtins = {"built-in kernels", builtins_release};
+static amp_status builtins_init(amp__device *d, void *state) { return make_copy_pipeline(d, state); }
 
-/* The device's built-in pipelines, made on first use. */
-static amp__builtin *builtins_of(amp__device *d)
-{
-    amp__builtin *b = amp__device_cache(d, &builtins);
-    if (b) return b;
-    b = calloc(1, sizeof *b);
-    if (!b) {
-        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
-        return NULL;
-    }
-    if (make_copy_pipeline(d, b) != AMP_OK || amp__device_cache_add(d, &builtins, b) != AMP_OK) {
-        builtins_release(d, b);
-        return NULL;
-    }
-    return b;
-}
+static const amp__device_cache_type builtins = {"built-in kernels", sizeof(amp__builtin), builtins_init,
+                                                builtins_release};
 
 bool amp__shader_copy_possible(amp__device *d, VkDeviceSize src_offset, VkDeviceSize dst_offset, VkDeviceSize size)
 {
@@ -71,7 +57,7 @@ amp_status amp__record_shader_copy(amp_accelerator_view *v, amp__batch *batch, V
                                    VkBuffer dst, VkDeviceSize dst_offset, VkDeviceSize size)
 {
     amp__device *d = v->dev;
-    amp__builtin *b = builtins_of(d);
+    amp__builtin *b = amp__device_cache_get(d, &builtins);
     if (!b) return amp_last_status();
     VkDescriptorSet set = amp__batch_descriptor_set(batch, b->set_layout);
     if (!set) return amp_last_status();

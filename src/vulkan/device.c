@@ -279,6 +279,21 @@ amp_status amp__device_cache_add(amp__device *d, const amp__device_cache_type *t
     return amp__keyed_add(&d->caches, type, state);
 }
 
+void *amp__device_cache_get(amp__device *d, const amp__device_cache_type *type)
+{
+    void *state = amp__device_cache(d, type);
+    if (state) return state;
+    if (!(state = calloc(1, type->size))) {
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory making the device's %s", type->name);
+        return NULL;
+    }
+    if ((type->init && type->init(d, state) != AMP_OK) || amp__device_cache_add(d, type, state) != AMP_OK) {
+        type->release(d, state);
+        return NULL;
+    }
+    return state;
+}
+
 void amp__device_close(amp__device *d)
 {
     if (!d) return;

@@ -97,12 +97,17 @@ AMP_HIDDEN void amp__device_close(amp__device *d);
  * cache registered after another may still use it while it is released. */
 typedef struct amp__device_cache_type {
     const char *name;
-    void (*release)(amp__device *d, void *state);
+    size_t size;                                     /* bytes of state amp__device_cache_get makes, zeroed */
+    amp_status (*init)(amp__device *d, void *state); /* fills new state (optional); failure releases it */
+    void (*release)(amp__device *d, void *state);    /* frees what the state holds, and the state */
 } amp__device_cache_type;
 /* The state registered for type, or NULL. The caller holds the device lock. */
 AMP_HIDDEN void *amp__device_cache(amp__device *d, const amp__device_cache_type *type);
-/* Registers state for type (not yet registered); AMP_OK or out of memory. The
- * caller holds the device lock. */
+/* The state registered for type, made (size bytes, then init) and registered on
+ * first use; NULL with an error. The caller holds the device lock. */
+AMP_HIDDEN void *amp__device_cache_get(amp__device *d, const amp__device_cache_type *type);
+/* Registers state made by the caller for type (not yet registered); AMP_OK or out
+ * of memory. The caller holds the device lock. */
 AMP_HIDDEN amp_status amp__device_cache_add(amp__device *d, const amp__device_cache_type *type, void *state);
 
 /* ---- pipeline_cache.c: the VkPipelineCache, kept on disk per device and driver ---- */
