@@ -15,9 +15,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <stb/stb_image.h>
-#include <stb/stb_image_write.h>
-
 #include "ampvk/ampvk.h"
 #include "filters.h"
 
@@ -69,22 +66,17 @@ int main(int argc, char **argv)
     }
     amp_set_log_callback(print_log, NULL, AMP_LOG_WARN);
 
-    int cols, rows, channels;
-    unsigned char *pixels = stbi_load(files[0], &cols, &rows, &channels, 4);
-    if (!pixels) {
-        fprintf(stderr, "ampvk-filter: %s: %s\n", files[0], stbi_failure_reason());
-        return 1;
-    }
-    uint32_t *result = malloc((size_t)rows * cols * sizeof *result);
-    if (!result) {
-        fprintf(stderr, "ampvk-filter: out of memory for %dx%d pixels\n", cols, rows);
-        stbi_image_free(pixels);
-        return 1;
-    }
-
     int rc = 1;
     amp_kernel *kernel = NULL;
+    uint32_t *pixels = NULL, *result = NULL;
     if (accelerator && amp_accelerator_set_default(accelerator) != AMP_OK) goto fail;
+    int cols, rows;
+    if (!(pixels = filter_load_png(files[0], &rows, &cols))) goto fail;
+    if (!(result = malloc((size_t)rows * cols * sizeof *result))) {
+        fprintf(stderr, "ampvk-filter: out of memory for %dx%d pixels\n", cols, rows);
+        goto done;
+    }
+
     amp_accelerator_view *view = amp_default_view();
     amp_accelerator_info info;
     if (!view || amp_accelerator_get_info(amp_view_accelerator(view), &info) != AMP_OK) goto fail;
@@ -94,17 +86,13 @@ int main(int argc, char **argv)
     kernel = filter_kernel_create(view, kind);
     if (!kernel) goto fail;
     double t1 = now_ms();
-    /* stbi_load's buffer is malloc'ed, so aligned for uint32_t. */
-    if (filter_run(view, kernel, (const uint32_t *)(void *)pixels, result, rows, cols) != AMP_OK) goto fail;
+    if (filter_run(view, kernel, pixels, result, rows, cols) != AMP_OK) goto fail;
     double t2 = now_ms();
     printf("%s: %dx%d pixels, kernel ready in %.1f ms (%s), filtered in %.1f ms\n",
            filter_name(kind), cols, rows, t1 - t0, amp_kernel_from_cache(kernel) ? "cached" : "compiled",
            t2 - t1);
 
-    if (!stbi_write_png(files[1], cols, rows, 4, result, cols * 4)) {
-        fprintf(stderr, "ampvk-filter: cannot write %s\n", files[1]);
-        goto done;
-    }
+    if (filter_save_png(files[1], result, rows, cols) != AMP_OK) goto fail;
     printf("wrote %s\n", files[1]);
     rc = 0;
     goto done;
@@ -113,7 +101,7 @@ fail:
 done:
     amp_kernel_destroy(&kernel);
     free(result);
-    stbi_image_free(pixels);
+    free(pixels);
     uint64_t v = amp_validation_message_count();
     if (v) {
         fprintf(stderr, "ampvk-filter: %" PRIu64 " validation messages\n", v);

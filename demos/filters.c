@@ -2,6 +2,7 @@
 #include "filters.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* demos/filters.glsl, embedded by demos/embed_text.cmake. */
@@ -19,6 +20,36 @@ filter_kind filter_from_name(const char *name)
     for (int k = 0; k < FILTER_COUNT; k++)
         if (strcmp(name, filter_names[k]) == 0) return (filter_kind)k;
     return FILTER_COUNT;
+}
+
+uint32_t *filter_load_png(const char *path, int *rows, int *cols)
+{
+    amp_texture *t = amp_texture_load_png(NULL, path, &(amp_image_load_desc){.channels = 4, .bits = 8});
+    if (!t) return NULL;
+    amp_extent e = amp_texture_extent(t);
+    size_t size = amp_extent_size(e) * sizeof(uint32_t);
+    uint32_t *pixels = malloc(size);
+    amp_status s = pixels ? amp_texture_copy_to_host(t, NULL, pixels, size) : AMP_ERROR_OUT_OF_MEMORY;
+    amp_texture_destroy(&t);
+    if (s != AMP_OK) {
+        if (!pixels) fprintf(stderr, "out of memory for %s\n", path);
+        free(pixels);
+        return NULL;
+    }
+    *rows = e.dims[0];
+    *cols = e.dims[1];
+    return pixels;
+}
+
+amp_status filter_save_png(const char *path, const uint32_t *pixels, int rows, int cols)
+{
+    size_t size = (size_t)rows * (size_t)cols * sizeof *pixels;
+    amp_texture *t = amp_texture_create(NULL, &(amp_texture_desc){.extent = amp_extent2(rows, cols), .type = AMP_UNORM_4,
+                                                                  .bits_per_scalar_element = 8, .data = pixels,
+                                                                  .data_size = size});
+    amp_status s = t ? amp_texture_save_png(t, path, 8) : amp_last_status();
+    amp_texture_destroy(&t);
+    return s;
 }
 
 amp_kernel *filter_kernel_create(amp_accelerator_view *view, filter_kind kind)

@@ -2,7 +2,7 @@
  * filters.h: the filter demo's image filters, run through ampvk.
  *
  * An image is rows x columns packed RGBA8 pixels, one uint32_t each with R in the
- * low byte (the byte order stb_image gives on a little-endian host, and the one
+ * low byte (a texel of an RGBA8 texture on a little-endian host, and the order
  * GLSL's unpackUnorm4x8 reads). The kernels are demos/filters.glsl, embedded in
  * the program at build time; every filter clamps coordinates at the borders and
  * keeps alpha (the Gaussian blurs it like the colour channels).
@@ -33,6 +33,15 @@ filter_kind filter_from_name(const char *name);
 /* Compiles the filter's kernel for view (NULL: the default view). NULL on error,
  * with amp_last_error() saying why. */
 amp_kernel *filter_kernel_create(amp_accelerator_view *view, filter_kind kind);
+
+/* Reads a PNG through ampvk (amp_texture_load_png, converted to RGBA 8-bit) into
+ * malloc'ed packed pixels. NULL on error, with amp_last_error() naming the file and
+ * the reason. */
+uint32_t *filter_load_png(const char *path, int *rows, int *cols);
+
+/* Writes packed pixels as an RGBA 8-bit PNG through ampvk (atomically: the file
+ * appears only when complete). */
+amp_status filter_save_png(const char *path, const uint32_t *pixels, int rows, int cols);
 
 /* Runs kernel over src (rows x cols pixels) into dst and copies dst back to the
  * host. src and dst must not overlap. */

@@ -4,7 +4,7 @@
 set -eu
 pkgs="build-essential cmake pkg-config libvulkan-dev mesa-vulkan-drivers \
 vulkan-validationlayers vulkan-tools libshaderc-dev glslang-dev glslc \
-spirv-tools libstb-dev"
+spirv-tools libstb-dev libspng-dev"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

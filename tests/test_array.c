@@ -763,6 +763,24 @@ static void test_errors(void)
     REQUIRE_ARRAY_INT(got, keep, 12);
     REQUIRE_FAIL(amp_copy_from_host(NULL, 48, d43), AMP_ERROR_INVALID_ARGUMENT, "");
     REQUIRE_ARRAY_INT(dst, keep, 12);
+    /* ... and with too many: the size must be exact (13 ints into 12, 7 into a 6-int section) */
+    int big[13];
+    for (int i = 0; i < 13; i++) big[i] = 9;
+    REQUIRE_FAIL(amp_copy_from_host(big, sizeof big, d43), AMP_ERROR_INVALID_ARGUMENT, "52 bytes");
+    REQUIRE(strstr(amp_last_error(), "exactly 48") != NULL);
+    REQUIRE_ARRAY_INT(dst, keep, 12);
+    REQUIRE_FAIL(amp_copy_from_host(big, sizeof big, amp_array_as_view(a43)), AMP_ERROR_INVALID_ARGUMENT,
+                 "52 bytes");
+    REQUIRE_OK(amp_copy_to_host(amp_array_as_view(a43), got, sizeof got));
+    REQUIRE_ARRAY_INT(got, keep, 12);
+    amp_array_view *rows12 = amp_array_view_section(d43, amp_index2(1, 0), amp_extent2(2, 3));
+    REQUIRE_FAIL(amp_copy_from_host(big, 7 * sizeof(int), rows12), AMP_ERROR_INVALID_ARGUMENT, "28 bytes");
+    REQUIRE(strstr(amp_last_error(), "exactly 24") != NULL);
+    REQUIRE_OK(amp_copy_from_host(big, 6 * sizeof(int), rows12));
+    for (int i = 3; i < 9; i++) keep[i] = 9;
+    REQUIRE_OK(amp_array_view_synchronize(d43));
+    REQUIRE_ARRAY_INT(dst, keep, 12);
+    amp_array_view_destroy(&rows12);
     /* ... also when the destination is device-current */
     amp_array_view *dflat = amp_array_view_create(amp_extent1(12), AMP_INT, 0, dst);
     REQUIRE_OK(run(V, plus1, dflat));

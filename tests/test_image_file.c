@@ -141,6 +141,30 @@ static void fix_crc(unsigned char *png, size_t pos)
     put32(png + pos + 8 + len, crc32_of(png + pos + 4, 4 + len));
 }
 
+/* png with the chunk `type` replaced by len bytes of data (removed when data is NULL),
+ * CRC fixed; the new file in out (at most 1 << 16 bytes), its size returned. */
+static size_t with_chunk(const unsigned char *png, size_t n, const char *type, const void *data, uint32_t len,
+                         unsigned char *out)
+{
+    size_t o = 8, pos = 8;
+    memcpy(out, png, 8);
+    while (pos + 12 <= n) {
+        uint32_t l = (uint32_t)png[pos] << 24 | (uint32_t)png[pos + 1] << 16 | (uint32_t)png[pos + 2] << 8 | png[pos + 3];
+        if (memcmp(png + pos + 4, type, 4) != 0) {
+            memcpy(out + o, png + pos, 12 + (size_t)l);
+            o += 12 + (size_t)l;
+        } else if (data) {
+            put32(out + o, len);
+            memcpy(out + o + 4, type, 4);
+            memcpy(out + o + 8, data, len);
+            fix_crc(out, o);
+            o += 12 + (size_t)len;
+        }
+        pos += 12 + (size_t)l;
+    }
+    return o;
+}
+
 /* True if a file named *.tmp-* is left in OUT. */
 static bool temp_files_left(void)
 {
@@ -497,6 +521,48 @@ static void test_bad_files(void)
     free(png);
 }
 
+/* Palette files that lie: indices past the palette's end, no palette, a palette of 4
+ * bytes. Each is an error naming the file and the reason, the same every time,
+ * whatever was decoded before (no leftover memory can fill the missing colors). */
+static void test_bad_palettes(void)
+{
+    size_t n;
+    unsigned char *png = read_bytes(DATA "pal8.png", &n);
+    unsigned char *copy = malloc(1 << 16);
+    REQUIRE(png && copy);
+    if (!png || !copy) return;
+    static const unsigned char five[15] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    struct {
+        const char *name;
+        const void *plte;
+        uint32_t len;
+        const char *why;
+    } cases[] = {{"pal_short.png", five, 15, "pixel (2, 0) has palette index 6 but the palette has 5 entries"},
+                 {"pal_none.png", NULL, 0, "missing PLTE"},
+                 {"pal_4bytes.png", five, 4, "PLTE has 4 bytes"}};
+    for (int i = 0; i < 3; i++) {
+        size_t m = with_chunk(png, n, "PLTE", cases[i].plte, cases[i].len, copy);
+        char path[512], first[512] = "";
+        snprintf(path, sizeof path, OUT "%s", cases[i].name);
+        write_bytes(path, copy, m);
+        for (int round = 0; round < 3; round++) {
+            amp_texture *good = load(round == 1 ? "rgba16.png" : "pal8.png", NULL);
+            REQUIRE(good);
+            amp_texture_destroy(&good);
+            REQUIRE_NULL_FAIL(amp_texture_load_png(NULL, path, NULL), AMP_ERROR_FORMAT, path);
+            REQUIRE(strstr(amp_last_error(), cases[i].why));
+            if (round == 0) snprintf(first, sizeof first, "%s", amp_last_error());
+            else REQUIRE(strcmp(first, amp_last_error()) == 0);
+        }
+        amp_image_compare_result r;
+        amp_texture *t = load("pal8.png", NULL);
+        REQUIRE_FAIL(amp_image_compare_png(t, path, NULL, &r), AMP_ERROR_FORMAT, cases[i].why);
+        amp_texture_destroy(&t);
+    }
+    free(copy);
+    free(png);
+}
+
 /* ---- Radiance HDR ---- */
 
 static const unsigned char rgbe[6][4] = {{128, 64, 32, 129}, {0, 0, 0, 0}, {255, 1, 128, 136},
@@ -640,6 +706,7 @@ int main(void)
     test_save_conversions(v);
     test_save_errors(v);
     test_bad_files();
+    test_bad_palettes();
     test_hdr();
     test_compare(v);
     return test_end();

@@ -1021,8 +1021,8 @@ static amp_status copy_from_host(const void *src, size_t src_size, amp_array_vie
 {
     if (check_view(who, dst)) return amp_last_status();
     size_t bytes = view_bytes(dst);
-    if (!src || src_size < bytes)
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: source holds %zu bytes but the view needs %zu", who,
+    if (!src || src_size != bytes)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: source holds %zu bytes but the view needs exactly %zu", who,
                          src ? src_size : 0, bytes);
     if (dst->is_const) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: the destination view is read-only", who);
     amp__data *d = dst->data;

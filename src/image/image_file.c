@@ -58,97 +58,6 @@ static amp_status write_file(const char *who, const char *path, const void *data
                : AMP_OK;
 }
 
-/* ---- PNG structure ---- */
-
-typedef struct png_info {
-    uint32_t width, height;
-    int depth;       /* bits per sample in the file: 1, 2, 4, 8 or 16 */
-    int color_type;  /* 0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA */
-    bool trns;       /* a tRNS chunk */
-    int channels;    /* what the file decodes to: palette 3 or 4, tRNS adds alpha */
-    int bits;        /* 8 or 16 after decoding */
-} png_info;
-
-static uint32_t get32(const unsigned char *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static bool chunk_type_valid(const unsigned char *t)
-{
-    for (int i = 0; i < 4; i++)
-        if (!((t[i] >= 'A' && t[i] <= 'Z') || (t[i] >= 'a' && t[i] <= 'z'))) return false;
-    return true;
-}
-
-/* Checks a PNG's structure and reads its header. */
-static amp_status png_scan(const char *who, const char *path, const unsigned char *d, size_t n, png_info *info)
-{
-    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-    if (n < 8 || memcmp(d, signature, 8) != 0)
-        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is not a PNG file (no PNG signature)", who, path);
-    bool ihdr = false, idat = false;
-    size_t pos = 8;
-    for (;;) {
-        if (n - pos < 12)
-            return amp__fail(AMP_ERROR_FORMAT, "%s: %s is truncated: %zu bytes at offset %zu where a chunk needs 12 at least%s",
-                             who, path, n - pos, pos, idat ? " (no IEND chunk)" : "");
-        uint32_t len = get32(d + pos);
-        const unsigned char *type = d + pos + 4;
-        char name[5] = {0};
-        if (!chunk_type_valid(type))
-            return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: garbage where a chunk begins at offset %zu", who,
-                             path, pos);
-        memcpy(name, type, 4);
-        if (len > 0x7FFFFFFFu)
-            return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: chunk %s at offset %zu claims %u bytes", who, path,
-                             name, pos, len);
-        if (len > n - pos - 12)
-            return amp__fail(AMP_ERROR_FORMAT,
-                             "%s: %s is truncated: chunk %s at offset %zu needs %u bytes of data but %zu remain", who,
-                             path, name, pos, len, n - pos - 12);
-        uint32_t stored = get32(d + pos + 8 + len), crc = amp__crc32(0, type, 4 + (size_t)len);
-        if (stored != crc)
-            return amp__fail(AMP_ERROR_FORMAT,
-                             "%s: %s is corrupt: bad CRC in chunk %s at offset %zu (stored %08x, computed %08x)", who,
-                             path, name, pos, stored, crc);
-        const unsigned char *body = d + pos + 8;
-        if (!ihdr && memcmp(name, "IHDR", 4) != 0)
-            return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: the first chunk is %s, not IHDR", who, path, name);
-        if (!ihdr) {
-            if (len != 13)
-                return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: IHDR has %u bytes, not 13", who, path, len);
-            ihdr = true;
-            info->width = get32(body);
-            info->height = get32(body + 4);
-            info->depth = body[8];
-            info->color_type = body[9];
-            info->trns = false;
-        } else if (!memcmp(name, "IDAT", 4)) {
-            idat = true;
-        } else if (!memcmp(name, "tRNS", 4)) {
-            info->trns = true;
-        } else if (!memcmp(name, "IEND", 4)) {
-            break;
-        } else if (type[0] >= 'A' && type[0] <= 'Z' && memcmp(name, "PLTE", 4) != 0) {
-            return amp__fail(AMP_ERROR_FORMAT, "%s: %s has an unknown critical chunk %s at offset %zu", who, path, name,
-                             pos);
-        }
-        pos += 12 + (size_t)len;
-    }
-    if (!idat) return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: it has no IDAT chunk", who, path);
-    if (info->width == 0 || info->height == 0 || info->width > 0x7FFFFFFFu || info->height > 0x7FFFFFFFu)
-        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: its IHDR says %ux%u", who, path, info->width,
-                         info->height);
-    static const int channels[7] = {1, 0, 3, 3, 2, 0, 4};
-    int ct = info->color_type;
-    if (ct > 6 || !channels[ct])
-        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: color type %d", who, path, ct);
-    info->channels = channels[ct] + (info->trns && ct != 4 && ct != 6);
-    info->bits = info->depth == 16 ? 16 : 8;
-    return AMP_OK;
-}
-
 /* The device's largest 2-D image, or the failure of finding the view. */
 static amp_status check_device_size(const char *who, const char *path, amp_accelerator_view **view, uint32_t w,
                                     uint32_t h)
@@ -174,14 +83,7 @@ static amp_status check_load_desc(const char *who, const char *path, const amp_i
     return AMP_OK;
 }
 
-/* A decoded image on the host: 8-bit, 16-bit (host order) or float samples. */
-typedef struct host_image {
-    int width, height, channels, bits;
-    void *pixels;
-    bool stb; /* pixels belong to stb */
-} host_image;
-
-static void host_image_free(host_image *im)
+static void host_image_free(amp__host_image *im)
 {
     if (im->stb)
         amp__stb_free(im->pixels);
@@ -192,20 +94,13 @@ static void host_image_free(host_image *im)
 
 static uint16_t to8(uint16_t v) { return (uint16_t)(((uint32_t)v * 255 + 32767) / 65535); }
 
-/* Decodes a scanned PNG to `channels` (0: the file's) at `bits` (0: the file's). */
-static amp_status png_decode(const char *who, const char *path, const unsigned char *d, size_t n,
-                             const png_info *info, int channels, int bits, host_image *out)
+/* Decodes a PNG to `channels` (0: the file's) at `bits` (0: the file's). */
+static amp_status png_decode(const char *who, const char *path, amp__png_reader *r, int channels, int bits,
+                             amp__host_image *out)
 {
-    int w, h, comp, is16;
-    if (!amp__stb_info(d, n, &w, &h, &comp, &is16))
-        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: %s", who, path, amp__stb_reason());
-    channels = channels ? channels : info->channels;
-    bits = bits ? bits : info->bits;
-    void *px = amp__stb_load(d, n, info->bits == 16, channels, &w, &h);
-    if (!px) return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: %s", who, path, amp__stb_reason());
-    *out = (host_image){w, h, channels, bits, px, true};
-    if (bits == info->bits) return AMP_OK;
-    size_t count = (size_t)w * (size_t)h * (size_t)channels;
+    amp_status s = amp__png_read(r, channels, out);
+    if (s != AMP_OK || !bits || bits == out->bits) return s;
+    size_t count = (size_t)out->width * (size_t)out->height * (size_t)out->channels;
     void *conv = malloc(count * (size_t)(bits / 8));
     if (!conv) {
         host_image_free(out);
@@ -213,13 +108,13 @@ static amp_status png_decode(const char *who, const char *path, const unsigned c
     }
     for (size_t i = 0; i < count; i++) {
         if (bits == 16)
-            ((uint16_t *)conv)[i] = (uint16_t)(((const uint8_t *)px)[i] * 257u);
+            ((uint16_t *)conv)[i] = (uint16_t)(((const uint8_t *)out->pixels)[i] * 257u);
         else
-            ((uint8_t *)conv)[i] = (uint8_t)to8(((const uint16_t *)px)[i]);
+            ((uint8_t *)conv)[i] = (uint8_t)to8(((const uint16_t *)out->pixels)[i]);
     }
     host_image_free(out);
     out->pixels = conv;
-    out->stb = false;
+    out->bits = bits;
     return AMP_OK;
 }
 
@@ -232,7 +127,7 @@ static void name_file(const char *who, const char *path)
     amp__fail(s, "%s: %s: %s", who, path, msg);
 }
 
-static amp_texture *make_texture(const char *who, const char *path, amp_accelerator_view *view, host_image *im,
+static amp_texture *make_texture(const char *who, const char *path, amp_accelerator_view *view, amp__host_image *im,
                                  amp_scalar scalar, const amp_image_load_desc *desc)
 {
     int mips = desc ? desc->mip_levels : 0;
@@ -251,12 +146,13 @@ amp_texture *amp_texture_load_png(amp_accelerator_view *view, const char *path, 
     const char *who = "amp_texture_load_png";
     unsigned char *data;
     size_t size;
-    png_info info;
-    host_image im;
+    amp__png_info info;
+    amp__host_image im;
     if (check_load_desc(who, path, desc, false) != AMP_OK || read_file(who, path, &data, &size) != AMP_OK) return NULL;
-    amp_status s = png_scan(who, path, data, size, &info);
-    if (s == AMP_OK) s = check_device_size(who, path, &view, info.width, info.height);
-    if (s == AMP_OK) s = png_decode(who, path, data, size, &info, desc ? desc->channels : 0, desc ? desc->bits : 0, &im);
+    amp__png_reader *r = amp__png_open(who, path, data, size, &info);
+    amp_status s = r ? check_device_size(who, path, &view, info.width, info.height) : amp_last_status();
+    if (s == AMP_OK) s = png_decode(who, path, r, desc ? desc->channels : 0, desc ? desc->bits : 0, &im);
+    amp__png_close(r);
     free(data);
     return s == AMP_OK ? make_texture(who, path, view, &im, AMP_SCALAR_UNORM, desc) : NULL;
 }
@@ -285,7 +181,7 @@ amp_texture *amp_texture_load_hdr(amp_accelerator_view *view, const char *path, 
     }
     free(data);
     if (s != AMP_OK) return NULL;
-    host_image im = {w, h, channels, 32, px, true};
+    amp__host_image im = {w, h, channels, 32, px, true};
     return make_texture(who, path, view, &im, AMP_SCALAR_FLOAT, desc);
 }
 
@@ -340,7 +236,7 @@ static amp_status texture_host(const char *who, amp_texture *t, void **out)
 }
 
 /* t as PNG samples of `bits` (0: see image.h) per channel. */
-static amp_status texture_samples(const char *who, amp_texture *t, int bits, host_image *out)
+static amp_status texture_samples(const char *who, amp_texture *t, int bits, amp__host_image *out)
 {
     char d[96];
     if (!t) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL texture", who);
@@ -388,7 +284,7 @@ static amp_status texture_samples(const char *who, amp_texture *t, int bits, hos
             ((uint8_t *)dst)[i] = (uint8_t)v;
     }
     free(src);
-    *out = (host_image){e.dims[1], e.dims[0], comps, bits, dst, false};
+    *out = (amp__host_image){e.dims[1], e.dims[0], comps, bits, dst, false};
     return AMP_OK;
 }
 
@@ -396,7 +292,7 @@ amp_status amp_texture_save_png(amp_texture *t, const char *path, int bits)
 {
     const char *who = "amp_texture_save_png";
     if (!path) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL path", who);
-    host_image im;
+    amp__host_image im;
     amp_status s = texture_samples(who, t, bits, &im);
     if (s != AMP_OK) return s;
     unsigned char *png;
@@ -477,10 +373,11 @@ amp_status amp_image_compare_png(amp_texture *t, const char *golden_path, const 
     if (!t || !golden_path || !out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL argument", who);
     unsigned char *data;
     size_t size;
-    png_info info;
+    amp__png_info info;
     amp_status s = read_file(who, golden_path, &data, &size);
     if (s != AMP_OK) return s;
-    s = png_scan(who, golden_path, data, size, &info);
+    amp__png_reader *reader = amp__png_open(who, golden_path, data, size, &info);
+    s = reader ? AMP_OK : amp_last_status();
     amp_extent e = amp_texture_extent(t);
     int comps = amp_type_components(amp_texture_type(t));
     if (s == AMP_OK && (e.rank != 2 || (uint32_t)e.dims[0] != info.height || (uint32_t)e.dims[1] != info.width ||
@@ -491,8 +388,9 @@ amp_status amp_image_compare_png(amp_texture *t, const char *golden_path, const 
                       "%s: cannot compare the texture (%s) with %s, an image of %ux%u with %d channels", who, d,
                       golden_path, info.width, info.height, info.channels);
     }
-    host_image golden = {0}, mine = {0};
-    if (s == AMP_OK) s = png_decode(who, golden_path, data, size, &info, 0, 0, &golden);
+    amp__host_image golden = {0}, mine = {0};
+    if (s == AMP_OK) s = png_decode(who, golden_path, reader, 0, 0, &golden);
+    amp__png_close(reader);
     free(data);
     if (s == AMP_OK) s = texture_samples(who, t, golden.bits, &mine);
     if (s == AMP_OK)

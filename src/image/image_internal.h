@@ -1,7 +1,7 @@
-/* The image layer (src/image): image files (image_file.c), the PNG encoder
- * (png_write.c) and the stb_image wrappers (image_stb.c). It uses the public API
- * of the layers below (textures, mips) and, for device limits, src/vulkan.
- * Not installed. */
+/* The image layer (src/image): image files (image_file.c), the PNG decoder
+ * (png_read.c, libspng), the PNG encoder (png_write.c) and the stb_image wrappers
+ * (image_stb.c, Radiance HDR). It uses the public API of the layers below
+ * (textures, mips) and, for device limits, src/vulkan. Not installed. */
 #ifndef AMPVK_IMAGE_INTERNAL_H
 #define AMPVK_IMAGE_INTERNAL_H
 
@@ -12,11 +12,8 @@
 #include "vulkan/gpu.h"
 
 /* ---- image_stb.c: stb_image and stb_image_write, compiled privately ---- */
-/* The header of an image in memory (PNG or HDR): 0 and a reason on failure. */
+/* The header of a Radiance HDR image in memory: 0 and a reason on failure. */
 AMP_HIDDEN int amp__stb_info(const unsigned char *data, size_t size, int *w, int *h, int *channels, int *is16);
-/* Decodes a PNG in memory to 8-bit (bits16 false) or 16-bit samples with `channels`
- * per texel (0: as the file). Free with amp__stb_free. NULL and a reason on failure. */
-AMP_HIDDEN void *amp__stb_load(const unsigned char *data, size_t size, bool bits16, int channels, int *w, int *h);
 /* Decodes a Radiance HDR in memory to floats with `channels` (1..4) per texel. A file
  * that ends before its pixels do fails with the reason "truncated". */
 AMP_HIDDEN float *amp__stb_load_hdr(const unsigned char *data, size_t size, int channels, int *w, int *h);
@@ -27,6 +24,38 @@ AMP_HIDDEN const char *amp__stb_reason(void);
 /* zlib-compresses size bytes (size <= INT_MAX); malloc'ed result in *out_size, NULL
  * when out of memory. */
 AMP_HIDDEN unsigned char *amp__zlib_compress(const unsigned char *data, size_t size, size_t *out_size);
+
+/* A decoded image on the host: 8-bit, 16-bit (host order) or float samples, rows
+ * of width texels of channels samples, top row first. */
+typedef struct amp__host_image {
+    int width, height, channels, bits;
+    void *pixels;
+    bool stb; /* pixels belong to stb (free with amp__stb_free), else malloc'ed */
+} amp__host_image;
+
+/* ---- png_read.c: PNG files through libspng ---- */
+/* What a PNG decodes to, from its header: channels as the file has them (palette 3,
+ * or 4 with tRNS; gray or RGB with tRNS gain alpha), bits 8 (1-, 2-, 4- and 8-bit
+ * files) or 16. */
+typedef struct amp__png_info {
+    uint32_t width, height;
+    int channels, bits;
+    bool gray; /* a gray or gray+alpha file */
+} amp__png_info;
+/* A PNG being read: its structure checked, its header read. */
+typedef struct amp__png_reader amp__png_reader;
+/* Checks a PNG in memory (signature; every chunk's frame and CRC; IHDR first, an
+ * IDAT, an IEND; then libspng's checks of the header and the chunks before the image
+ * data) and reads its header into *info (if not NULL). data must outlive the reader.
+ * NULL and AMP_ERROR_FORMAT naming who, path and the reason. */
+AMP_HIDDEN amp__png_reader *amp__png_open(const char *who, const char *path, const unsigned char *data, size_t size,
+                                          amp__png_info *info);
+/* Decodes the whole image at its own depth to `channels` (0: the file's; 1..4
+ * converted as the overview of ampvk/image.h says), checking the zlib stream, its
+ * Adler-32, every palette index and the chunks after the image data. On failure
+ * nothing is allocated; out->pixels is malloc'ed. */
+AMP_HIDDEN amp_status amp__png_read(amp__png_reader *r, int channels, amp__host_image *out);
+AMP_HIDDEN void amp__png_close(amp__png_reader *r);
 
 /* ---- png_write.c ---- */
 /* CRC-32 (ISO 3309, as PNG uses it) of size bytes, continuing from crc (0 to start). */

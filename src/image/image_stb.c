@@ -1,4 +1,5 @@
-/* stb_image (PNG and HDR decoders only) and stb_image_write's zlib compressor,
+/* stb_image (its Radiance HDR decoder only: PNG goes through libspng, png_read.c)
+ * and stb_image_write's zlib compressor,
  * compiled static into this one file so that none of their symbols leave the
  * library, with thin wrappers for image_file.c and png_write.c. This file is built
  * without warnings (CMakeLists.txt): stb's code is not ours to fix. */
@@ -6,7 +7,6 @@
 
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_PNG
 #define STBI_ONLY_HDR
 #define STBI_NO_STDIO
 #include <stb/stb_image.h>
@@ -24,14 +24,6 @@ int amp__stb_info(const unsigned char *data, size_t size, int *w, int *h, int *c
     if (!stbi_info_from_memory(data, (int)size, w, h, channels)) return 0;
     *is16 = stbi_is_16_bit_from_memory(data, (int)size);
     return 1;
-}
-
-void *amp__stb_load(const unsigned char *data, size_t size, bool bits16, int channels, int *w, int *h)
-{
-    int n;
-    if (size > INT_MAX) return stbi__errpuc("too large", "file too large");
-    return bits16 ? (void *)stbi_load_16_from_memory(data, (int)size, w, h, &n, channels)
-                  : (void *)stbi_load_from_memory(data, (int)size, w, h, &n, channels);
 }
 
 bool amp__stb_is_hdr(const unsigned char *data, size_t size)
