@@ -80,6 +80,7 @@ typedef struct amp__device {
     amp__keyed *caches;       /* per-device caches of the layers, by type, newest first */
     amp_accelerator *accelerator;
     int views;                /* live views (for external devices: destroy with the last) */
+    amp_accelerator_view *view_list; /* the live views, linked by next_on_device */
 } amp__device;
 
 AMP_HIDDEN void amp__lock(amp__device *d);
@@ -166,6 +167,7 @@ struct amp_accelerator_view {
     uint64_t last_serial;     /* serial of the last submitted batch */
     amp_view_stats stats;
     int arrays;               /* live arrays created on this view */
+    amp_accelerator_view *next_on_device;
 };
 
 /* The batch being recorded (begun on demand), or NULL with an error. */
@@ -182,8 +184,9 @@ AMP_HIDDEN VkDescriptorSet amp__batch_descriptor_set(amp__batch *b, VkDescriptor
 /* Counts a recorded command; in immediate mode or at the batch limit, submits. */
 AMP_HIDDEN amp_status amp__view_command_done(amp_accelerator_view *v);
 AMP_HIDDEN amp_status amp__view_submit(amp_accelerator_view *v);
-/* Submits v's recording batch if it may hold a use with this serial (work of
- * another view must reach the shared queue before what depends on it). */
+/* Submits, oldest first, every batch being recorded on the views of v's device
+ * whose serial is at most serial (0: none): a use with that serial, on any view,
+ * reaches the queue before what depends on it. */
 AMP_HIDDEN amp_status amp__view_submit_through(amp_accelerator_view *v, uint64_t serial);
 /* The same, then waits until that serial completes (0: nothing to wait for). */
 AMP_HIDDEN amp_status amp__view_wait_through(amp_accelerator_view *v, uint64_t serial);

@@ -63,6 +63,8 @@ static amp_accelerator_view *view_new(amp__device *d, amp_accelerator *acc, amp_
     }
     amp__lock(d);
     d->views++;
+    v->next_on_device = d->view_list;
+    d->view_list = v;
     amp__unlock(d);
     return v;
 }
@@ -206,6 +208,11 @@ amp_status amp_view_destroy(amp_accelerator_view **pv)
             batch_destroy(d, b);
         }
     vkDestroyCommandPool(d->device, v->pool, NULL);
+    for (amp_accelerator_view **p = &d->view_list; *p; p = &(*p)->next_on_device)
+        if (*p == v) {
+            *p = v->next_on_device;
+            break;
+        }
     bool close = d->external && --d->views == 0;
     if (!d->external) d->views--;
     amp__unlock(d);
@@ -381,10 +388,10 @@ VkDescriptorSet amp__batch_descriptor_set(amp__batch *b, VkDescriptorSetLayout l
     return set;
 }
 
-amp_status amp__view_submit(amp_accelerator_view *v)
+/* Ends and submits v's recording batch, signalling its serial. */
+static amp_status submit_batch(amp_accelerator_view *v)
 {
     amp__batch *b = v->recording;
-    if (!b) return AMP_OK;
     amp__device *d = v->dev;
     v->recording = NULL;
     VkResult r = vkEndCommandBuffer(b->cmd);
@@ -412,10 +419,32 @@ amp_status amp__view_submit(amp_accelerator_view *v)
     return AMP_OK;
 }
 
+/* Serials are handed out when a batch begins, and views record side by side, so a
+ * batch is submitted only after every batch of the device that began before it:
+ * the timeline's signals then rise in submission order, and a serial is signalled
+ * only once all work with smaller serials has run. */
+static amp_status submit_device_through(amp__device *d, uint64_t serial)
+{
+    for (;;) {
+        amp_accelerator_view *oldest = NULL;
+        for (amp_accelerator_view *w = d->view_list; w; w = w->next_on_device)
+            if (w->recording && w->recording->serial <= serial &&
+                (!oldest || w->recording->serial < oldest->recording->serial))
+                oldest = w;
+        if (!oldest) return AMP_OK;
+        amp_status s = submit_batch(oldest);
+        if (s != AMP_OK) return s;
+    }
+}
+
+amp_status amp__view_submit(amp_accelerator_view *v)
+{
+    return v->recording ? submit_device_through(v->dev, v->recording->serial) : AMP_OK;
+}
+
 amp_status amp__view_submit_through(amp_accelerator_view *v, uint64_t serial)
 {
-    if (v && v->recording && serial && amp__batch_serial(v->recording) <= serial) return amp__view_submit(v);
-    return AMP_OK;
+    return v && serial ? submit_device_through(v->dev, serial) : AMP_OK;
 }
 
 amp_status amp__view_wait_through(amp_accelerator_view *v, uint64_t serial)

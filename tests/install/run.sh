@@ -6,7 +6,7 @@
 #
 #     tests/install/run.sh BUILD_DIR SOURCE_DIR
 #
-# AMPVK_SANITIZE=ON (set by ctest for a sanitizer build) builds the consumers with
+# AMPVK_SANITIZE=ON or thread (set by ctest for a sanitizer build) builds the consumers with
 # the same -fsanitize flags, which a sanitized libampvk needs.
 set -eu
 build=$(cd "$1" && pwd)
@@ -17,6 +17,7 @@ prefix=$work/prefix
 cc=${CC:-cc}
 case "${AMPVK_SANITIZE:-OFF}" in
     ON|on|1|TRUE|true) san="-fsanitize=address,undefined" ;;
+    thread) san="-fsanitize=thread" ;;
     *) san="" ;;
 esac
 
