@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds ampvk and runs every test twice: a RelWithDebInfo build in build/ and a
-# build with AddressSanitizer and UndefinedBehaviorSanitizer in build-asan/.
+# build with AddressSanitizer and UndefinedBehaviorSanitizer in build-asan/; then
+# the thread stress test under ThreadSanitizer in build-tsan/.
 # Installs the Debian packages it needs first (scripts/install-deps.sh).
 # Exits non-zero on the first failure. JOBS overrides the parallelism.
 set -eu
@@ -20,5 +21,10 @@ cmake --build build-asan -j "$jobs"
 # Leaks inside the Vulkan driver and the validation layer are not ampvk's.
 (cd build-asan && LSAN_OPTIONS="suppressions=$PWD/../scripts/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
     ctest --output-on-failure -j "$jobs")
+
+echo "== build-tsan/ (AMPVK_SANITIZE=thread): the thread stress test"
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAMPVK_SANITIZE=thread -DAMPVK_DEMOS=OFF
+cmake --build build-tsan -j "$jobs" --target test_threads
+(cd build-tsan && ctest --output-on-failure -R '^test_threads$')
 
 echo "== all tests passed"

@@ -91,6 +91,23 @@ static void texture_round(amp_accelerator_view *v, amp_kernel *invert, int threa
     amp_texture_destroy(&dst);
 }
 
+/* One array_view used by every thread, each call serialized by the application's
+ * own mutex, as array.h asks: every increment lands (the total is exact). */
+static pthread_mutex_t counter_lock = PTHREAD_MUTEX_INITIALIZER;
+static int counter_data[THREADS];
+static amp_array_view *counter;
+static amp_kernel *bump;
+
+static void bump_counter(int thread)
+{
+    pthread_mutex_lock(&counter_lock);
+    check(amp_parallel_for_each(shared_view, amp_extent1(THREADS), bump, AMP_ARGS(AMP_VIEW("c", counter))) ==
+              AMP_OK,
+          thread, "bump the shared counter");
+    if (thread % 2) check(amp_array_view_synchronize(counter) == AMP_OK, thread, "synchronize the shared counter");
+    pthread_mutex_unlock(&counter_lock);
+}
+
 static void *worker(void *arg)
 {
     int thread = (int)(intptr_t)arg;
@@ -110,6 +127,7 @@ static void *worker(void *arg)
         if (plus) array_round(own, plus, thread);
         if (invert) texture_round(round % 3 ? own : shared_view, invert, thread);
         scale_on(own, shared_kernel, thread, round);
+        bump_counter(thread);
         amp_kernel_destroy(&plus);
         amp_kernel_destroy(&invert);
         check(amp_view_destroy(&own) == AMP_OK, thread, "view destroy");
@@ -126,10 +144,17 @@ int main(void)
         .body = "out(idx) = in(idx) * k + t;"});
     REQUIRE(shared_kernel != NULL);
     if (!shared_kernel) return test_end();
+    counter = amp_array_view_create(amp_extent1(THREADS), AMP_INT, 0, counter_data);
+    bump = amp_kernel_create(shared_view, &(amp_kernel_desc){.params = "array_view<int, 1> c", .body = "c(idx) += idx + 1;"});
+    REQUIRE(counter && bump);
     pthread_t threads[THREADS];
     for (int t = 0; t < THREADS; t++) REQUIRE_INT(pthread_create(&threads[t], NULL, worker, (void *)(intptr_t)t), 0);
     for (int t = 0; t < THREADS; t++) pthread_join(threads[t], NULL);
     amp_kernel_destroy(&shared_kernel);
+    REQUIRE_OK(amp_array_view_synchronize(counter));
+    for (int i = 0; i < THREADS; i++) REQUIRE_INT(counter_data[i], THREADS * ROUNDS * (i + 1));
+    amp_array_view_destroy(&counter);
+    amp_kernel_destroy(&bump);
     REQUIRE_INT(atomic_load(&failures), 0);
     REQUIRE(atomic_load(&checks) >= THREADS * ROUNDS * 10);
     test_checks += atomic_load(&checks);
