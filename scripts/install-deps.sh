@@ -1,10 +1,13 @@
 #!/bin/sh
 # Installs the Debian 12 packages ampvk needs to build and test.
 # Idempotent: packages already present are not downloaded again.
+# clang, libclang-rt-dev (libFuzzer and the sanitizer runtimes, only recommended by
+# clang) and llvm (llvm-symbolizer, for readable stack traces) are for
+# scripts/fuzz.sh.
 set -eu
 pkgs="build-essential cmake pkg-config libvulkan-dev mesa-vulkan-drivers \
 vulkan-validationlayers vulkan-tools libshaderc-dev glslang-dev glslc \
-spirv-tools libstb-dev libspng-dev"
+spirv-tools libstb-dev libspng-dev clang libclang-rt-dev llvm"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

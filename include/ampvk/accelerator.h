@@ -3,8 +3,9 @@
  *
  * Every Vulkan physical device is an accelerator (C++ AMP's `accelerator`).
  * The list is built on first use and lives until the process ends; the
- * amp_accelerator pointers it hands out never dangle. Mesa's lavapipe and other
- * CPU devices are accelerators too, with is_emulated set.
+ * amp_accelerator pointers it hands out never dangle (a first use that runs out
+ * of memory fails with AMP_ERROR_OUT_OF_MEMORY, and the next one tries again).
+ * Mesa's lavapipe and other CPU devices are accelerators too, with is_emulated set.
  *
  * The default accelerator is chosen once, on first need:
  *   1. AMPVK_DEFAULT_ACCELERATOR, if set: a decimal index into the list, a
@@ -27,6 +28,18 @@
  * A future (C++ AMP's completion_future) completes when the work before it has;
  * amp_future_wait() also finishes any host-side part (for an asynchronous copy to
  * host memory, the final copy into the application's buffer).
+ *
+ * A lost device (C++ AMP's accelerator_view_removed) stays lost: from the call that
+ * finds it on, every call that needs the device, on any of its views, fails with
+ * AMP_ERROR_DEVICE_LOST and a message naming it, and records nothing more. Results
+ * of work still pending are gone (a copy to host memory leaves its destination as
+ * it was), array_views of host memory keep what was last synchronized to the host
+ * (amp_array_view_refresh declares that copy current, and the view can go on on
+ * another device), and everything on the device can still be destroyed (the
+ * destroy calls free all and report the loss where they would have waited). Other
+ * devices are not affected. A submission the driver refuses (out of memory even
+ * after the queue has drained) loses the work recorded in it and counts as a lost
+ * device.
  *
  * Environment:
  *   AMPVK_DEFAULT_ACCELERATOR  see above

@@ -64,4 +64,8 @@ AMP_HIDDEN bool amp__cache_enabled(void);
  * is no such directory. */
 AMP_HIDDEN char *amp__cache_path(const char *name);
 
+#ifdef AMPVK_FAULTS
+#include "core/faults.h" /* AMPVK_FAULT_INJECTION builds: fallible calls through a counter */
+#endif
+
 #endif

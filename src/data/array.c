@@ -221,7 +221,8 @@ static amp_status data_ensure_buffer(amp__data *d, amp_accelerator_view *v)
                              d->dev->props.deviceName, v->dev->props.deviceName);
         amp__lock(d->dev);
         amp_status s = data_pull_host(d);
-        if (s == AMP_OK) s = data_wait_idle(d);
+        /* a lost device runs nothing more: leaving it needs only a current host copy */
+        if (s == AMP_OK && !amp__device_lost(d->dev)) s = data_wait_idle(d);
         if (s == AMP_OK) {
             amp__buffer_destroy(d->dev, &d->buf);
             amp__buffer_destroy(d->dev, &d->import);
@@ -1026,7 +1027,9 @@ static amp_status copy_from_host(const void *src, size_t src_size, amp_array_vie
                          src ? src_size : 0, bytes);
     if (dst->is_const) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: the destination view is read-only", who);
     amp__data *d = dst->data;
-    if (!d->array && (d->host_valid || !d->device_valid)) {
+    /* host-current, or without a device copy yet (a discarded view never used on a
+     * device claims device data that does not exist) */
+    if (!d->array && (d->host_valid || !d->device_valid || !d->buf.buffer)) {
         amp_status s = ensure_host_memory(d);
         if (s != AMP_OK) return s;
         /* keep the rest of the storage: the host copy must be current before a partial write */
@@ -1234,14 +1237,11 @@ static amp_status prepare_device_copy(amp_array_view *src, amp_array_view *dst, 
     amp__data *sd = src->data, *dd = dst->data;
     amp_status s = data_order(sd, v);
     if (s == AMP_OK && dd->dev == v->dev) s = data_order(dd, v);
-    /* the destination's other elements must be current on the device before a partial write */
+    /* the destination's other elements must be current on the device before a partial
+     * write; a whole one becomes current when the copy is recorded */
     if (s == AMP_OK && (!dd->device_valid || !dd->buf.buffer)) {
-        if (view_bytes(dst) == dd->size && !dd->array) {
-            s = data_ensure_buffer(dd, v);
-            dd->device_valid = s == AMP_OK;
-        } else {
-            s = data_push_device(dd, v);
-        }
+        if (view_bytes(dst) == dd->size && !dd->array) s = data_ensure_buffer(dd, v);
+        else s = data_push_device(dd, v);
     }
     return s;
 }

@@ -204,8 +204,9 @@ amp_texture *amp_texture_create(amp_accelerator_view *v, const amp_texture_desc 
                  (storage ? VK_IMAGE_USAGE_STORAGE_BIT : 0),
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE, .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
     amp__lock(v->dev);
-    VkResult r = vkCreateImage(v->dev->device, &ci, NULL, &t->image);
-    amp_status s = r == VK_SUCCESS ? AMP_OK : amp__vk_fail(r, "vkCreateImage");
+    amp_status s = amp__device_check(v->dev);
+    VkResult r = s == AMP_OK ? vkCreateImage(v->dev->device, &ci, NULL, &t->image) : VK_SUCCESS;
+    if (r != VK_SUCCESS) s = amp__vk_fail(r, "vkCreateImage");
     if (s == AMP_OK) s = amp__image_memory(v->dev, t->image, &t->mem);
     if (s == AMP_OK) s = texture_init(t, VK_IMAGE_LAYOUT_UNDEFINED, true);
     amp__unlock(v->dev);

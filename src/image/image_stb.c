@@ -22,6 +22,8 @@ int amp__stb_info(const unsigned char *data, size_t size, int *w, int *h, int *c
 {
     if (size > INT_MAX) return stbi__err("too large", "file too large");
     if (!stbi_info_from_memory(data, (int)size, w, h, channels)) return 0;
+    /* stb takes the resolution line's numbers as they come: 0, negative, overflowed */
+    if (*w < 1 || *h < 1) return stbi__err("no pixels", "the resolution line gives no pixels");
     *is16 = stbi_is_16_bit_from_memory(data, (int)size);
     return 1;
 }
@@ -32,7 +34,11 @@ bool amp__stb_is_hdr(const unsigned char *data, size_t size)
 }
 
 /* stb's HDR decoder reads zeros past the end of its input without complaint; reading
- * through callbacks tells whether it ever asked for bytes that were not there. */
+ * through callbacks tells whether it ever asked for bytes that were not there. Past
+ * the end the reader hands out newlines instead of zeros: a zero where an RLE
+ * scanline wants a count makes stb loop forever (it never advances; CVE-2021-42715,
+ * unfixed in Debian 12's stb 2.27), while a count of 10 moves on, and blank lines end
+ * the header's loops; the image is then refused as truncated. */
 typedef struct reader {
     const unsigned char *data;
     size_t size, pos;
@@ -43,7 +49,11 @@ static int reader_read(void *user, char *buf, int n)
 {
     reader *r = user;
     size_t left = r->size - r->pos, k = n < 0 ? 0 : (size_t)n < left ? (size_t)n : left;
-    if (n > 0 && k == 0) r->overrun = true;
+    if (n > 0 && k == 0) {
+        r->overrun = true;
+        memset(buf, '\n', (size_t)n);
+        return n;
+    }
     memcpy(buf, r->data + r->pos, k);
     r->pos += k;
     return (int)k;
@@ -67,8 +77,33 @@ static int reader_eof(void *user)
     return r->pos >= r->size;
 }
 
+/* Where a Radiance HDR's pixels begin, as stb reads the header (lines up to a blank
+ * one, then the resolution line); 0 if the file ends first. */
+static size_t hdr_pixels_at(const unsigned char *data, size_t size)
+{
+    const unsigned char *blank = memmem(data, size, "\n\n", 2);
+    if (!blank) return 0;
+    size_t from = (size_t)(blank - data) + 2;
+    const unsigned char *eol = memchr(data + from, '\n', size - from);
+    return eol ? (size_t)(eol - data) + 1 : 0;
+}
+
+/* Whether `rest` bytes can hold w x h pixels in the most compact encoding stb reads:
+ * an RLE scanline (widths 8..32767) of a 4-byte header and, per component, runs of
+ * up to 127 pixels in 2 bytes; otherwise 4 bytes a pixel. So a few bytes cannot make
+ * the decoder allocate and fill a large image. */
+static bool hdr_can_hold(size_t rest, int w, int h)
+{
+    uint64_t line = w >= 8 && w < 32768 ? 4 + 8 * (((uint64_t)w + 126) / 127) : 4 * (uint64_t)w;
+    return (uint64_t)rest / line >= (uint64_t)h;
+}
+
 float *amp__stb_load_hdr(const unsigned char *data, size_t size, int channels, int *w, int *h)
 {
+    int iw, ih, ic, i16;
+    size_t at = hdr_pixels_at(data, size);
+    if (at && amp__stb_info(data, size, &iw, &ih, &ic, &i16) && !hdr_can_hold(size - at, iw, ih))
+        return (float *)stbi__errpf("truncated", "file ends before its pixels");
     reader r = {data, size, 0, false};
     stbi_io_callbacks io = {reader_read, reader_skip, reader_eof};
     int n;
@@ -76,6 +111,10 @@ float *amp__stb_load_hdr(const unsigned char *data, size_t size, int channels, i
     if (px && r.overrun) {
         stbi_image_free(px);
         return (float *)stbi__errpf("truncated", "file ends before its pixels");
+    }
+    if (px && (*w < 1 || *h < 1)) {
+        stbi_image_free(px);
+        return (float *)stbi__errpf("no pixels", "the resolution line gives no pixels");
     }
     return px;
 }

@@ -1,6 +1,7 @@
 /* Compiling kernels: shaderc at run time, with the user's #includes, behind an
  * in-memory cache and a disk cache keyed by the exact source, the options and
  * the content of every user file it included. */
+#include <errno.h>
 #include <shaderc/shaderc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,7 @@ typedef struct include_ctx {
     const char *main_name;
     dep *deps;
     int dep_count;
+    bool out_of_memory; /* an #include went unresolved or unrecorded for want of memory */
 } include_ctx;
 
 typedef struct include_result {
@@ -64,14 +66,31 @@ typedef struct include_result {
     bool owned_content;
 } include_result;
 
-static shaderc_include_result *include_error(const char *msg)
+/* What an #include resolves to when memory runs out (shaderc must never get NULL):
+ * an error for shaderc, and the compile fails as out of memory. */
+static shaderc_include_result no_memory = {.source_name = "", .content = "out of host memory",
+                                           .content_length = sizeof "out of host memory" - 1};
+
+static shaderc_include_result *out_of_memory(include_ctx *c)
+{
+    c->out_of_memory = true;
+    return &no_memory;
+}
+
+/* An #include that fails with msg (shaderc reports it at the directive). */
+static shaderc_include_result *include_error(include_ctx *c, const char *msg)
 {
     include_result *ir = calloc(1, sizeof *ir);
-    if (!ir) return NULL;
-    ir->content = amp__strdup(msg);
+    char *text = amp__strdup(msg);
+    if (!ir || !text) {
+        free(ir);
+        free(text);
+        return out_of_memory(c);
+    }
+    ir->content = text;
     ir->owned_content = true;
     ir->r.content = ir->content;
-    ir->r.content_length = ir->content ? strlen(ir->content) : 0;
+    ir->r.content_length = strlen(ir->content);
     ir->r.source_name = "";
     return &ir->r;
 }
@@ -83,11 +102,18 @@ static const amp__glsl_file *library_file(const char *name)
     return NULL;
 }
 
-static shaderc_include_result *found(const char *name, char *content, bool owned)
+/* An #include resolved to content (freed with the result if owned). */
+static shaderc_include_result *found(include_ctx *c, const char *name, char *content, bool owned)
 {
     include_result *ir = calloc(1, sizeof *ir);
-    if (!ir) return NULL;
-    ir->name = amp__strdup(name);
+    char *copy = amp__strdup(name);
+    if (!ir || !copy) {
+        free(ir);
+        free(copy);
+        if (owned) free(content);
+        return out_of_memory(c);
+    }
+    ir->name = copy;
     ir->content = content;
     ir->owned_content = owned;
     ir->r.source_name = ir->name;
@@ -95,6 +121,20 @@ static shaderc_include_result *found(const char *name, char *content, bool owned
     ir->r.content = content;
     ir->r.content_length = strlen(content);
     return &ir->r;
+}
+
+/* Records an included user file with the hash of its content (the caches check it). */
+static void add_dep(include_ctx *c, const char *path, const char *text, size_t size)
+{
+    dep *nd = realloc(c->deps, sizeof *nd * (size_t)(c->dep_count + 1));
+    char *copy = amp__strdup(path);
+    if (nd) c->deps = nd;
+    if (!nd || !copy) {
+        free(copy);
+        c->out_of_memory = true;
+        return;
+    }
+    c->deps[c->dep_count++] = (dep){copy, amp__hash64(text, size, 0)};
 }
 
 static shaderc_include_result *resolve(void *user, const char *requested, int type, const char *requesting,
@@ -109,7 +149,7 @@ static shaderc_include_result *resolve(void *user, const char *requested, int ty
         snprintf(name, sizeof name, "ampvk/%s", requested);
         lib = library_file(name);
     }
-    if (lib) return found(lib->name, (char *)lib->text, false);
+    if (lib) return found(c, lib->name, (char *)lib->text, false);
     /* the user's files: next to the including file, then the include directories */
     char *candidates[66];
     int n = 0;
@@ -125,19 +165,13 @@ static shaderc_include_result *resolve(void *user, const char *requested, int ty
     }
     shaderc_include_result *res = NULL;
     for (int i = 0; i < n; i++) {
-        if (!res && candidates[i]) {
-            size_t size;
-            char *text = read_file(candidates[i], &size);
-            if (text) {
-                dep *nd = realloc(c->deps, sizeof *nd * (size_t)(c->dep_count + 1));
-                if (nd) {
-                    c->deps = nd;
-                    c->deps[c->dep_count].path = amp__strdup(candidates[i]);
-                    c->deps[c->dep_count].hash = amp__hash64(text, size, 0);
-                    c->dep_count++;
-                }
-                res = found(candidates[i], text, true);
-            }
+        size_t size;
+        char *text = NULL;
+        int err = !res && candidates[i] ? amp__file_read(candidates[i], &text, &size, NULL) : 0;
+        if (!res && (!candidates[i] || err == ENOMEM)) res = out_of_memory(c);
+        if (text) {
+            add_dep(c, candidates[i], text, size);
+            res = found(c, candidates[i], text, true);
         }
         free(candidates[i]);
     }
@@ -145,7 +179,7 @@ static shaderc_include_result *resolve(void *user, const char *requested, int ty
         char msg[512];
         snprintf(msg, sizeof msg, "cannot find \"%s\" (next to %s or in %d include directories)", requested,
                  requesting, c->desc->include_dir_count);
-        res = include_error(msg);
+        res = include_error(c, msg);
     }
     return res;
 }
@@ -154,7 +188,7 @@ static void release(void *user, shaderc_include_result *r)
 {
     (void)user;
     include_result *ir = (include_result *)r;
-    if (!ir) return;
+    if (!ir || r == &no_memory) return;
     if (ir->owned_content) free(ir->content);
     free(ir->name);
     free(ir);
@@ -287,7 +321,7 @@ static bool cache_load(const char *path, const char *source, amp__spirv *out, de
         dep *nd = realloc(*deps_out, sizeof *nd * (size_t)(*dep_count + 1));
         if (!nd) goto done;
         *deps_out = nd;
-        nd[*dep_count].path = amp__strdup(dep_path);
+        if (!(nd[*dep_count].path = amp__strdup(dep_path))) goto done;
         nd[*dep_count].hash = h;
         (*dep_count)++;
     }
@@ -366,16 +400,17 @@ static void remember(amp__device *d, uint64_t key, const char *source, const amp
         }
     kernel_entry *e = calloc(1, sizeof *e);
     if (!e) return;
-    e->deps = calloc((size_t)dep_count + 1, sizeof *e->deps);
-    for (int i = 0; e->deps && i < dep_count; i++) {
-        e->deps[i].path = amp__strdup(deps[i].path);
+    /* all or nothing: an entry without its included files would outlive their edits */
+    bool complete = (e->deps = calloc((size_t)dep_count + 1, sizeof *e->deps)) != NULL;
+    for (int i = 0; complete && i < dep_count; i++) {
+        complete = (e->deps[i].path = amp__strdup(deps[i].path)) != NULL;
         e->deps[i].hash = deps[i].hash;
         e->dep_count++;
     }
     e->key = key;
     e->source = amp__strdup(source);
     e->words = malloc(s->count * 4);
-    if (!e->source || !e->words) {
+    if (!complete || !e->source || !e->words) {
         entry_free(e);
         return;
     }
@@ -530,7 +565,9 @@ static amp_status compile_and_store(amp__device *d, const char *source, const ch
     shaderc_compilation_result_t res = shaderc_compile_into_spv(compiler, source, strlen(source),
                                                                 shaderc_compute_shader, name, "main", opts);
     __atomic_add_fetch(&compile_count, 1, __ATOMIC_SEQ_CST);
-    amp_status st = spirv_from_result(res, out);
+    amp_status st = !res || ic.out_of_memory
+                        ? amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s", name)
+                        : spirv_from_result(res, out);
     if (st == AMP_OK) {
         remember(d, key, full, out, ic.deps, ic.dep_count);
         if (path) cache_store(path, full, ic.deps, ic.dep_count, out->words, out->count);

@@ -334,6 +334,7 @@ amp_status amp_parallel_for_each(amp_accelerator_view *view, amp_extent domain, 
     dispatch_args da;
     uint32_t groups[3];
     amp_status st = check_call(view, domain, k, args, arg_count);
+    if (st == AMP_OK) st = amp__device_check(view->dev); /* a lost device: nothing more to prepare */
     if (st == AMP_OK) st = bind_arguments(k, args, arg_count, &da);
     if (st == AMP_OK) st = check_arguments(k, &da);
     if (st == AMP_OK) st = count_groups(k, domain, groups);

@@ -1,6 +1,7 @@
 /* Kernels (see include/ampvk/kernel.h): creating one from a C++ AMP parameter list
  * and GLSL, its descriptor layout, and its pipelines, one per combination of the
  * storage-image formats bound at dispatch (variants). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,28 +141,33 @@ VkPipeline amp__kernel_pipeline(amp_kernel *k, const char *const *formats)
     return p;
 }
 
-static char **copy_strings(const char *const *list, int n)
-{
-    char **r = calloc((size_t)n + 1, sizeof *r);
-    for (int i = 0; r && i < n; i++) r[i] = amp__strdup(list[i]);
-    return r;
-}
-
 static void free_strings(char **list, int n)
 {
     for (int i = 0; list && i < n; i++) free(list[i]);
     free(list);
 }
 
+/* A copy of n strings, NULL-terminated; NULL when out of memory (nothing half-copied). */
+static char **copy_strings(const char *const *list, int n)
+{
+    char **r = calloc((size_t)n + 1, sizeof *r);
+    for (int i = 0; r && i < n; i++)
+        if (list[i] && !(r[i] = amp__strdup(list[i]))) {
+            free_strings(r, i);
+            r = NULL;
+        }
+    return r;
+}
+
+/* The text of a kernel file, malloc'ed; NULL with an error. */
 static char *read_source(const char *path)
 {
     char *user;
     const char *step;
-    if (amp__file_read(path, &user, NULL, &step) != 0) {
-        amp__fail(AMP_ERROR_IO, "cannot %s kernel file \"%s\"", step, path);
-        return NULL;
-    }
-    return user;
+    int err = amp__file_read(path, &user, NULL, &step);
+    if (err == ENOMEM) amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory reading kernel file \"%s\"", path);
+    else if (err) amp__fail(AMP_ERROR_IO, "cannot %s kernel file \"%s\"", step, path);
+    return err ? NULL : user;
 }
 
 /* Fills offsets and strides of the parameters from the reflection. */
@@ -332,6 +338,7 @@ amp_kernel *amp__kernel_create(amp_accelerator_view *view, const amp_kernel_desc
 {
     if (check_desc(desc) != AMP_OK) return NULL;
     if (!view && !(view = amp_default_view())) return NULL;
+    if (amp__device_check(view->dev) != AMP_OK) return NULL; /* nothing to compile for */
     amp_kernel *k = kernel_new(view, desc, internal);
     if (!k) return NULL;
     char *user = NULL;

@@ -8,18 +8,12 @@
 void amp__lock(amp__device *d) { pthread_mutex_lock(&d->lock); }
 void amp__unlock(amp__device *d) { pthread_mutex_unlock(&d->lock); }
 
-static bool has_extension(VkPhysicalDevice pd, const char *name)
+/* True if the list of n extensions has name. */
+static bool has_extension(const VkExtensionProperties *e, uint32_t n, const char *name)
 {
-    uint32_t n = 0;
-    vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL);
-    VkExtensionProperties *e = calloc(n ? n : 1, sizeof *e);
-    if (!e) return false;
-    vkEnumerateDeviceExtensionProperties(pd, NULL, &n, e);
-    bool found = false;
     for (uint32_t i = 0; i < n; i++)
-        if (strcmp(e[i].extensionName, name) == 0) found = true;
-    free(e);
-    return found;
+        if (strcmp(e[i].extensionName, name) == 0) return true;
+    return false;
 }
 
 /* Fills what both kinds of device need: properties, memory, timeline, lock. */
@@ -117,12 +111,18 @@ static amp_status request_core_features(amp__device *d, VkPhysicalDevice pd, con
 }
 
 /* The extensions ampvk uses where the device has them: float atomics, host memory
- * import, custom border colors. */
-static void request_extensions(amp__device *d, VkPhysicalDevice pd, device_request *rq)
+ * import, custom border colors. Out of memory listing them is an error, not a device
+ * without them. */
+static amp_status request_extensions(amp__device *d, VkPhysicalDevice pd, device_request *rq)
 {
+    uint32_t n = 0;
+    vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL);
+    VkExtensionProperties *ext = calloc(n ? n : 1, sizeof *ext);
+    if (!ext) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory opening a device");
+    vkEnumerateDeviceExtensionProperties(pd, NULL, &n, ext);
     rq->atomic_float = (VkPhysicalDeviceShaderAtomicFloatFeaturesEXT){
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
-    if (has_extension(pd, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME)) {
+    if (has_extension(ext, n, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME)) {
         VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af = rq->atomic_float;
         VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &af};
         vkGetPhysicalDeviceFeatures2(pd, &q);
@@ -136,7 +136,7 @@ static void request_extensions(amp__device *d, VkPhysicalDevice pd, device_reque
             d->float_atomics = true;
         }
     }
-    if (has_extension(pd, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME)) {
+    if (has_extension(ext, n, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME)) {
         rq->exts[rq->ext_count++] = VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME;
         d->host_import = true;
         VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp = {
@@ -148,7 +148,7 @@ static void request_extensions(amp__device *d, VkPhysicalDevice pd, device_reque
     if (d->float_atomics) rq->exts[rq->ext_count++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
     rq->border = (VkPhysicalDeviceCustomBorderColorFeaturesEXT){
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT};
-    if (has_extension(pd, VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME)) {
+    if (has_extension(ext, n, VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME)) {
         VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &rq->border};
         vkGetPhysicalDeviceFeatures2(pd, &q);
         if (rq->border.customBorderColors && rq->border.customBorderColorWithoutFormat) {
@@ -158,6 +158,8 @@ static void request_extensions(amp__device *d, VkPhysicalDevice pd, device_reque
             d->custom_border = true;
         }
     }
+    free(ext);
+    return AMP_OK;
 }
 
 /* Creates ampvk's own device on an accelerator's physical device: one compute
@@ -180,8 +182,8 @@ static amp__device *device_open(amp_accelerator *acc)
     d->accelerator = acc;
     amp_status st = find_compute_family(pd, props.deviceName, &d->queue_family);
     if (st == AMP_OK) st = request_core_features(d, pd, props.deviceName, rq);
+    if (st == AMP_OK) st = request_extensions(d, pd, rq);
     if (st == AMP_OK) {
-        request_extensions(d, pd, rq);
         float prio = 1.0f;
         VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                        .queueFamilyIndex = d->queue_family, .queueCount = 1,
@@ -327,9 +329,16 @@ bool amp__device_serial_done(amp__device *d, uint64_t serial)
     return serial <= d->done_serial;
 }
 
+void amp__device_set_lost(amp__device *d)
+{
+    __atomic_store_n(&d->lost, AMP_ERROR_DEVICE_LOST, __ATOMIC_RELEASE);
+    vkQueueWaitIdle(d->queue);
+}
+
 amp_status amp__device_wait_serial(amp__device *d, uint64_t serial, uint64_t timeout_ns)
 {
-    if (d->lost) return amp__fail(AMP_ERROR_DEVICE_LOST, "the Vulkan device was lost");
+    amp_status lost = amp__device_check(d);
+    if (lost != AMP_OK) return lost;
     if (amp__device_serial_done(d, serial)) return AMP_OK;
     /* Poll briefly before sleeping in the driver: a short kernel finishes sooner than
      * a blocking wait wakes up (tens of microseconds on common drivers). Not on a
@@ -349,7 +358,10 @@ amp_status amp__device_wait_serial(amp__device *d, uint64_t serial, uint64_t tim
     VkResult r = vkWaitSemaphores(d->device, &wi, timeout_ns);
     if (r == VK_TIMEOUT) return amp__fail(AMP_ERROR_TIMEOUT, "wait timed out after %llu ns",
                                          (unsigned long long)timeout_ns);
-    if (r == VK_ERROR_DEVICE_LOST) d->lost = AMP_ERROR_DEVICE_LOST;
+    if (r == VK_ERROR_DEVICE_LOST) {
+        amp__device_set_lost(d);
+        return amp__device_check(d);
+    }
     if (r != VK_SUCCESS) return amp__vk_fail(r, "vkWaitSemaphores");
     if (serial > d->done_serial) d->done_serial = serial;
     return AMP_OK;

@@ -121,6 +121,21 @@ AMP_HIDDEN void amp__pipeline_cache_save(amp__device *d);
 /* A compute pipeline from SPIR-V (entry "main") through the device's pipeline cache. */
 AMP_HIDDEN amp_status amp__compute_pipeline(amp__device *d, const uint32_t *spirv, size_t bytes,
                                             VkPipelineLayout layout, VkPipeline *out);
+/* True once the device is lost (atomic: calls check before they take the device lock;
+ * inline: the files device.c calls, memory and pipeline cache, check too). */
+static inline bool amp__device_lost(amp__device *d) { return __atomic_load_n(&d->lost, __ATOMIC_ACQUIRE) != AMP_OK; }
+/* AMP_OK, or AMP_ERROR_DEVICE_LOST naming the device once it is lost: nothing more is
+ * created, recorded or submitted on it, and only destroying what lives on it works. */
+static inline amp_status amp__device_check(amp__device *d)
+{
+    return amp__device_lost(d)
+               ? amp__fail(AMP_ERROR_DEVICE_LOST, "the Vulkan device \"%s\" was lost", d->props.deviceName)
+               : AMP_OK;
+}
+/* Marks the device lost (a call reported it, or a submission failed and took recorded
+ * work with it) and waits for what its queue still runs, so that its objects may be
+ * destroyed; on a lost device the wait returns at once. */
+AMP_HIDDEN void amp__device_set_lost(amp__device *d);
 /* Waits until serial completes; AMP_OK, AMP_ERROR_TIMEOUT or device lost. The device
  * lock is released while waiting. */
 AMP_HIDDEN amp_status amp__device_wait_serial(amp__device *d, uint64_t serial, uint64_t timeout_ns);

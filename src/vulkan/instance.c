@@ -17,7 +17,8 @@ struct amp_accelerator {
 };
 
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t list_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t build_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool list_built;       /* built, or failed for good (list_status) */
 static VkInstance instance;
 static amp_accelerator *list;
 static int list_count;
@@ -53,16 +54,17 @@ static bool env_flag(const char *name)
     return v && *v && strcmp(v, "0") != 0;
 }
 
-static bool layer_available(const char *name)
+/* Whether the instance layer is installed: 1 yes, 0 no, -1 out of memory asking. */
+static int layer_available(const char *name)
 {
     uint32_t n = 0;
     vkEnumerateInstanceLayerProperties(&n, NULL);
     VkLayerProperties *props = calloc(n ? n : 1, sizeof *props);
-    if (!props) return false;
+    if (!props) return -1;
     vkEnumerateInstanceLayerProperties(&n, props);
-    bool found = false;
+    int found = 0;
     for (uint32_t i = 0; i < n; i++)
-        if (strcmp(props[i].layerName, name) == 0) found = true;
+        if (strcmp(props[i].layerName, name) == 0) found = 1;
     free(props);
     return found;
 }
@@ -146,10 +148,12 @@ static bool create_instance(void)
 {
     const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
     const char *exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
-    if (validation && !layer_available(layers[0])) {
-        snprintf(list_error, sizeof list_error,
-                 "AMPVK_VALIDATION is set but VK_LAYER_KHRONOS_validation is not installed");
-        list_status = AMP_ERROR_UNSUPPORTED;
+    int layer = validation ? layer_available(layers[0]) : 1;
+    if (layer <= 0) {
+        snprintf(list_error, sizeof list_error, "%s",
+                 layer ? "out of host memory listing the Vulkan layers"
+                       : "AMPVK_VALIDATION is set but VK_LAYER_KHRONOS_validation is not installed");
+        list_status = layer ? AMP_ERROR_OUT_OF_MEMORY : AMP_ERROR_UNSUPPORTED;
         return false;
     }
     /* Synchronization validation on, as the design asks for tests. */
@@ -171,9 +175,10 @@ static bool create_instance(void)
                                .ppEnabledExtensionNames = exts};
     VkResult r = vkCreateInstance(&ci, NULL, &instance);
     if (r != VK_SUCCESS) {
-        snprintf(list_error, sizeof list_error, "vkCreateInstance failed: %s; is a Vulkan driver installed?",
-                 amp__vk_result_name(r));
-        list_status = AMP_ERROR_UNSUPPORTED;
+        bool oom = r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY;
+        snprintf(list_error, sizeof list_error, "vkCreateInstance failed: %s%s", amp__vk_result_name(r),
+                 oom ? "" : "; is a Vulkan driver installed?");
+        list_status = oom ? AMP_ERROR_OUT_OF_MEMORY : AMP_ERROR_UNSUPPORTED;
         instance = VK_NULL_HANDLE;
         return false;
     }
@@ -233,10 +238,15 @@ static void sort_list(void)
     }
 }
 
+/* Builds the list: the instance (kept from an attempt that ran out of memory after
+ * making it), then the devices; list_status and list_error say how it went. */
 static void build_list(void)
 {
-    validation = env_flag("AMPVK_VALIDATION");
-    if (!create_instance()) return;
+    list_status = AMP_OK;
+    if (!instance) {
+        validation = env_flag("AMPVK_VALIDATION");
+        if (!create_instance()) return;
+    }
     uint32_t n = 0;
     if (!enumerate_devices(&n)) return;
     sort_list();
@@ -246,14 +256,21 @@ static void build_list(void)
     }
 }
 
+/* Builds the list on first use; a build that ran out of memory is tried again by the
+ * next call, any other failure stays. */
 static bool ensure_list(void)
 {
-    pthread_once(&list_once, build_list);
-    if (list_status != AMP_OK) {
-        amp__fail(list_status, "%s", list_error);
-        return false;
+    char error[sizeof list_error];
+    pthread_mutex_lock(&build_lock);
+    if (!list_built || list_status == AMP_ERROR_OUT_OF_MEMORY) {
+        build_list();
+        list_built = true;
     }
-    return true;
+    amp_status s = list_status;
+    if (s != AMP_OK) memcpy(error, list_error, sizeof error);
+    pthread_mutex_unlock(&build_lock);
+    if (s != AMP_OK) amp__fail(s, "%s", error);
+    return s == AMP_OK;
 }
 
 VkInstance amp__instance(void) { return ensure_list() ? instance : VK_NULL_HANDLE; }

@@ -60,15 +60,24 @@ static int find_type(amp__device *d, uint32_t allowed, amp__mem_usage u)
     return -1;
 }
 
+/* A block of size bytes of memory type `type` (mapped if host-visible), one free
+ * range covering it; NULL with an error. */
 static amp__block *block_new(amp__device *d, uint32_t type, VkDeviceSize size, bool dedicated)
 {
     amp__block *b = calloc(1, sizeof *b);
-    if (!b) return NULL;
+    range *ranges = malloc(sizeof *ranges * 8);
+    if (!b || !ranges) {
+        free(b);
+        free(ranges);
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
     VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = size,
                                .memoryTypeIndex = type};
     VkResult r = vkAllocateMemory(d->device, &ai, NULL, &b->memory);
     if (r != VK_SUCCESS) {
         free(b);
+        free(ranges);
         amp__vk_fail(r, "vkAllocateMemory");
         return NULL;
     }
@@ -77,6 +86,7 @@ static amp__block *block_new(amp__device *d, uint32_t type, VkDeviceSize size, b
         if (r != VK_SUCCESS) {
             vkFreeMemory(d->device, b->memory, NULL);
             free(b);
+            free(ranges);
             amp__vk_fail(r, "vkMapMemory");
             return NULL;
         }
@@ -84,7 +94,7 @@ static amp__block *block_new(amp__device *d, uint32_t type, VkDeviceSize size, b
     b->size = size;
     b->type_index = type;
     b->dedicated = dedicated;
-    b->free = malloc(sizeof *b->free * 8);
+    b->free = ranges;
     b->free_cap = 8;
     b->free[0] = (range){0, size};
     b->free_count = 1;
@@ -211,6 +221,7 @@ static amp_status alloc_memory(amp__device *d, VkMemoryRequirements req, amp__me
 amp_status amp__buffer_create(amp__device *d, VkDeviceSize size, VkBufferUsageFlags usage, amp__mem_usage mem,
                               amp__buffer *out)
 {
+    if (amp__device_check(d) != AMP_OK) return AMP_ERROR_DEVICE_LOST;
     if (size == 0) size = 4;
     VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size, .usage = usage,
                              .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
@@ -227,7 +238,7 @@ amp_status amp__buffer_create(amp__device *d, VkDeviceSize size, VkBufferUsageFl
     }
     r = vkBindBufferMemory(d->device, buf, a.memory, a.offset);
     if (r != VK_SUCCESS) {
-        block_give(a.block, a.offset, a.size);
+        amp__alloc_free(d, &a); /* a block of its own goes with it */
         vkDestroyBuffer(d->device, buf, NULL);
         return amp__vk_fail(r, "vkBindBufferMemory");
     }

@@ -71,6 +71,7 @@ void amp__pipeline_cache_changed(amp__device *d)
 amp_status amp__compute_pipeline(amp__device *d, const uint32_t *spirv, size_t bytes, VkPipelineLayout layout,
                                   VkPipeline *out)
 {
+    if (amp__device_check(d) != AMP_OK) return AMP_ERROR_DEVICE_LOST;
     VkShaderModuleCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = bytes,
                                     .pCode = spirv};
     VkShaderModule mod;

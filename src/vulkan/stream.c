@@ -44,6 +44,7 @@ static amp_accelerator_view *view_new(amp__device *d, amp_accelerator *acc, amp_
         amp__fail(AMP_ERROR_INVALID_ARGUMENT, "queuing mode %d is neither automatic (0) nor immediate (1)", (int)mode);
         return NULL;
     }
+    if (amp__device_check(d) != AMP_OK) return NULL;
     amp_accelerator_view *v = calloc(1, sizeof *v);
     if (!v) {
         amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory creating a view");
@@ -248,12 +249,9 @@ void amp__view_retire(amp_accelerator_view *v)
 
 amp__batch *amp__batch_current(amp_accelerator_view *v)
 {
-    if (v->recording) return v->recording;
     amp__device *d = v->dev;
-    if (d->lost) {
-        amp__fail(AMP_ERROR_DEVICE_LOST, "the Vulkan device was lost");
-        return NULL;
-    }
+    if (amp__device_check(d) != AMP_OK) return NULL;
+    if (v->recording) return v->recording;
     amp__note_work_started();
     amp__view_retire(v);
     amp__batch *b = v->free_batches;
@@ -395,20 +393,28 @@ static amp_status submit_batch(amp_accelerator_view *v)
     amp__device *d = v->dev;
     v->recording = NULL;
     VkResult r = vkEndCommandBuffer(b->cmd);
-    if (r == VK_SUCCESS) {
+    bool ended = r == VK_SUCCESS;
+    if (ended) {
         VkTimelineSemaphoreSubmitInfo ts = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
                                             .signalSemaphoreValueCount = 1, .pSignalSemaphoreValues = &b->serial};
         VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &ts, .commandBufferCount = 1,
                            .pCommandBuffers = &b->cmd, .signalSemaphoreCount = 1, .pSignalSemaphores = &d->timeline};
         r = vkQueueSubmit(d->queue, 1, &si, VK_NULL_HANDLE);
+        if (r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY) {
+            /* the driver may find the memory once the work it holds is done: once more */
+            vkQueueWaitIdle(d->queue);
+            r = vkQueueSubmit(d->queue, 1, &si, VK_NULL_HANDLE);
+        }
     }
     if (r != VK_SUCCESS) {
-        /* The serial will never be signalled: the device is unusable from here on. */
-        d->lost = AMP_ERROR_DEVICE_LOST;
+        /* The batch's work is lost and its serial will never be signalled: the device
+         * is unusable from here on. */
+        amp__device_set_lost(d);
         batch_release(d, b);
         b->next = v->free_batches;
         v->free_batches = b;
-        return amp__vk_fail(r, "vkQueueSubmit");
+        return r == VK_ERROR_DEVICE_LOST ? amp__device_check(d)
+                                         : amp__vk_fail(r, ended ? "vkQueueSubmit" : "vkEndCommandBuffer");
     }
     v->last_serial = b->serial;
     v->stats.submits++;
@@ -425,6 +431,7 @@ static amp_status submit_batch(amp_accelerator_view *v)
  * only once all work with smaller serials has run. */
 static amp_status submit_device_through(amp__device *d, uint64_t serial)
 {
+    if (amp__device_check(d) != AMP_OK) return AMP_ERROR_DEVICE_LOST;
     for (;;) {
         amp_accelerator_view *oldest = NULL;
         for (amp_accelerator_view *w = d->view_list; w; w = w->next_on_device)
@@ -439,6 +446,7 @@ static amp_status submit_device_through(amp__device *d, uint64_t serial)
 
 amp_status amp__view_submit(amp_accelerator_view *v)
 {
+    if (amp__device_check(v->dev) != AMP_OK) return AMP_ERROR_DEVICE_LOST;
     return v->recording ? submit_device_through(v->dev, v->recording->serial) : AMP_OK;
 }
 

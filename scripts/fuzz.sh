@@ -1,0 +1,104 @@
+#!/bin/sh
+# Builds the libFuzzer harnesses of tests/fuzz in build-fuzz/ (clang, AMPVK_FUZZ=ON:
+# ASan + UBSan + coverage; no tests, no demos) and runs each for SECONDS:
+#
+#   ./scripts/fuzz.sh SECONDS [FUZZER ...]     (default: every fuzzer)
+#
+# First every file in tests/data/fuzz/<fuzzer>/ runs once (regression inputs: past
+# findings). Then the fuzzer starts from a copy of tests/fuzz/corpus/<fuzzer>/ in
+# build-fuzz/work/<fuzzer>/ (the committed corpus never grows), on lavapipe with the
+# validation layer on. Prints executions and coverage per fuzzer (libFuzzer's
+# final stats) and exits non-zero on any finding (crash, abort, leak, timeout, out
+# of memory); a finding's input is saved in build-fuzz/findings/ and its log in
+# build-fuzz/work/<fuzzer>.log. FUZZ_FLAGS adds libFuzzer flags; JOBS sets the
+# build's parallelism.
+set -eu
+cd "$(dirname "$0")/.."
+root=$PWD
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+all="fuzz_png fuzz_hdr fuzz_params fuzz_compare_png fuzz_api"
+
+if [ $# -lt 1 ] || ! [ "$1" -gt 0 ] 2>/dev/null; then
+    echo "usage: $0 SECONDS [FUZZER ...]   (fuzzers: $all)" >&2
+    exit 2
+fi
+seconds=$1
+shift
+fuzzers=${*:-$all}
+
+./scripts/install-deps.sh
+
+echo "== build-fuzz/ (clang, AMPVK_FUZZ=ON)"
+CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAMPVK_FUZZ=ON -DAMPVK_TESTS=OFF \
+    -DAMPVK_DEMOS=OFF >/dev/null
+cmake --build build-fuzz -j "$jobs" --target fuzzers
+
+export AMPVK_VALIDATION=1 AMPVK_DEFAULT_ACCELERATOR=llvmpipe XDG_CACHE_HOME="$root/build-fuzz/cache"
+# Leaks inside the Vulkan driver and the validation layer are not ampvk's.
+export LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export UBSAN_OPTIONS="print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+mkdir -p build-fuzz/work build-fuzz/findings build-fuzz/cache
+
+failed=""
+summary=""
+for f in $fuzzers; do
+    bin=build-fuzz/tests/fuzz/$f
+    if [ ! -x "$bin" ]; then
+        echo "fuzz: no fuzzer $f (fuzzers: $all)" >&2
+        exit 2
+    fi
+    # the device fuzzers run slower inputs and hold the Vulkan driver
+    case $f in
+        fuzz_png|fuzz_hdr) limits="-timeout=30 -rss_limit_mb=2560" ;;
+        *) limits="-timeout=120 -rss_limit_mb=4096" ;;
+    esac
+    log=build-fuzz/work/$f.log
+
+    regressions=$(find "tests/data/fuzz/$f" -type f ! -name 'README*' 2>/dev/null | sort)
+    if [ -n "$regressions" ]; then
+        echo "== $f: $(echo "$regressions" | wc -l) regression input(s) from tests/data/fuzz/$f"
+        # shellcheck disable=SC2086
+        if ! "$bin" $limits $regressions >"$log.regressions" 2>&1; then
+            tail -n 40 "$log.regressions"
+            echo "fuzz: $f fails on a regression input (log: $log.regressions)" >&2
+            failed="$failed $f(regression)"
+            continue
+        fi
+    fi
+
+    work=build-fuzz/work/$f
+    rm -rf "$work"
+    mkdir -p "$work"
+    cp -R "tests/fuzz/corpus/$f" "$work/corpus"
+    echo "== $f: fuzzing for $seconds s"
+    status=0
+    # shellcheck disable=SC2086
+    "$bin" "$work/corpus" -max_total_time="$seconds" -print_final_stats=1 $limits \
+        -artifact_prefix="build-fuzz/findings/$f-" ${FUZZ_FLAGS:-} >"$log" 2>&1 || status=$?
+    done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1)
+    last_line=$(grep -E '^#[0-9]+[[:space:]]' "$log" | tail -n 1)
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+    cov=$(echo "${done_line:-$last_line}" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
+    ft=$(echo "${done_line:-$last_line}" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
+    line=$(printf '%-18s %12s execs %8s/s  cov %6s  ft %7s' "$f" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}")
+    if [ "$status" -ne 0 ]; then
+        grep -E 'FUZZ FINDING|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|SUMMARY' "$log" \
+            | head -n 20 || true
+        echo "fuzz: $f found something (exit $status): log $log, input build-fuzz/findings/$f-*;" \
+             "once fixed, add the input to tests/data/fuzz/$f/" >&2
+        failed="$failed $f"
+        line="$line  FINDING"
+    fi
+    echo "$line"
+    summary="$summary$line
+"
+done
+
+echo "== fuzzing summary ($seconds s each)"
+printf '%s' "$summary"
+if [ -n "$failed" ]; then
+    echo "fuzz: findings in:$failed" >&2
+    exit 1
+fi
+echo "== no findings"
