@@ -11,7 +11,7 @@
 # final stats) and exits non-zero on any finding (crash, abort, leak, timeout, out
 # of memory); a finding's input is saved in build-fuzz/findings/ and its log in
 # build-fuzz/work/<fuzzer>.log. FUZZ_FLAGS adds libFuzzer flags; JOBS sets the
-# build's parallelism.
+# build's parallelism. Runs wait for each other (a lock in build-fuzz/).
 set -eu
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -27,6 +27,14 @@ shift
 fuzzers=${*:-$all}
 
 ./scripts/install-deps.sh
+
+# One run at a time: runs share build-fuzz/ (the build, the work folders, findings).
+mkdir -p build-fuzz
+exec 9>build-fuzz/.lock
+if command -v flock >/dev/null 2>&1 && ! flock -n 9; then
+    echo "fuzz: another fuzz.sh is using build-fuzz/; waiting for it" >&2
+    flock 9
+fi
 
 echo "== build-fuzz/ (clang, AMPVK_FUZZ=ON)"
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAMPVK_FUZZ=ON -DAMPVK_TESTS=OFF \
@@ -85,7 +93,8 @@ for f in $fuzzers; do
     if [ "$status" -ne 0 ]; then
         grep -E 'FUZZ FINDING|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|SUMMARY' "$log" \
             | head -n 20 || true
-        echo "fuzz: $f found something (exit $status): log $log, input build-fuzz/findings/$f-*;" \
+        artifact=$(sed -n 's/.*Test unit written to //p' "$log" | tail -n 1)
+        echo "fuzz: $f found something (exit $status): log $log, input ${artifact:-build-fuzz/findings/$f-*};" \
              "once fixed, add the input to tests/data/fuzz/$f/" >&2
         failed="$failed $f"
         line="$line  FINDING"

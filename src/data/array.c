@@ -456,6 +456,12 @@ static amp_status data_push_device(amp__data *d, amp_accelerator_view *v)
     return AMP_OK;
 }
 
+amp_status amp__view_make_ready(amp_array_view *view, amp_accelerator_view *v)
+{
+    amp_status s = data_order(view->data, v);
+    return s == AMP_OK ? data_push_device(view->data, v) : s;
+}
+
 amp_status amp__view_prepare_device(amp_array_view *view, amp_accelerator_view *v, bool write, amp__barrier *bar,
                                     VkBuffer *buf, VkDeviceSize *size)
 {

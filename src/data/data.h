@@ -10,6 +10,11 @@
 
 /* ---- array.c: storage shared by views ---- */
 typedef struct amp__data amp__data;
+/* Before a dispatch tracks any access: orders the view's storage after its last use
+ * in another view's batch and makes its data current on v's device. Either may
+ * submit batches (v's recording one too), which must not happen once accesses are
+ * tracked in v's batch, so a dispatch readies every argument first. */
+AMP_HIDDEN amp_status amp__view_make_ready(amp_array_view *view, amp_accelerator_view *v);
 /* Makes the view's data current on the device of v for a kernel access; records an
  * upload if needed and gathers the barrier for the access. */
 AMP_HIDDEN amp_status amp__view_prepare_device(amp_array_view *view, amp_accelerator_view *v,
@@ -31,6 +36,9 @@ AMP_HIDDEN amp__texture_use amp__texture_use_of_view(amp_texture_view *v);
 AMP_HIDDEN const amp__format *amp__texture_format(const amp_texture *t);
 AMP_HIDDEN bool amp__texture_storage_ok(const amp_texture *t);
 AMP_HIDDEN bool amp__texture_linear_ok(const amp_texture *t);
+/* The texture's last use in another view's batch reaches the queue (see
+ * amp__view_make_ready). */
+AMP_HIDDEN amp_status amp__texture_make_ready(const amp__texture_use *u, amp_accelerator_view *v);
 /* Prepares the texture for a kernel's access on v: gathers its barrier, returns the
  * image view for the use (one level for storage access, the range for reads). */
 AMP_HIDDEN amp_status amp__texture_prepare(const amp__texture_use *u, amp_accelerator_view *v, bool storage,

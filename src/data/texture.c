@@ -770,6 +770,11 @@ static VkImageView image_view(amp_texture *t, int base, int count, bool storage)
     return view;
 }
 
+amp_status amp__texture_make_ready(const amp__texture_use *u, amp_accelerator_view *v)
+{
+    return u->texture->dev == v->dev ? submit_other_home(u->texture, v) : AMP_OK;
+}
+
 amp_status amp__texture_prepare(const amp__texture_use *u, amp_accelerator_view *v, bool storage, bool write,
                                 amp__barrier *bar, VkImageView *view)
 {
@@ -780,11 +785,12 @@ amp_status amp__texture_prepare(const amp__texture_use *u, amp_accelerator_view 
     /* a storage binding sees one level: the view's first */
     *view = image_view(t, u->base_mip, storage ? 1 : u->mip_count, storage);
     if (!*view) return amp_last_status();
-    amp__batch *b = amp__batch_current(v);
-    if (!b) return amp_last_status();
-    /* an earlier use recorded in another view's batch must reach the queue first */
+    /* an earlier use recorded in another view's batch must reach the queue first,
+     * before v's batch is taken: submitting may submit that one too */
     amp_status s = submit_other_home(t, v);
     if (s != AMP_OK) return s;
+    amp__batch *b = amp__batch_current(v);
+    if (!b) return amp_last_status();
     amp__track_image_access(&t->track, t->image, &t->layout, VK_IMAGE_LAYOUT_GENERAL,
                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | (write ? VK_ACCESS_SHADER_WRITE_BIT : 0), write,
                             amp__batch_serial(b), bar);

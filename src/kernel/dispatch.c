@@ -267,6 +267,22 @@ static amp_status prepare_view(amp_accelerator_view *view, const amp__param *p, 
     return AMP_OK;
 }
 
+/* Orders and uploads every resource before any access is tracked: an upload, or
+ * submitting another view's batch that holds a resource's last use, may submit this
+ * view's recording batch; an access tracked in a batch that does not hold the
+ * dispatch would be waited for, and its memory freed, too early. */
+static amp_status ready_resources(amp_accelerator_view *view, const amp_kernel *k, const dispatch_args *da)
+{
+    for (int j = 0; j < k->param_count; j++) {
+        const amp__param *p = &k->params[j];
+        amp_status st = AMP_OK;
+        if (p->kind == AMP__PARAM_VIEW) st = amp__view_make_ready(da->bound[j]->value.view, view);
+        else if (amp__is_texture(p)) st = amp__texture_make_ready(&da->uses[j], view);
+        if (st != AMP_OK) return st;
+    }
+    return AMP_OK;
+}
+
 /* Prepares every argument: scalars and view geometry into the argument block,
  * resources made current with their barriers gathered into bar, descriptors. */
 static amp_status prepare_resources(amp_accelerator_view *view, const amp_kernel *k, const dispatch_args *da,
@@ -351,7 +367,8 @@ amp_status amp_parallel_for_each(amp_accelerator_view *view, amp_extent domain, 
     amp__barrier bar = {0};
     descriptor_writes w;
     w.count = 0;
-    st = pipeline ? prepare_resources(view, k, &da, domain, block, &bar, &w) : amp_last_status();
+    st = pipeline ? ready_resources(view, k, &da) : amp_last_status();
+    if (st == AMP_OK) st = prepare_resources(view, k, &da, domain, block, &bar, &w);
     if (st == AMP_OK) st = record_dispatch(view, k, pipeline, block, &bar, &w, groups);
     if (st != AMP_OK && (bar.src || bar.overflow)) {
         /* the tracker already counts the accesses prepared before the failure (and

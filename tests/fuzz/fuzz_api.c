@@ -1,6 +1,6 @@
-/* libFuzzer harness: sequences of API calls on the default view (lavapipe),
- * decoded from the input's bytes and checked against a plain C model of every
- * buffer and texture.
+/* libFuzzer harness: sequences of API calls on the default accelerator (lavapipe;
+ * its default view, a second batching view and an immediate one), decoded from the
+ * input's bytes and checked against a plain C model of every buffer and texture.
  *
  * Arrays and array_views (int, uint and float elements, ranks 1..3, small
  * extents; over the harness's host memory, over nothing, or arrays with or
@@ -226,6 +226,21 @@ static int free_storage(model *m)
 /* FUZZ_API_TRACE=1 prints each call and its outcome (to read a reproducer). */
 static int trace = -1;
 
+/* A line of the trace. */
+static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void note(const char *fmt, ...)
+{
+    if (trace <= 0) return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "fuzz_api:   ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+}
+
+static int view_index(amp_accelerator_view *v) { return v == views[0] ? 0 : v == views[1] ? 1 : 2; }
+
 static void check_ok(amp_status s, const char *what)
 {
     if (trace > 0) fprintf(stderr, "fuzz_api:   %s: %s\n", what, s == AMP_OK ? "ok" : amp_last_error());
@@ -268,6 +283,9 @@ static int add_view(model *m, amp_array_view *h, int storage_index, amp_type typ
         v->stride[k] = k < rank ? stride[k] : 0;
     }
     m->st[storage_index].views++;
+    note("view %d: storage %d (kind %d), %s, rank %d (%d, %d, %d), offset %lld%s", i, storage_index,
+         (int)m->st[storage_index].kind, amp_type_name(type), rank, v->dims[0], v->dims[1], v->dims[2],
+         (long long)offset, is_const ? ", const" : "");
     return i;
 }
 
@@ -361,9 +379,11 @@ static void op_create(model *m, fuzz_bytes *b)
             data_size = how == 1 ? 0 : how == 2 ? count * 4 + 4 : count * 4 - (count ? 4 : 0);
         }
         bool valid = how != 3 || data_size == 0; /* data_size 0: exactly the array's size */
-        amp_array *a = amp_array_create(pick_view(b), &(amp_array_desc){.extent = e, .type = type,
-                                                                       .cpu_access = s->access,
-                                                                       .data = data, .data_size = data_size});
+        amp_accelerator_view *on = pick_view(b);
+        note("array on view %d, access %d, data %s", view_index(on), (int)s->access,
+             how == 0 ? "none" : how == 1 ? "size 0" : how == 2 ? "larger" : "short");
+        amp_array *a = amp_array_create(on, &(amp_array_desc){.extent = e, .type = type, .cpu_access = s->access,
+                                                              .data = data, .data_size = data_size});
         if (!valid) {
             check_refused(a ? AMP_OK : amp_last_status(), "amp_array_create with a short data_size");
             free(data);
@@ -539,6 +559,7 @@ static void op_destroy(model *m, fuzz_bytes *b)
     if (vi < 0) return;
     view *v = &m->v[vi];
     storage *s = &m->st[v->storage];
+    note("destroy view %d%s", vi, v->embedded ? " (the array)" : "");
     if (v->embedded) {
         /* the array's own view goes with the array; its other views keep the storage */
         amp_array_destroy(&s->array);
@@ -953,7 +974,10 @@ static void op_kernel(model *m, fuzz_bytes *b)
         return; /* out-of-bounds reads or a race: not a defined call */
     amp_arg k = t == 0 ? AMP_INT("k", kv) : t == 1 ? AMP_UINT("k", (uint32_t)kv) : AMP_FLOAT("k", (float)kv);
     amp_extent domain = extent_of(dst->rank, dst->dims);
-    amp_status s = amp_parallel_for_each(pick_view(b), domain, kernels[t][r],
+    amp_accelerator_view *on = pick_view(b);
+    note("kernel %s rank %d on view %d: src view %d, dst view %d, k %d", amp_type_name(elem_types[t]), r,
+         view_index(on), si, di, kv);
+    amp_status s = amp_parallel_for_each(on, domain, kernels[t][r],
                                          AMP_ARGS(AMP_VIEW("src", src->h), AMP_VIEW("dst", dst->h), k));
     if (!valid) {
         check_refused(s, "amp_parallel_for_each with mismatched views");

@@ -199,6 +199,13 @@ def api_corpus():
     write("fuzz_api", "texture_float3",
           op("texture_create", 2, 2, 2, 2, dim(3), dim(4), dim(2), 0, 1, 0, *seed, 2)
           + op("texture_to_host", 0, 0, 5, 0))
+    # device copies into strided sections: a contiguous array into a section of a host view, then a
+    # section of another array into it (both strided), the host view synchronized
+    write("fuzz_api", "strided_device_copies",
+          op("create", 3, 0, 1, dim(4), dim(6), 1, 1, 0, *seed, 0) + op("create", 3, 0, 1, dim(4), dim(3), 1, 1, 1,
+                                                                        *seed, 1)
+          + op("create", 0, 0, 1, dim(4), dim(6), 0, *seed) + op("section", 2, 200, 0, 4, 1, 3) + op("copy", 1, 3, 0)
+          + op("section", 0, 200, 0, 4, 2, 3) + op("copy", 4, 3, 0) + op("synchronize", 2, 0))
     # invalid calls: bad extents and types, out-of-range sections, writes to a const view
     write("fuzz_api", "invalid",
           op("create_invalid", 0, 0) + op("create_invalid", 2, 1) + op("create", 1, 0, 0, dim(5), 0, *seed)
