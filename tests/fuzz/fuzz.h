@@ -146,6 +146,17 @@ static inline void fuzz_write_file(const char *path, const uint8_t *data, size_t
 
 /* ---- the device ---- */
 
+/* Prints validation messages (the library itself never prints), so a finding shows
+ * what the layer said. */
+static void fuzz_print_validation(void *user, amp_log_level level, amp_status status, const char *message)
+{
+    (void)user, (void)level, (void)status;
+    if (!strncmp(message, "validation:", 11)) fprintf(stderr, "%s\n", message);
+}
+
+/* Sends the layer's messages to stderr; call once at set-up. */
+static inline void fuzz_watch_validation(void) { amp_set_log_callback(fuzz_print_validation, NULL, AMP_LOG_WARN); }
+
 /* The default view, opened once; aborts if there is none (a harness set-up error). */
 static inline amp_accelerator_view *fuzz_view(void)
 {

@@ -46,16 +46,10 @@ static amp_accelerator_view *pick_view(fuzz_bytes *b) { return views[fuzz_below(
 
 static int type_slot(amp_type t) { return t == AMP_INT ? 0 : t == AMP_UINT ? 1 : 2; }
 
-static void log_validation(void *user, amp_log_level level, amp_status status, const char *message)
-{
-    (void)user, (void)level, (void)status;
-    if (!strncmp(message, "validation:", 11)) fprintf(stderr, "%s\n", message);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    amp_set_log_callback(log_validation, NULL, AMP_LOG_WARN);
+    fuzz_watch_validation();
     views[0] = fuzz_view();
     views[1] = amp_view_create(amp_view_accelerator(views[0]), AMP_QUEUING_AUTOMATIC);
     views[2] = amp_view_create(amp_view_accelerator(views[0]), AMP_QUEUING_IMMEDIATE);

@@ -19,16 +19,10 @@
 static amp_texture *texture;
 static uint8_t texels[SIDE * SIDE * 4];
 
-static void log_validation(void *user, amp_log_level level, amp_status status, const char *message)
-{
-    (void)user, (void)level, (void)status;
-    if (!strncmp(message, "validation:", 11)) fprintf(stderr, "%s\n", message);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    amp_set_log_callback(log_validation, NULL, AMP_LOG_WARN);
+    fuzz_watch_validation();
     for (int i = 0; i < SIDE * SIDE * 4; i++) texels[i] = (uint8_t)(i * 37 + 11);
     texture = amp_texture_create(fuzz_view(), &(amp_texture_desc){.extent = amp_extent2(SIDE, SIDE),
                                                                  .type = AMP_UNORM_4, .bits_per_scalar_element = 8,
