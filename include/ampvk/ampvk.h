@@ -9,6 +9,7 @@
  *   ampvk/texture.h      textures, texture views, samplers
  *   ampvk/kernel.h       GLSL kernels and parallel_for_each
  *   ampvk/image.h        PNG and HDR files, golden-image comparison
+ *   ampvk/filter.h       built-in image filters (OpenCV's), chains
  *
  * A first program:
  *
@@ -29,6 +30,7 @@
 #include "ampvk/texture.h"
 #include "ampvk/kernel.h"
 #include "ampvk/image.h"
+#include "ampvk/filter.h"
 
 #define AMPVK_VERSION_MAJOR 0
 #define AMPVK_VERSION_MINOR 1

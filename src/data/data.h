@@ -36,6 +36,8 @@ AMP_HIDDEN amp__texture_use amp__texture_use_of_view(amp_texture_view *v);
 AMP_HIDDEN const amp__format *amp__texture_format(const amp_texture *t);
 AMP_HIDDEN bool amp__texture_storage_ok(const amp_texture *t);
 AMP_HIDDEN bool amp__texture_linear_ok(const amp_texture *t);
+/* True when no recorded or submitted work uses the texture any more (no wait). */
+AMP_HIDDEN bool amp__texture_idle(const amp_texture *t);
 /* The texture's last use in another view's batch reaches the queue (see
  * amp__view_make_ready). */
 AMP_HIDDEN amp_status amp__texture_make_ready(const amp__texture_use *u, amp_accelerator_view *v);

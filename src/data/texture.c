@@ -730,6 +730,11 @@ amp_texture *amp_texture_view_texture(const amp_texture_view *v) { return v ? v-
 
 /* ---- kernels ---- */
 
+bool amp__texture_idle(const amp_texture *t)
+{
+    return t->track.last_serial == 0 || amp__device_serial_done(t->dev, t->track.last_serial);
+}
+
 amp__texture_use amp__texture_use_of(amp_texture *t)
 {
     return (amp__texture_use){.texture = t, .base_mip = 0, .mip_count = t->mips, .access = AMP_TEXTURE_READ_WRITE};

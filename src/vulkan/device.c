@@ -107,6 +107,7 @@ static amp_status request_core_features(amp__device *d, VkPhysicalDevice pd, con
     rq->f2.features.shaderImageGatherExtended = f2.features.shaderImageGatherExtended;
     d->float64 = f2.features.shaderFloat64;
     d->int64 = f2.features.shaderInt64;
+    d->write_without_format = f2.features.shaderStorageImageWriteWithoutFormat;
     return AMP_OK;
 }
 
@@ -263,6 +264,7 @@ amp__device *amp__device_wrap(const amp_vulkan_device_desc *desc)
      * it documents as required are enabled and uses float64 only when supported. */
     d->float64 = f.shaderFloat64;
     d->int64 = f.shaderInt64;
+    d->write_without_format = f.shaderStorageImageWriteWithoutFormat;
     d->accelerator = amp__accelerator_for_physical(pd);
     if (finish_device(d) != AMP_OK) {
         free(d);

@@ -66,6 +66,7 @@ typedef struct amp__device {
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties memory;
     bool float64, int64, shared_memory, host_import, float_atomics;
+    bool write_without_format; /* shaderStorageImageWriteWithoutFormat is on */
     VkDeviceSize host_import_alignment;
     VkSemaphore timeline;
     uint64_t next_serial;     /* last serial handed out */
@@ -195,6 +196,9 @@ AMP_HIDDEN bool amp__batch_bind(amp__batch *b, VkPipeline p);
 AMP_HIDDEN void amp__batch_keep_staging(amp__batch *b, amp__staging *s);
 /* Uniform memory for one dispatch's arguments (host pointer and buffer/offset). */
 AMP_HIDDEN void *amp__batch_uniform(amp__batch *b, VkDeviceSize size, VkBuffer *buf, VkDeviceSize *offset);
+/* The same memory as a storage buffer (host-visible, aligned for storage-buffer
+ * descriptors): scratch that lives until the batch completes. */
+AMP_HIDDEN void *amp__batch_scratch(amp__batch *b, VkDeviceSize size, VkBuffer *buf, VkDeviceSize *offset);
 AMP_HIDDEN VkDescriptorSet amp__batch_descriptor_set(amp__batch *b, VkDescriptorSetLayout layout);
 /* Counts a recorded command; in immediate mode or at the batch limit, submits. */
 AMP_HIDDEN amp_status amp__view_command_done(amp_accelerator_view *v);

@@ -307,10 +307,12 @@ void amp__batch_keep_staging(amp__batch *b, amp__staging *s)
     b->staging = s;
 }
 
-void *amp__batch_uniform(amp__batch *b, VkDeviceSize size, VkBuffer *buf, VkDeviceSize *offset)
+/* Host-visible memory of the batch, bound as uniform or storage buffers, aligned for both. */
+static void *batch_memory(amp__batch *b, VkDeviceSize size, VkBuffer *buf, VkDeviceSize *offset)
 {
     amp__device *d = b->view->dev;
     VkDeviceSize align = d->props.limits.minUniformBufferOffsetAlignment;
+    if (align < d->props.limits.minStorageBufferOffsetAlignment) align = d->props.limits.minStorageBufferOffsetAlignment;
     if (align < 16) align = 16;
     uniform_chunk *u = NULL;
     /* chunks are kept across batch reuse; find one with room */
@@ -328,7 +330,8 @@ void *amp__batch_uniform(amp__batch *b, VkDeviceSize size, VkBuffer *buf, VkDevi
             return NULL;
         }
         VkDeviceSize sz = size > UNIFORM_CHUNK ? size : UNIFORM_CHUNK;
-        if (amp__buffer_create(d, sz, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, AMP__MEM_UPLOAD, &u->buf) != AMP_OK) {
+        VkBufferUsageFlags usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+        if (amp__buffer_create(d, sz, usage, AMP__MEM_UPLOAD, &u->buf) != AMP_OK) {
             free(u);
             return NULL;
         }
@@ -340,6 +343,16 @@ void *amp__batch_uniform(amp__batch *b, VkDeviceSize size, VkBuffer *buf, VkDevi
     *buf = u->buf.buffer;
     *offset = at;
     return (char *)u->buf.alloc.mapped + at;
+}
+
+void *amp__batch_uniform(amp__batch *b, VkDeviceSize size, VkBuffer *buf, VkDeviceSize *offset)
+{
+    return batch_memory(b, size, buf, offset);
+}
+
+void *amp__batch_scratch(amp__batch *b, VkDeviceSize size, VkBuffer *buf, VkDeviceSize *offset)
+{
+    return batch_memory(b, size, buf, offset);
 }
 
 VkDescriptorSet amp__batch_descriptor_set(amp__batch *b, VkDescriptorSetLayout layout)

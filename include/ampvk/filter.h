@@ -1,0 +1,209 @@
+/*
+ * ampvk/filter.h: built-in image filters on 2-D textures, matching OpenCV.
+ *
+ * A filter reads a source texture and writes a destination texture. Its GPU code
+ * is compiled into the library (no GLSL is compiled at run time). The work is
+ * recorded on the source's accelerator_view like any other (batched; nothing
+ * waits), so copies and kernels before and after it are ordered as usual.
+ *
+ *     amp_image_filter blur = {.op = AMP_IMAGE_GAUSSIAN, .sigma = 2.0f};
+ *     amp_image_filter_apply(&blur, src, dst);
+ *
+ *     amp_image_filter chain[] = {{.op = AMP_IMAGE_GAUSSIAN, .radius = 2},
+ *                                 {.op = AMP_IMAGE_GRAYSCALE},
+ *                                 {.op = AMP_IMAGE_RESIZE, .width = 960}};
+ *     amp_image_filter_chain(chain, 3, src, dst);
+ *
+ * Textures. Sources and destinations are 2-D textures of unorm (8 or 16 bits) or
+ * float (16 or 32 bits) texels with 1 to 4 components (3-component textures
+ * included), of any extent the device allows. Values are normalized: an 8-bit
+ * texel of 255 is 1.0, as a float texture holds it. The destination may have
+ * another type than the source (8-bit in, float out); a unorm destination stores
+ * the result clamped to [0, 1] and rounded to the nearest code (ties away from
+ * zero). Source and destination must be different textures on the same device.
+ * Only mip level 0 is read and written.
+ *
+ * Channels. With 1 or 3 components a texture has no alpha; with 2 the second
+ * component is alpha (gray + alpha), with 4 the fourth. Pointwise color filters
+ * and sobel keep alpha; blurs, morphology, median, bilateral and resizes filter it
+ * like the colors. The destination's component count must equal the source's,
+ * except after grayscale, which writes gray to a 1-component destination, gray +
+ * alpha to a 2-component one and gray in every color of a 3- or 4-component one.
+ *
+ * Filters (amp_image_filter.op; each field's zero value is the default):
+ *   AMP_IMAGE_COPY        converts to the destination's type (no other change)
+ *   AMP_IMAGE_GAUSSIAN    radius, sigma, as cv2.GaussianBlur with ksize = 2 radius + 1:
+ *                         sigma 0 is derived from the radius, radius 0 from sigma
+ *                         (3 sigma for 8-bit sources, 4 sigma for others); both 0:
+ *                         radius 2 (5 x 5). Any radius.
+ *   AMP_IMAGE_BOX         radius (0: 1): the mean over (2 radius + 1)^2, cv2.blur
+ *   AMP_IMAGE_MEDIAN      radius 1 to 7 (0: 1): the per-channel median, cv2.medianBlur
+ *   AMP_IMAGE_SOBEL       3 x 3 derivatives per channel, as cv2.Sobel with ksize 3:
+ *                         sobel = AMP_SOBEL_MAGNITUDE sqrt(dx^2 + dy^2), AMP_SOBEL_X
+ *                         |dx|, AMP_SOBEL_Y |dy| (signed_output: dx or dy with their
+ *                         sign, for float destinations). Units of the normalized value.
+ *   AMP_IMAGE_SHARPEN     unsharp mask: src + amount (src - gaussian(src, sigma));
+ *                         amount 0: 1, sigma 0: 1 (radius as gaussian's)
+ *   AMP_IMAGE_BILATERAL   diameter, sigma_color, sigma_space as cv2.bilateralFilter
+ *                         (diameter 0: from sigma_space; sigma_color in steps of
+ *                         1/255 of full scale, 0: 1; sigma_space 0: 1). The color
+ *                         distance is the sum of the color components' differences;
+ *                         alpha is not part of it but is filtered.
+ *   AMP_IMAGE_ERODE       radius (0: 1): the minimum over a (2 radius + 1)^2 rectangle
+ *   AMP_IMAGE_DILATE      radius (0: 1): the maximum
+ *   AMP_IMAGE_GRAYSCALE   cv2.COLOR_RGB2GRAY (0.299 R + 0.587 G + 0.114 B), rounded as
+ *                         OpenCV rounds it for 8- and 16-bit sources
+ *   AMP_IMAGE_SEPIA       the standard sepia matrix, saturated
+ *   AMP_IMAGE_INVERT      1 - v
+ *   AMP_IMAGE_GAMMA       v^(1/gamma) (gamma 0: 2.2), as ImageMagick's -gamma
+ *   AMP_IMAGE_BRIGHTNESS_CONTRAST  contrast * v + brightness, as convertTo(alpha,
+ *                         beta) (contrast 0: 1; brightness in full-scale units:
+ *                         convertTo's beta 10 on an 8-bit image is 10 / 255.0)
+ *   AMP_IMAGE_THRESHOLD   cv2.threshold: threshold_type AMP_THRESHOLD_BINARY (v >
+ *                         threshold ? max_value : 0), _BINARY_INV, _TRUNC (min(v,
+ *                         threshold)); threshold in full-scale units (compared on
+ *                         8- and 16-bit codes as OpenCV does), max_value 0: 1
+ *   AMP_IMAGE_SRGB_TO_LINEAR, AMP_IMAGE_LINEAR_TO_SRGB  the sRGB transfer function
+ *   AMP_IMAGE_RESIZE      to width x height (0 for one: keeps the aspect ratio; both
+ *                         0: the destination's extent) with interpolation
+ *                         AMP_INTERP_LINEAR (default), _NEAREST, _AREA, _CUBIC or
+ *                         _LANCZOS4, as cv2.resize's INTER_* (edges replicated)
+ *   AMP_IMAGE_EQUALIZE    cv2.equalizeHist of a 1-component unorm texture
+ * Alpha of the color filters: grayscale, sepia, invert, gamma, brightness/contrast,
+ * threshold and the sRGB functions change the colors only.
+ *
+ * Borders (border): AMP_BORDER_DEFAULT is what the OpenCV function uses (reflect-101
+ * for gaussian, box, sobel, sharpen and bilateral; replicate for median; for erode
+ * and dilate every border gives the same result as OpenCV's). Others:
+ * AMP_BORDER_REFLECT_101 (gfedcb|abcdefgh|gfedcba), _REPLICATE (aaa|abc|ccc),
+ * _REFLECT (cba|abc|cba), _WRAP (abc|abc|abc) and _CONSTANT (border_value, in
+ * normalized units per component). Any radius works with every border.
+ *
+ * Accuracy against OpenCV 4.6 on 8-bit images: exact for invert, threshold, erode,
+ * dilate, median, equalize, grayscale and nearest resize; within one level for the
+ * others (OpenCV rounds through fixed point, ampvk computes in float).
+ *
+ * Chains. amp_image_filter_chain() runs filters one after another with the
+ * intermediate images on the device, in textures of the source's type (the last
+ * filter writes the destination). Pointwise filters (copy, the color filters) are
+ * fused into the pass before them, and a run of pointwise filters is one pass; the
+ * result equals running the filters one by one through such textures. A resize
+ * other than the last needs its width or height.
+ *
+ * Errors name the filter, the parameter and the numbers (a radius the device or
+ * the filter cannot do, a type a filter cannot write, extents that must match, a
+ * multi-component source for equalize); nothing is recorded then and the
+ * destination is untouched.
+ */
+#ifndef AMPVK_FILTER_H
+#define AMPVK_FILTER_H
+
+#include <stdbool.h>
+
+#include "ampvk/errors.h"
+#include "ampvk/shape.h"
+#include "ampvk/texture.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum amp_image_op {
+    AMP_IMAGE_COPY = 0,
+    AMP_IMAGE_GAUSSIAN,
+    AMP_IMAGE_BOX,
+    AMP_IMAGE_MEDIAN,
+    AMP_IMAGE_SOBEL,
+    AMP_IMAGE_SHARPEN,
+    AMP_IMAGE_BILATERAL,
+    AMP_IMAGE_ERODE,
+    AMP_IMAGE_DILATE,
+    AMP_IMAGE_GRAYSCALE,
+    AMP_IMAGE_SEPIA,
+    AMP_IMAGE_INVERT,
+    AMP_IMAGE_GAMMA,
+    AMP_IMAGE_BRIGHTNESS_CONTRAST,
+    AMP_IMAGE_THRESHOLD,
+    AMP_IMAGE_SRGB_TO_LINEAR,
+    AMP_IMAGE_LINEAR_TO_SRGB,
+    AMP_IMAGE_RESIZE,
+    AMP_IMAGE_EQUALIZE,
+    AMP_IMAGE_OP_COUNT
+} amp_image_op;
+
+typedef enum amp_border {
+    AMP_BORDER_DEFAULT = 0,  /* the OpenCV function's */
+    AMP_BORDER_REFLECT_101,
+    AMP_BORDER_REPLICATE,
+    AMP_BORDER_REFLECT,
+    AMP_BORDER_WRAP,
+    AMP_BORDER_CONSTANT
+} amp_border;
+
+typedef enum amp_interpolation {
+    AMP_INTERP_LINEAR = 0,
+    AMP_INTERP_NEAREST,
+    AMP_INTERP_AREA,
+    AMP_INTERP_CUBIC,
+    AMP_INTERP_LANCZOS4
+} amp_interpolation;
+
+typedef enum amp_sobel_output { AMP_SOBEL_MAGNITUDE = 0, AMP_SOBEL_X, AMP_SOBEL_Y } amp_sobel_output;
+
+typedef enum amp_threshold_type {
+    AMP_THRESHOLD_BINARY = 0,
+    AMP_THRESHOLD_BINARY_INV,
+    AMP_THRESHOLD_TRUNC
+} amp_threshold_type;
+
+/* One filter and its parameters; fields a filter does not use are ignored. */
+typedef struct amp_image_filter {
+    amp_image_op op;
+    int radius;                  /* gaussian, box, median, erode, dilate, sharpen */
+    float sigma;                 /* gaussian, sharpen */
+    float amount;                /* sharpen (0: 1) */
+    int diameter;                /* bilateral (0: from sigma_space) */
+    float sigma_color;           /* bilateral, in 1/255 steps (0: 1) */
+    float sigma_space;           /* bilateral (0: 1) */
+    amp_sobel_output sobel;      /* sobel */
+    bool signed_output;          /* sobel X or Y to a float destination: keep the sign */
+    float gamma;                 /* gamma (0: 2.2) */
+    float contrast;              /* brightness/contrast: the factor (0: 1) */
+    float brightness;            /* brightness/contrast: added, full-scale units */
+    amp_threshold_type threshold_type;
+    float threshold;             /* threshold, full-scale units */
+    float max_value;             /* threshold (0: 1) */
+    int width, height;           /* resize: the new size (see above) */
+    amp_interpolation interpolation; /* resize */
+    amp_border border;           /* neighborhood filters */
+    float border_value[4];       /* AMP_BORDER_CONSTANT */
+} amp_image_filter;
+
+/* Runs one filter from src into dst (see above). */
+amp_status amp_image_filter_apply(const amp_image_filter *filter, amp_texture *src, amp_texture *dst);
+/* Runs count filters (1 to 64) from src into dst, the intermediates on the device. */
+amp_status amp_image_filter_chain(const amp_image_filter *filters, int count, amp_texture *src, amp_texture *dst);
+/* The extent a chain produces from a source of extent src (rows, columns): the
+ * resizes' sizes. A last resize with no size keeps src's extent here. */
+amp_status amp_image_filter_output_extent(const amp_image_filter *filters, int count, amp_extent src,
+                                          amp_extent *out);
+/* The component count a chain writes for a source of `components` (grayscale makes
+ * 1, or 2 with alpha), for making a destination. */
+int amp_image_filter_output_components(const amp_image_filter *filters, int count, int components);
+/* Parses a filter written as NAME or NAME:key=value,key=value (the ampvk tool's
+ * syntax) into *out, zeroed first. Keys are the field names above (border_value=V
+ * or V/V/V/V; signed=0|1 for signed_output; type= for threshold_type); enum values
+ * by name: sobel=magnitude|x|y, type=binary|binary_inv|trunc,
+ * interpolation=linear|nearest|area|cubic|lanczos4,
+ * border=default|reflect_101|replicate|reflect|wrap|constant. Errors name the
+ * key and the value. */
+amp_status amp_image_filter_parse(const char *spec, amp_image_filter *out);
+/* The filter's name ("gaussian", "brightness_contrast", ...), or NULL. */
+const char *amp_image_op_name(amp_image_op op);
+/* The filter named name (as amp_image_op_name gives it); AMP_OK or an error naming it. */
+amp_status amp_image_op_from_name(const char *name, amp_image_op *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,61 @@
+#version 450
+// Separable filters: gaussian and box (weighted sums), erode (min), dilate (max),
+// and sharpen (a * center + b * gaussian). mode.x: 0 sum, 1 min, 2 max. Pass
+// (mode.z) 0: both directions in one dispatch through a tile in shared memory
+// (radius <= TILE_R); 1: the rows only, into a float texture; 2: the columns of
+// that texture, into the destination. The weights, w[0..radius] for offsets
+// 0..radius, are in the scratch buffer.
+#include "filter.glsl"
+layout(local_size_x = 16, local_size_y = 16) in;
+layout(set = 0, binding = 3, std430) readonly buffer Weights { float w[]; } W;
+
+#define TILE_R 4
+#define TILE (16 + 2 * TILE_R)
+shared vec4 tile[TILE][TILE];
+shared vec4 rows[TILE][16];
+
+vec4 take(vec4 acc, vec4 v, int k)
+{
+    return P.mode.x == 0 ? acc + W.w[abs(k)] * v : P.mode.x == 1 ? min(acc, v) : max(acc, v);
+}
+vec4 start() { return P.mode.x == 0 ? vec4(0.0) : P.mode.x == 1 ? vec4(1e38) : vec4(-1e38); }
+
+void finish(ivec2 p, vec4 acc)
+{
+    vec4 c = P.f.x != 0.0 ? P.f.x * texelFetch(orig, p, 0) + P.f.y * acc : acc;
+    store(p, c);
+}
+
+void main()
+{
+    int r = P.shape.w;
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    if (P.mode.z == 1 || P.mode.z == 2) {
+        if (outside(p)) return;
+        ivec2 dir = P.mode.z == 1 ? ivec2(1, 0) : ivec2(0, 1);
+        vec4 acc = start();
+        for (int k = -r; k <= r; k++) acc = take(acc, fetch(p + k * dir), k);
+        if (P.mode.z == 1) imageStore(dst, p, acc);
+        else finish(p, acc);
+        return;
+    }
+    int t = 16 + 2 * r;
+    ivec2 base = ivec2(gl_WorkGroupID.xy) * 16 - r;
+    uint lid = gl_LocalInvocationIndex;
+    for (uint i = lid; i < uint(t * t); i += 256u) {
+        ivec2 q = ivec2(int(i) % t, int(i) / t);
+        tile[q.y][q.x] = fetch(base + q);
+    }
+    barrier();
+    for (uint i = lid; i < uint(t * 16); i += 256u) {
+        int y = int(i) / 16, x = int(i) % 16;
+        vec4 acc = start();
+        for (int k = -r; k <= r; k++) acc = take(acc, tile[y][x + r + k], k);
+        rows[y][x] = acc;
+    }
+    barrier();
+    ivec2 l = ivec2(gl_LocalInvocationID.xy);
+    vec4 acc = start();
+    for (int k = -r; k <= r; k++) acc = take(acc, rows[l.y + r + k][l.x], k);
+    if (!outside(p)) finish(p, acc);
+}

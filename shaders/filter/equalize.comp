@@ -1,0 +1,71 @@
+#version 450
+// cv2.equalizeHist of a 1-component unorm source with L + 1 codes (levels.x):
+// pass 0 counts the codes into h[0..L] of the scratch buffer (zeroed), pass 1 (one
+// invocation) turns the counts into the table h[L+1 ..] as OpenCV does, pass 2
+// maps every texel through it.
+#include "filter.glsl"
+layout(local_size_x = 16, local_size_y = 16) in;
+layout(set = 0, binding = 3, std430) buffer Scratch { uint h[]; } S;
+
+#define ROWS 8
+shared uint local_h[256];
+
+uint code_at(ivec2 p) { return uint(floor(clamp(texelFetch(src, p, 0).x, 0.0, 1.0) * P.levels.x + 0.5)); }
+
+// a / b rounded to nearest as the host's float division does (a GPU divides to a
+// few ulp; one correction step with the exact residual fixes that).
+float divide(float a, float b)
+{
+    float q = a / b;
+    float r = fma(-q, b, a);
+    return fma(r, 1.0 / b, q);
+}
+
+void count()
+{
+    bool small = P.levels.x <= 255.0;
+    uint lid = gl_LocalInvocationIndex;
+    if (small) local_h[lid] = 0u;
+    barrier();
+    ivec2 base = ivec2(gl_WorkGroupID.xy) * ivec2(16, 16 * ROWS) + ivec2(gl_LocalInvocationID.xy);
+    for (int r = 0; r < ROWS; r++) {
+        ivec2 p = base + ivec2(0, 16 * r);
+        if (p.x >= P.size.x || p.y >= P.size.y) continue;
+        uint c = code_at(p);
+        if (small) atomicAdd(local_h[c], 1u);
+        else atomicAdd(S.h[c], 1u);
+    }
+    barrier();
+    if (small && local_h[lid] != 0u) atomicAdd(S.h[lid], local_h[lid]);
+}
+
+void table()
+{
+    if (gl_LocalInvocationIndex != 0u) return;
+    uint L = uint(P.levels.x), total = uint(P.size.x) * uint(P.size.y), lut = L + 1u;
+    uint i = 0u;
+    while (S.h[i] == 0u) i++;
+    for (uint j = 0u; j <= i; j++) S.h[lut + j] = S.h[i] == total ? i : 0u;
+    if (S.h[i] == total) {
+        for (uint j = i + 1u; j <= L; j++) S.h[lut + j] = i;
+        return;
+    }
+    float scale = divide(float(L), float(total - S.h[i]));
+    uint sum = 0u;
+    for (uint j = i + 1u; j <= L; j++) {
+        sum += S.h[j];
+        S.h[lut + j] = uint(clamp(roundEven(float(sum) * scale), 0.0, float(L)));
+    }
+}
+
+void main()
+{
+    if (P.mode.z == 0) count();
+    else if (P.mode.z == 1) table();
+    else {
+        ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+        if (outside(p)) return;
+        uint L = uint(P.levels.x);
+        store(p, vec4(float(S.h[L + 1u + code_at(p)]) / P.levels.x, 0.0, 0.0, 0.0));
+    }
+}

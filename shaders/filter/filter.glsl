@@ -1,0 +1,149 @@
+// ampvk built-in filters: what every filter pass shares (src/filter/pass.c fills
+// the parameter block; its layout is filter_params there). A pass reads the source
+// with texelFetch (any float/unorm format), computes a raw result in the source's
+// components, runs the fused pointwise program on it and stores it into the
+// destination, a storage image written without a format.
+#extension GL_EXT_samplerless_texture_functions : require
+#extension GL_GOOGLE_include_directive : require
+#include "ampvk/texture.glsl"
+
+// Pointwise op codes: amp_image_op's values.
+#define OP_GRAYSCALE 9
+#define OP_SEPIA 10
+#define OP_INVERT 11
+#define OP_GAMMA 12
+#define OP_BRIGHTNESS_CONTRAST 13
+#define OP_THRESHOLD 14
+#define OP_SRGB_TO_LINEAR 15
+#define OP_LINEAR_TO_SRGB 16
+// Borders as pass.c resolves them.
+#define BORDER_REFLECT_101 1
+#define BORDER_REPLICATE 2
+#define BORDER_REFLECT 3
+#define BORDER_WRAP 4
+#define BORDER_CONSTANT 5
+// mode.w flags
+#define FLAG_QUANTIZE_RAW 1 // the raw result passes through the intermediate type first
+#define FLAG_SIGNED 2       // sobel: keep the derivative's sign
+#define FLAG_CODES 4        // the source is unorm: levels.x codes
+
+layout(set = 0, binding = 0, std140) uniform Params {
+    ivec4 size;         // source width, height; destination width, height
+    ivec4 shape;        // source components, destination components, border, radius
+    ivec4 mode;         // x: the filter's mode, y: pointwise ops, z: pass, w: flags
+    vec4 levels;        // x: source codes (0: float), y: intermediate (0: float32, -1: float16), z: destination
+    vec4 border_value;
+    vec4 f;             // the filter's numbers
+    vec4 g;
+    ivec4 pw_op[4];     // 16 ops: code | components after it << 8
+    vec4 pw_arg[48];    // 3 per op
+} P;
+layout(set = 0, binding = 1) uniform texture2D src;
+layout(set = 0, binding = 2) writeonly uniform image2D dst;
+layout(set = 0, binding = 4) uniform texture2D orig;
+
+int border_at(int i, int n, int mode)
+{
+    if (uint(i) < uint(n)) return i;
+    if (mode == BORDER_REPLICATE) return clamp(i, 0, n - 1);
+    if (mode == BORDER_WRAP) return ((i % n) + n) % n;
+    if (mode == BORDER_REFLECT) {
+        int p = 2 * n;
+        i = ((i % p) + p) % p;
+        return i < n ? i : p - 1 - i;
+    }
+    if (mode == BORDER_REFLECT_101) {
+        if (n == 1) return 0;
+        int p = 2 * n - 2;
+        i = ((i % p) + p) % p;
+        return i < n ? i : p - i;
+    }
+    return -1;
+}
+
+// The source texel at p, through the border outside the image.
+vec4 fetch(ivec2 p)
+{
+    int x = border_at(p.x, P.size.x, P.shape.z), y = border_at(p.y, P.size.y, P.shape.z);
+    if (x < 0 || y < 0) return P.border_value;
+    return texelFetch(src, ivec2(x, y), 0);
+}
+
+// Components to RGBA and back: gray is (g, g, g), a missing alpha is 1.
+vec4 to_logical(vec4 t, int n)
+{
+    return n == 1 ? vec4(t.xxx, 1.0) : n == 2 ? vec4(t.xxx, t.y) : n == 3 ? vec4(t.xyz, 1.0) : t;
+}
+vec4 from_logical(vec4 c, int n)
+{
+    return n == 1 ? vec4(c.x, 0, 0, 0) : n == 2 ? vec4(c.x, c.w, 0, 0) : n == 3 ? vec4(c.xyz, 0) : c;
+}
+
+// A value as a texture of the intermediate type would hold it.
+vec4 quantize(vec4 v, float levels)
+{
+    if (levels > 0.0) return floor(clamp(mix(v, vec4(0.0), isnan(v)), 0.0, 1.0) * levels + 0.5) / levels;
+    if (levels < 0.0) return vec4(unpackHalf2x16(packHalf2x16(v.xy)), unpackHalf2x16(packHalf2x16(v.zw)));
+    return v;
+}
+
+float srgb_to_linear(float c) { return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4); }
+float linear_to_srgb(float c) { return c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1.0 / 2.4) - 0.055; }
+
+// cv2.COLOR_RGB2GRAY: on codes of 8- and 16-bit sources in OpenCV's fixed point
+// ((R 4899 + G 9617 + B 1868 + 8192) >> 14), else 0.299 R + 0.587 G + 0.114 B.
+float grayscale(vec3 c, float levels)
+{
+    if (levels > 0.0) {
+        uvec3 k = uvec3(floor(clamp(c, 0.0, 1.0) * levels + 0.5));
+        return float((k.r * 4899u + k.g * 9617u + k.b * 1868u + 8192u) >> 14) / levels;
+    }
+    return dot(c, vec3(0.299, 0.587, 0.114));
+}
+
+// cv2.threshold on one value; on codes (t is floor(threshold * levels)) where the
+// value is a unorm code.
+float threshold(float v, int type, vec4 a, float levels)
+{
+    bool above = levels > 0.0 ? floor(v * levels + 0.5) > a.x : v > a.x;
+    float t = levels > 0.0 ? a.x / levels : a.x;
+    return type == 0 ? (above ? a.y : 0.0) : type == 1 ? (above ? 0.0 : a.y) : (above ? t : v);
+}
+
+vec4 pointwise(int op, vec4 c, int i)
+{
+    vec4 a0 = P.pw_arg[3 * i], a1 = P.pw_arg[3 * i + 1], a2 = P.pw_arg[3 * i + 2];
+    float lv = P.levels.y;
+    if (op == OP_GRAYSCALE) c.rgb = vec3(grayscale(c.rgb, lv));
+    else if (op == OP_SEPIA) c.rgb = clamp(vec3(dot(a0.xyz, c.rgb), dot(a1.xyz, c.rgb), dot(a2.xyz, c.rgb)), 0.0, 1.0);
+    else if (op == OP_INVERT) c.rgb = 1.0 - c.rgb;
+    else if (op == OP_GAMMA) c.rgb = pow(max(c.rgb, 0.0), vec3(a0.x));
+    else if (op == OP_BRIGHTNESS_CONTRAST) c.rgb = c.rgb * a0.x + a0.y;
+    else if (op == OP_THRESHOLD) {
+        int type = int(a0.z);
+        c.rgb = vec3(threshold(c.r, type, a0, lv), threshold(c.g, type, a0, lv), threshold(c.b, type, a0, lv));
+    } else if (op == OP_SRGB_TO_LINEAR) c.rgb = vec3(srgb_to_linear(c.r), srgb_to_linear(c.g), srgb_to_linear(c.b));
+    else if (op == OP_LINEAR_TO_SRGB) c.rgb = vec3(linear_to_srgb(c.r), linear_to_srgb(c.g), linear_to_srgb(c.b));
+    return c;
+}
+
+// Stores a raw result (in the source's components) at p: the pointwise program,
+// each op's result held as the intermediate texture it stands for, then the
+// destination's components, rounded to its codes.
+void store(ivec2 p, vec4 raw)
+{
+    int n = P.shape.x;
+    if ((P.mode.w & FLAG_QUANTIZE_RAW) != 0) raw = quantize(raw, P.levels.y);
+    vec4 c = to_logical(raw, n);
+    for (int i = 0; i < P.mode.y; i++) {
+        int word = P.pw_op[i >> 2][i & 3];
+        c = pointwise(word & 255, c, i);
+        n = word >> 8;
+        if (i + 1 < P.mode.y) c = to_logical(quantize(from_logical(c, n), P.levels.y), n);
+    }
+    vec4 o = from_logical(c, P.shape.y);
+    if (P.levels.z > 0.0) o = amp_quantize_unorm(o, P.levels.z);
+    imageStore(dst, p, o);
+}
+
+bool outside(ivec2 p) { return p.x >= P.size.z || p.y >= P.size.w; }

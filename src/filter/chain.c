@@ -1,0 +1,347 @@
+/* Chains of filters: planned into passes (a neighborhood filter or resize, or a
+ * copy, followed by the pointwise filters fused into it), recorded on the source's
+ * view with the intermediates in pooled textures of the source's type. */
+#include <math.h>
+#include <string.h>
+
+#include "filter/filter_internal.h"
+
+#define MAX_CHAIN 64
+#define TILE_RADIUS 4 /* conv.comp's TILE_R: larger radii take two passes */
+
+/* One pass: its leading filter (NULL: a copy) and the pointwise filters after it. */
+typedef struct group {
+    const amp_image_filter *lead;
+    int lead_index;
+    int first, count; /* pointwise filters [first, first + count) */
+    int in_components, out_components;
+    amp_extent in_extent, out_extent;
+} group;
+
+typedef struct texinfo {
+    amp_scalar scalar;
+    int bits, components;
+    amp_extent extent;
+} texinfo;
+
+static texinfo info_of(amp_texture *t)
+{
+    amp_type ty = amp_texture_type(t);
+    return (texinfo){amp_type_scalar(ty), amp_texture_bits_per_scalar_element(t), amp_type_components(ty),
+                     amp_texture_extent(t)};
+}
+
+static amp_status check_texture(amp_texture *t, const char *role)
+{
+    if (!t) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "filter: the %s is NULL", role);
+    texinfo i = info_of(t);
+    if (i.extent.rank != 2)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "filter: the %s is a %d-D texture; filters take 2-D textures",
+                         role, i.extent.rank);
+    bool ok = (i.scalar == AMP_SCALAR_UNORM && (i.bits == 8 || i.bits == 16)) ||
+              (i.scalar == AMP_SCALAR_FLOAT && (i.bits == 16 || i.bits == 32));
+    if (!ok)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                         "filter: the %s is %s of %d bits; filters take unorm (8, 16 bits) and float (16, 32 bits)",
+                         role, amp_type_name(amp_texture_type(t)), i.bits);
+    return AMP_OK;
+}
+
+static int after_gray(int components) { return components == 2 || components == 4 ? 2 : 1; }
+
+static float codes(amp_scalar s, int bits) { return s == AMP_SCALAR_UNORM ? (float)((1 << bits) - 1) : 0.0f; }
+
+/* The size a resize makes from in (dst: the destination's extent when it is last). */
+static amp_status resize_extent(const amp_image_filter *f, int index, bool last, amp_extent in, amp_extent dst,
+                                amp_extent *out)
+{
+    int w = f->width, h = f->height, iw = in.dims[1], ih = in.dims[0];
+    if (w == 0 && h == 0) {
+        if (!last)
+            return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                             "filter %d (resize): a resize before the last filter needs its width or height", index);
+        *out = dst.rank == 2 ? dst : in;
+        return AMP_OK;
+    }
+    if (w == 0) w = (int)fmax(1, lrint((double)h * iw / ih));
+    if (h == 0) h = (int)fmax(1, lrint((double)w * ih / iw));
+    *out = amp_extent2(h, w);
+    return AMP_OK;
+}
+
+/* Splits the chain into passes and works out each one's components and extent. */
+static amp_status plan(const amp_image_filter *fs, int count, amp_extent src, int components, amp_extent dst,
+                       group *g, int *groups)
+{
+    if (!fs || count < 1 || count > MAX_CHAIN)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "filter: %d filters given (%s); a chain holds 1 to %d",
+                         count, fs ? "that many" : "NULL", MAX_CHAIN);
+    int n = 0;
+    amp_extent e = src;
+    for (int i = 0; i < count; i++) {
+        const amp_image_filter *f = &fs[i];
+        amp_status st = amp__filter_check(f, i);
+        if (st != AMP_OK) return st;
+        bool pw = amp__op_pointwise(f->op);
+        if (!pw || n == 0 || g[n - 1].count == AMP__MAX_POINTWISE) {
+            g[n] = (group){pw ? NULL : f, i, i + (pw ? 0 : 1), 0, components, components, e, e};
+            n++;
+        }
+        group *cur = &g[n - 1];
+        if (pw) {
+            cur->count++;
+            if (f->op == AMP_IMAGE_GRAYSCALE) components = after_gray(components);
+        } else if (f->op == AMP_IMAGE_RESIZE) {
+            st = resize_extent(f, i, i == count - 1, e, dst, &e);
+            if (st != AMP_OK) return st;
+        }
+        cur->out_components = components;
+        cur->out_extent = e;
+    }
+    *groups = n;
+    return AMP_OK;
+}
+
+amp_status amp_image_filter_output_extent(const amp_image_filter *filters, int count, amp_extent src,
+                                          amp_extent *out)
+{
+    group g[MAX_CHAIN];
+    int n;
+    if (!out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_image_filter_output_extent: NULL out");
+    amp_status st = plan(filters, count, src, 4, (amp_extent){0}, g, &n);
+    if (st == AMP_OK) *out = g[n - 1].out_extent;
+    return st;
+}
+
+int amp_image_filter_output_components(const amp_image_filter *filters, int count, int components)
+{
+    for (int i = 0; filters && i < count; i++)
+        if (filters[i].op == AMP_IMAGE_GRAYSCALE) components = after_gray(components);
+    return components;
+}
+
+/* The parameter block every dispatch of a pass starts from. */
+static amp__filter_params base_params(const group *gr, const amp_image_filter *fs, amp_texture *in,
+                                      amp_texture *out, texinfo src)
+{
+    amp__filter_params p;
+    memset(&p, 0, sizeof p);
+    texinfo i = info_of(in), o = info_of(out);
+    const amp_image_filter *lead = gr->lead;
+    p.size[0] = i.extent.dims[1];
+    p.size[1] = i.extent.dims[0];
+    p.size[2] = o.extent.dims[1];
+    p.size[3] = o.extent.dims[0];
+    p.shape[0] = i.components;
+    p.shape[1] = o.components;
+    p.shape[2] = lead ? (int)amp__filter_border(lead) : AMP_BORDER_REPLICATE;
+    p.shape[3] = lead ? amp__filter_radius(lead, src.bits) : 0;
+    p.levels[0] = codes(i.scalar, i.bits);
+    p.levels[1] = src.scalar == AMP_SCALAR_UNORM ? codes(src.scalar, src.bits) : src.bits == 16 ? -1.0f : 0.0f;
+    p.levels[2] = codes(o.scalar, o.bits);
+    if (lead) memcpy(p.border_value, lead->border_value, sizeof p.border_value);
+    int components = gr->in_components;
+    for (int k = 0; k < gr->count; k++) {
+        const amp_image_filter *f = &fs[gr->first + k];
+        if (f->op == AMP_IMAGE_GRAYSCALE) components = after_gray(components);
+        if (f->op != AMP_IMAGE_COPY) amp__pointwise_add(&p, f, components, p.levels[1]);
+    }
+    if (lead && p.mode[1] > 0) p.mode[3] |= AMP__FLAG_QUANTIZE_RAW;
+    return p;
+}
+
+static void groups_for(amp__filter_dispatch *d, int w, int h)
+{
+    d->groups[0] = (uint32_t)(w + 15) / 16;
+    d->groups[1] = (uint32_t)(h + 15) / 16;
+}
+
+/* The pass's checks against its textures, before anything is recorded. */
+static amp_status check_pass(const group *gr, amp_texture *in, amp_texture *out)
+{
+    const amp_image_filter *f = gr->lead;
+    texinfo i = info_of(in), o = info_of(out);
+    if (!f) return AMP_OK;
+    const char *name = amp_image_op_name(f->op);
+    if (f->op == AMP_IMAGE_EQUALIZE && (i.components != 1 || i.scalar != AMP_SCALAR_UNORM))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                         "filter %d (equalize): its input is %s with %d components; equalize takes 1-component "
+                         "unorm images", gr->lead_index, amp_type_name(AMP_MAKE_TYPE(i.scalar, i.components)),
+                         i.components);
+    if (f->op == AMP_IMAGE_SOBEL && f->signed_output && o.scalar != AMP_SCALAR_FLOAT)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                         "filter %d (sobel): signed_output needs a float destination, not unorm %d-bit",
+                         gr->lead_index, o.bits);
+    int r = amp__filter_radius(f, 8);
+    if (r > 4096)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "filter %d (%s): the radius %d (from sigma %g) exceeds 4096",
+                         gr->lead_index, name, r, f->sigma);
+    return AMP_OK;
+}
+
+/* Records one pass from in to out. */
+static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_image_filter *fs, amp_texture *in,
+                           amp_texture *out, texinfo src)
+{
+    amp__filter_dispatch d[3];
+    memset(d, 0, sizeof d);
+    const amp_image_filter *f = gr->lead;
+    amp__filter_params p = base_params(gr, fs, in, out, src);
+    int w = p.size[2], h = p.size[3], r = p.shape[3];
+    d[0] = (amp__filter_dispatch){.params = p, .src = in, .dst = out};
+    groups_for(&d[0], w, h);
+    switch (f ? f->op : AMP_IMAGE_COPY) {
+    case AMP_IMAGE_GAUSSIAN: case AMP_IMAGE_BOX: case AMP_IMAGE_SHARPEN: case AMP_IMAGE_ERODE:
+    case AMP_IMAGE_DILATE: {
+        float weights[4097];
+        bool sum = f->op == AMP_IMAGE_GAUSSIAN || f->op == AMP_IMAGE_BOX || f->op == AMP_IMAGE_SHARPEN;
+        if (f->op == AMP_IMAGE_BOX)
+            for (int k = 0; k <= r; k++) weights[k] = 1.0f / (float)(2 * r + 1);
+        else if (sum) amp__gaussian_weights(r, f->op == AMP_IMAGE_SHARPEN && f->sigma <= 0 ? 1.0 : f->sigma, weights);
+        d[0].shader = AMP__SHADER_CONV;
+        d[0].params.mode[0] = sum ? 0 : f->op == AMP_IMAGE_ERODE ? 1 : 2;
+        if (f->op == AMP_IMAGE_SHARPEN) {
+            float amount = f->amount != 0 ? f->amount : 1.0f;
+            d[0].params.f[0] = 1.0f + amount;
+            d[0].params.f[1] = -amount;
+        }
+        size_t wsize = sum ? (size_t)(r + 1) * sizeof(float) : 0;
+        if (r <= TILE_RADIUS) return amp__filter_record(v, d, 1, sum ? weights : NULL, wsize);
+        /* two passes: the rows into a float texture, then its columns */
+        amp_texture *tmp = amp__filter_intermediate(v, amp_texture_extent(in),
+                                                    AMP_MAKE_TYPE(AMP_SCALAR_FLOAT, p.shape[0]),
+                                                    src.bits == 8 ? 16 : 32);
+        if (!tmp) return amp_last_status();
+        d[1] = d[0];
+        d[0].dst = tmp;
+        d[0].params.mode[2] = 1;
+        d[1].src = tmp;
+        d[1].orig = in;
+        d[1].params.mode[2] = 2;
+        return amp__filter_record(v, d, 2, sum ? weights : NULL, wsize);
+    }
+    case AMP_IMAGE_SOBEL:
+        d[0].shader = AMP__SHADER_SOBEL;
+        d[0].params.mode[0] = (int)f->sobel;
+        if (f->signed_output) d[0].params.mode[3] |= AMP__FLAG_SIGNED;
+        break;
+    case AMP_IMAGE_MEDIAN:
+        d[0].shader = AMP__SHADER_MEDIAN;
+        if (p.levels[0] > 0) d[0].params.mode[3] |= AMP__FLAG_CODES;
+        break;
+    case AMP_IMAGE_BILATERAL: {
+        double sc = f->sigma_color > 0 ? f->sigma_color : 1.0, ss = f->sigma_space > 0 ? f->sigma_space : 1.0;
+        d[0].shader = AMP__SHADER_BILATERAL;
+        d[0].params.f[0] = (float)(-0.5 / (sc * sc));
+        d[0].params.f[1] = (float)(-0.5 / (ss * ss));
+        if (p.levels[0] == 255.0f) d[0].params.mode[3] |= AMP__FLAG_CODES;
+        break;
+    }
+    case AMP_IMAGE_RESIZE: {
+        double ix = (double)w / p.size[0], iy = (double)h / p.size[1];
+        d[0].shader = AMP__SHADER_RESIZE;
+        d[0].params.mode[0] = (int)f->interpolation;
+        d[0].params.f[0] = (float)(1.0 / ix);
+        d[0].params.f[1] = (float)(1.0 / iy);
+        d[0].params.f[2] = (float)ix;
+        d[0].params.f[3] = (float)iy;
+        break;
+    }
+    case AMP_IMAGE_EQUALIZE: {
+        d[0].shader = d[1].shader = d[2].shader = AMP__SHADER_EQUALIZE;
+        d[1] = d[2] = d[0];
+        d[0].groups[1] = (uint32_t)(p.size[1] + 127) / 128;
+        d[1].groups[0] = d[1].groups[1] = 1;
+        d[1].params.mode[2] = 1;
+        d[2].params.mode[2] = 2;
+        size_t bins = (size_t)p.levels[0] + 1;
+        return amp__filter_record(v, d, 3, NULL, 2 * bins * sizeof(uint32_t));
+    }
+    default:
+        d[0].shader = AMP__SHADER_POINTWISE;
+        break;
+    }
+    return amp__filter_record(v, d, 1, NULL, 0);
+}
+
+static amp_status check_call(amp_texture *src, amp_texture *dst)
+{
+    amp_status st = check_texture(src, "source");
+    if (st == AMP_OK) st = check_texture(dst, "destination");
+    if (st != AMP_OK) return st;
+    if (src == dst) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "filter: the source and destination are one texture");
+    amp__device *d = amp_texture_accelerator_view(src)->dev;
+    if (amp_texture_accelerator_view(dst)->dev != d)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "filter: the source is on \"%s\", the destination on \"%s\"",
+                         d->props.deviceName, amp_texture_accelerator_view(dst)->dev->props.deviceName);
+    if (!d->write_without_format)
+        return amp__fail(AMP_ERROR_UNSUPPORTED,
+                         "filter: \"%s\" cannot store to images without a format "
+                         "(shaderStorageImageWriteWithoutFormat), which the built-in filters need",
+                         d->props.deviceName);
+    if (!amp__texture_storage_ok(dst))
+        return amp__fail(AMP_ERROR_UNSUPPORTED, "filter: \"%s\" cannot store to %s images (the destination)",
+                         d->props.deviceName, amp_texture_format_name(dst));
+    return amp__device_check(d);
+}
+
+/* The checks of a planned chain against its source and destination. */
+static amp_status check_plan(const group *g, int n, const amp_image_filter *fs, int count, amp_texture *src,
+                             amp_texture *dst)
+{
+    texinfo s = info_of(src), o = info_of(dst);
+    amp_extent e = g[n - 1].out_extent;
+    if (e.dims[0] != o.extent.dims[0] || e.dims[1] != o.extent.dims[1])
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                         "filter: the chain makes %d x %d (width x height) but the destination is %d x %d",
+                         e.dims[1], e.dims[0], o.extent.dims[1], o.extent.dims[0]);
+    bool gray = false;
+    for (int i = 0; i < count; i++) gray |= fs[i].op == AMP_IMAGE_GRAYSCALE;
+    if (!gray && o.components != s.components)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                         "filter: the source has %d components and the destination %d; they must match (except "
+                         "after grayscale)", s.components, o.components);
+    const VkPhysicalDeviceLimits *lim = &amp_texture_accelerator_view(src)->dev->props.limits;
+    for (int i = 0; i < n; i++) {
+        amp_extent x = g[i].out_extent;
+        if ((uint32_t)x.dims[0] > lim->maxImageDimension2D || (uint32_t)x.dims[1] > lim->maxImageDimension2D)
+            return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                             "filter %d (%s): %d x %d exceeds the device's largest 2-D image, %u", g[i].lead_index,
+                             amp_image_op_name(g[i].lead ? g[i].lead->op : AMP_IMAGE_COPY), x.dims[1], x.dims[0],
+                             lim->maxImageDimension2D);
+    }
+    return AMP_OK;
+}
+
+amp_status amp_image_filter_chain(const amp_image_filter *filters, int count, amp_texture *src, amp_texture *dst)
+{
+    amp_status st = check_call(src, dst);
+    if (st != AMP_OK) return st;
+    group g[MAX_CHAIN];
+    int n = 0;
+    texinfo s = info_of(src);
+    st = plan(filters, count, s.extent, s.components, amp_texture_extent(dst), g, &n);
+    if (st == AMP_OK) st = check_plan(g, n, filters, count, src, dst);
+    if (st != AMP_OK) return st;
+    amp_accelerator_view *v = amp_texture_accelerator_view(src);
+    amp__lock(v->dev);
+    /* the textures between passes, then every pass's checks, before recording */
+    amp_texture *tex[MAX_CHAIN + 1];
+    tex[0] = src;
+    tex[n] = dst;
+    for (int i = 0; i + 1 < n && st == AMP_OK; i++) {
+        tex[i + 1] = amp__filter_intermediate(v, g[i].out_extent, AMP_MAKE_TYPE(s.scalar, g[i].out_components),
+                                              s.bits);
+        if (!tex[i + 1]) st = amp_last_status();
+    }
+    for (int i = 0; i < n && st == AMP_OK; i++) st = check_pass(&g[i], tex[i], tex[i + 1]);
+    for (int i = 0; i < n && st == AMP_OK; i++) st = run_pass(v, &g[i], filters, tex[i], tex[i + 1], s);
+    amp__filter_pool_release(v->dev);
+    amp__unlock(v->dev);
+    return st;
+}
+
+amp_status amp_image_filter_apply(const amp_image_filter *filter, amp_texture *src, amp_texture *dst)
+{
+    return amp_image_filter_chain(filter, filter ? 1 : 0, src, dst);
+}

@@ -1,0 +1,79 @@
+/* The filter layer (src/filter): the built-in image filters of ampvk/filter.h. It
+ * uses src/core, src/vulkan and src/data: params.c checks a filter and works out its
+ * numbers, pass.c records passes of the shaders in shaders/filter (compiled at
+ * build time), chain.c plans a chain into passes and runs it. Not installed. */
+#ifndef AMPVK_FILTER_INTERNAL_H
+#define AMPVK_FILTER_INTERNAL_H
+
+#include "ampvk/filter.h"
+#include "data/data.h"
+
+/* The shaders, one per family of filters. */
+typedef enum amp__filter_shader {
+    AMP__SHADER_POINTWISE,
+    AMP__SHADER_CONV,
+    AMP__SHADER_SOBEL,
+    AMP__SHADER_MEDIAN,
+    AMP__SHADER_BILATERAL,
+    AMP__SHADER_RESIZE,
+    AMP__SHADER_EQUALIZE,
+    AMP__SHADER_COUNT
+} amp__filter_shader;
+
+/* The shaders' parameter block (std140; shaders/filter/filter.glsl's Params). */
+#define AMP__MAX_POINTWISE 16
+typedef struct amp__filter_params {
+    int32_t size[4];   /* source width, height; destination width, height */
+    int32_t shape[4];  /* source components, destination components, border, radius */
+    int32_t mode[4];   /* the shader's mode, pointwise ops, pass, flags */
+    float levels[4];   /* source codes (0: float), intermediate (0 float32, -1 float16), destination */
+    float border_value[4];
+    float f[4];
+    float g[4];
+    int32_t pw_op[AMP__MAX_POINTWISE]; /* op | components after it << 8 */
+    float pw_arg[AMP__MAX_POINTWISE * 3][4];
+} amp__filter_params;
+
+/* flags (mode[3]) */
+#define AMP__FLAG_QUANTIZE_RAW 1
+#define AMP__FLAG_SIGNED 2
+#define AMP__FLAG_CODES 4
+
+/* ---- params.c ---- */
+/* True for filters that map one texel to one texel (fused into the pass before). */
+AMP_HIDDEN bool amp__op_pointwise(amp_image_op op);
+/* Checks a filter's parameters alone (not against textures); names the filter and
+ * the parameter on error. */
+AMP_HIDDEN amp_status amp__filter_check(const amp_image_filter *f, int index);
+/* The radius a filter uses after its defaults; src_bits is the source's depth. */
+AMP_HIDDEN int amp__filter_radius(const amp_image_filter *f, int src_bits);
+/* The gaussian's half kernel, w[0..radius] (offsets 0..radius), as cv2.getGaussianKernel. */
+AMP_HIDDEN void amp__gaussian_weights(int radius, double sigma, float *w);
+/* The border a filter uses (AMP_BORDER_DEFAULT resolved). */
+AMP_HIDDEN amp_border amp__filter_border(const amp_image_filter *f);
+/* Appends a pointwise filter to p's program; levels: the intermediate's codes. */
+AMP_HIDDEN void amp__pointwise_add(amp__filter_params *p, const amp_image_filter *f, int components_after,
+                                   float levels);
+
+/* ---- pass.c ---- */
+/* One dispatch of a pass: the shader and its block, its textures (orig: the
+ * texture conv reads the center from; NULL: src) and its workgroups. */
+typedef struct amp__filter_dispatch {
+    amp__filter_shader shader;
+    amp__filter_params params;
+    amp_texture *src, *dst, *orig;
+    uint32_t groups[2];
+} amp__filter_dispatch;
+/* Records count dispatches on v in one batch, in order, sharing a scratch buffer
+ * of scratch_size bytes (copied from scratch, or zeros when it is NULL) with a
+ * barrier on it between them. The caller holds the device lock. */
+AMP_HIDDEN amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, int count,
+                                         const void *scratch, size_t scratch_size);
+/* A texture for intermediate results on v, from the device's pool (made on first
+ * use); released to the pool by amp__filter_pool_release. The caller holds the
+ * device lock. */
+AMP_HIDDEN amp_texture *amp__filter_intermediate(amp_accelerator_view *v, amp_extent extent, amp_type type,
+                                                 int bits);
+AMP_HIDDEN void amp__filter_pool_release(amp__device *d);
+
+#endif

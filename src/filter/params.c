@@ -1,0 +1,306 @@
+/* The filters' names, parameter checks and numbers (see ampvk/filter.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filter/filter_internal.h"
+
+static const char *const names[AMP_IMAGE_OP_COUNT] = {
+    "copy", "gaussian", "box", "median", "sobel", "sharpen", "bilateral", "erode", "dilate", "grayscale",
+    "sepia", "invert", "gamma", "brightness_contrast", "threshold", "srgb_to_linear", "linear_to_srgb",
+    "resize", "equalize"};
+
+/* The largest radius of the filters whose cost grows with it (a pass does
+ * (2 radius + 1) reads per texel and direction); median and bilateral are 2-D. */
+#define MAX_RADIUS 4096
+#define MAX_MEDIAN_RADIUS 7
+#define MAX_BILATERAL_RADIUS 127
+
+const char *amp_image_op_name(amp_image_op op)
+{
+    return (int)op >= 0 && op < AMP_IMAGE_OP_COUNT ? names[op] : NULL;
+}
+
+amp_status amp_image_op_from_name(const char *name, amp_image_op *out)
+{
+    if (!name || !out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_image_op_from_name: NULL argument");
+    for (int i = 0; i < AMP_IMAGE_OP_COUNT; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *out = (amp_image_op)i;
+            return AMP_OK;
+        }
+    return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "\"%s\" is not a filter (copy, gaussian, box, median, sobel, "
+                     "sharpen, bilateral, erode, dilate, grayscale, sepia, invert, gamma, brightness_contrast, "
+                     "threshold, srgb_to_linear, linear_to_srgb, resize, equalize)", name);
+}
+
+bool amp__op_pointwise(amp_image_op op) { return op == AMP_IMAGE_COPY || (op >= AMP_IMAGE_GRAYSCALE && op <= AMP_IMAGE_LINEAR_TO_SRGB); }
+
+static amp_status bad(int index, const amp_image_filter *f, const char *what)
+{
+    return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "filter %d (%s): %s", index, amp_image_op_name(f->op), what);
+}
+
+static bool finite_all(const amp_image_filter *f)
+{
+    float v[] = {f->sigma, f->amount, f->sigma_color, f->sigma_space, f->gamma, f->contrast, f->brightness,
+                 f->threshold, f->max_value, f->border_value[0], f->border_value[1], f->border_value[2],
+                 f->border_value[3]};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        if (!isfinite(v[i])) return false;
+    return true;
+}
+
+amp_status amp__filter_check(const amp_image_filter *f, int index)
+{
+    char m[160];
+    if ((int)f->op < 0 || f->op >= AMP_IMAGE_OP_COUNT)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "filter %d: op %d is not a filter (0 to %d)", index, (int)f->op,
+                         AMP_IMAGE_OP_COUNT - 1);
+    if (!finite_all(f)) return bad(index, f, "a parameter is NaN or infinite");
+    if ((int)f->border < 0 || f->border > AMP_BORDER_CONSTANT) {
+        snprintf(m, sizeof m, "border %d is not a border (0 to %d)", (int)f->border, AMP_BORDER_CONSTANT);
+        return bad(index, f, m);
+    }
+    int max = f->op == AMP_IMAGE_MEDIAN ? MAX_MEDIAN_RADIUS : MAX_RADIUS;
+    if (f->radius < 0 || f->radius > max) {
+        snprintf(m, sizeof m, "radius %d is out of range (0 to %d)", f->radius, max);
+        return bad(index, f, m);
+    }
+    if (f->sigma < 0 || f->sigma > MAX_RADIUS / 3) {
+        snprintf(m, sizeof m, "sigma %g is out of range (0 to %d)", f->sigma, MAX_RADIUS / 3);
+        return bad(index, f, m);
+    }
+    switch (f->op) {
+    case AMP_IMAGE_SOBEL:
+        if ((int)f->sobel < 0 || f->sobel > AMP_SOBEL_Y) {
+            snprintf(m, sizeof m, "sobel output %d is not one (0 magnitude, 1 x, 2 y)", (int)f->sobel);
+            return bad(index, f, m);
+        }
+        if (f->signed_output && f->sobel == AMP_SOBEL_MAGNITUDE)
+            return bad(index, f, "signed_output is for the x or y derivative, not the magnitude");
+        break;
+    case AMP_IMAGE_BILATERAL: {
+        int r = amp__filter_radius(f, 8);
+        if (f->diameter < 0 || f->sigma_color < 0 || f->sigma_space < 0 || r > MAX_BILATERAL_RADIUS) {
+            snprintf(m, sizeof m, "diameter %d, sigma_color %g, sigma_space %g: the radius %d must be 1 to %d and "
+                     "no value negative", f->diameter, f->sigma_color, f->sigma_space, r, MAX_BILATERAL_RADIUS);
+            return bad(index, f, m);
+        }
+        break;
+    }
+    case AMP_IMAGE_GAMMA:
+        if (f->gamma < 0) {
+            snprintf(m, sizeof m, "gamma %g must be positive", f->gamma);
+            return bad(index, f, m);
+        }
+        break;
+    case AMP_IMAGE_THRESHOLD:
+        if ((int)f->threshold_type < 0 || f->threshold_type > AMP_THRESHOLD_TRUNC) {
+            snprintf(m, sizeof m, "threshold_type %d is not one (0 binary, 1 binary_inv, 2 trunc)",
+                     (int)f->threshold_type);
+            return bad(index, f, m);
+        }
+        break;
+    case AMP_IMAGE_RESIZE:
+        if ((int)f->interpolation < 0 || f->interpolation > AMP_INTERP_LANCZOS4) {
+            snprintf(m, sizeof m, "interpolation %d is not one (0 linear, 1 nearest, 2 area, 3 cubic, 4 lanczos4)",
+                     (int)f->interpolation);
+            return bad(index, f, m);
+        }
+        if (f->width < 0 || f->height < 0) {
+            snprintf(m, sizeof m, "size %d x %d is negative", f->width, f->height);
+            return bad(index, f, m);
+        }
+        break;
+    default:
+        break;
+    }
+    return AMP_OK;
+}
+
+int amp__filter_radius(const amp_image_filter *f, int src_bits)
+{
+    switch (f->op) {
+    case AMP_IMAGE_GAUSSIAN:
+    case AMP_IMAGE_SHARPEN: {
+        double sigma = f->sigma > 0 ? f->sigma : f->op == AMP_IMAGE_SHARPEN ? 1.0 : 0.0;
+        if (f->radius > 0) return f->radius;
+        if (sigma <= 0) return 2;
+        /* cv2.GaussianBlur: ksize = cvRound(sigma * (8-bit ? 3 : 4) * 2 + 1) | 1 */
+        int k = (int)lrint(sigma * (src_bits == 8 ? 3 : 4) * 2 + 1) | 1;
+        return k / 2;
+    }
+    case AMP_IMAGE_BILATERAL: {
+        double ss = f->sigma_space > 0 ? f->sigma_space : 1.0;
+        int r = f->diameter > 0 ? f->diameter / 2 : (int)lrint(ss * 1.5);
+        return r < 1 ? 1 : r;
+    }
+    case AMP_IMAGE_SOBEL:
+        return 1;
+    default:
+        return f->radius > 0 ? f->radius : 1;
+    }
+}
+
+void amp__gaussian_weights(int radius, double sigma, float *w)
+{
+    int n = 2 * radius + 1;
+    /* cv2.getGaussianKernel's fixed kernels for small sizes when sigma is not given */
+    static const double small[4][4] = {{1}, {0.5, 0.25}, {0.375, 0.25, 0.0625}, {0.28125, 0.21875, 0.109375, 0.03125}};
+    if (radius <= 3 && sigma <= 0) {
+        for (int i = 0; i <= radius; i++) w[i] = (float)small[radius][i];
+        return;
+    }
+    if (sigma <= 0) sigma = ((n - 1) * 0.5 - 1) * 0.3 + 0.8;
+    double scale = -0.5 / (sigma * sigma), sum = 0;
+    for (int i = -radius; i <= radius; i++) sum += exp(scale * i * i);
+    for (int i = 0; i <= radius; i++) w[i] = (float)(exp(scale * i * i) / sum);
+}
+
+amp_border amp__filter_border(const amp_image_filter *f)
+{
+    if (f->border != AMP_BORDER_DEFAULT) return f->border;
+    return f->op == AMP_IMAGE_MEDIAN ? AMP_BORDER_REPLICATE : AMP_BORDER_REFLECT_101;
+}
+
+void amp__pointwise_add(amp__filter_params *p, const amp_image_filter *f, int components_after, float levels)
+{
+    int i = p->mode[1]++;
+    float(*a)[4] = &p->pw_arg[3 * i];
+    p->pw_op[i] = (int32_t)f->op | components_after << 8;
+    memset(a, 0, 3 * sizeof *a);
+    switch (f->op) {
+    case AMP_IMAGE_SEPIA: {
+        static const float m[3][3] = {{0.393f, 0.769f, 0.189f}, {0.349f, 0.686f, 0.168f}, {0.272f, 0.534f, 0.131f}};
+        for (int r = 0; r < 3; r++) memcpy(a[r], m[r], sizeof m[r]);
+        break;
+    }
+    case AMP_IMAGE_GAMMA:
+        a[0][0] = 1.0f / (f->gamma > 0 ? f->gamma : 2.2f);
+        break;
+    case AMP_IMAGE_BRIGHTNESS_CONTRAST:
+        a[0][0] = f->contrast != 0 ? f->contrast : 1.0f;
+        a[0][1] = f->brightness;
+        break;
+    case AMP_IMAGE_THRESHOLD:
+        /* on codes as OpenCV: floor(threshold) in code units (k / 255.0 is code k) */
+        a[0][0] = levels > 0 ? (float)floor((double)f->threshold * levels + 1e-3) : f->threshold;
+        a[0][1] = f->max_value != 0 ? f->max_value : 1.0f;
+        a[0][2] = (float)f->threshold_type;
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---- parsing NAME:key=value,... ---- */
+
+static int word_index(const char *v, size_t n, const char *const *words, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (strlen(words[i]) == n && strncmp(v, words[i], n) == 0) return i;
+    return -1;
+}
+
+static bool parse_float(const char *v, size_t n, float *out)
+{
+    char buf[64], *end;
+    if (n == 0 || n >= sizeof buf) return false;
+    memcpy(buf, v, n);
+    buf[n] = 0;
+    double d = strtod(buf, &end);
+    if (*end || !isfinite(d)) return false;
+    *out = (float)d;
+    return true;
+}
+
+static bool parse_int(const char *v, size_t n, int *out)
+{
+    float f;
+    if (!parse_float(v, n, &f) || f != floorf(f) || fabsf(f) > 1e9f) return false;
+    *out = (int)f;
+    return true;
+}
+
+static const char *const borders[] = {"default", "reflect_101", "replicate", "reflect", "wrap", "constant"};
+static const char *const interps[] = {"linear", "nearest", "area", "cubic", "lanczos4"};
+static const char *const sobels[] = {"magnitude", "x", "y"};
+static const char *const thresholds[] = {"binary", "binary_inv", "trunc"};
+
+/* One key=value into f; false if the key is unknown or the value is not valid for it. */
+static bool parse_pair(amp_image_filter *f, const char *k, size_t kn, const char *v, size_t vn)
+{
+#define KEY(name) (kn == sizeof(name) - 1 && strncmp(k, name, kn) == 0)
+#define ENUM(field, words)                                                           \
+    do {                                                                              \
+        int i = word_index(v, vn, words, (int)(sizeof words / sizeof *words));        \
+        if (i < 0) return false;                                                      \
+        f->field = i;                                                                 \
+        return true;                                                                  \
+    } while (0)
+    if (KEY("radius")) return parse_int(v, vn, &f->radius);
+    if (KEY("diameter")) return parse_int(v, vn, &f->diameter);
+    if (KEY("width")) return parse_int(v, vn, &f->width);
+    if (KEY("height")) return parse_int(v, vn, &f->height);
+    if (KEY("sigma")) return parse_float(v, vn, &f->sigma);
+    if (KEY("amount")) return parse_float(v, vn, &f->amount);
+    if (KEY("sigma_color")) return parse_float(v, vn, &f->sigma_color);
+    if (KEY("sigma_space")) return parse_float(v, vn, &f->sigma_space);
+    if (KEY("gamma")) return parse_float(v, vn, &f->gamma);
+    if (KEY("contrast")) return parse_float(v, vn, &f->contrast);
+    if (KEY("brightness")) return parse_float(v, vn, &f->brightness);
+    if (KEY("threshold")) return parse_float(v, vn, &f->threshold);
+    if (KEY("max_value")) return parse_float(v, vn, &f->max_value);
+    if (KEY("signed")) {
+        int b;
+        if (!parse_int(v, vn, &b) || (b != 0 && b != 1)) return false;
+        f->signed_output = b;
+        return true;
+    }
+    if (KEY("border")) ENUM(border, borders);
+    if (KEY("interpolation")) ENUM(interpolation, interps);
+    if (KEY("sobel")) ENUM(sobel, sobels);
+    if (KEY("type")) ENUM(threshold_type, thresholds);
+    if (KEY("border_value")) {
+        float c[4];
+        int n = 0;
+        for (const char *p = v, *end = v + vn; p <= end && n < 4;) {
+            const char *q = memchr(p, '/', (size_t)(end - p));
+            if (!q) q = end;
+            if (!parse_float(p, (size_t)(q - p), &c[n++])) return false;
+            p = q + 1;
+            if (q == end) break;
+        }
+        for (int i = 0; i < 4; i++) f->border_value[i] = c[n == 4 ? i : 0];
+        return n == 1 || n == 4;
+    }
+#undef ENUM
+#undef KEY
+    return false;
+}
+
+amp_status amp_image_filter_parse(const char *spec, amp_image_filter *out)
+{
+    if (!spec || !out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_image_filter_parse: NULL argument");
+    memset(out, 0, sizeof *out);
+    const char *colon = strchr(spec, ':');
+    size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
+    char name[32];
+    if (n >= sizeof name) n = sizeof name - 1;
+    memcpy(name, spec, n);
+    name[n] = 0;
+    amp_status st = amp_image_op_from_name(name, &out->op);
+    if (st != AMP_OK || !colon) return st;
+    for (const char *p = colon + 1; *p;) {
+        const char *end = strchr(p, ',');
+        if (!end) end = p + strlen(p);
+        const char *eq = memchr(p, '=', (size_t)(end - p));
+        if (!eq || !parse_pair(out, p, (size_t)(eq - p), eq + 1, (size_t)(end - eq - 1)))
+            return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: \"%.*s\" is not a valid key=value for this filter",
+                             name, (int)(end - p), p);
+        p = *end ? end + 1 : end;
+    }
+    return AMP_OK;
+}

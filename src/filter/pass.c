@@ -1,0 +1,265 @@
+/* Recording filter passes: the shaders' pipelines (made once per device from the
+ * SPIR-V compiled at build time) and a pool of intermediate textures, kept as a
+ * device cache; a view's pooled textures go with the view. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filter/filter_internal.h"
+
+#define SPIRV(name)                               \
+    extern const uint32_t amp__filter_##name[]; \
+    extern const size_t amp__filter_##name##_size;
+SPIRV(pointwise)
+SPIRV(conv)
+SPIRV(sobel)
+SPIRV(median)
+SPIRV(bilateral)
+SPIRV(resize)
+SPIRV(equalize)
+#undef SPIRV
+
+static const struct {
+    const uint32_t *code;
+    const size_t *size;
+} shaders[AMP__SHADER_COUNT] = {
+    {amp__filter_pointwise, &amp__filter_pointwise_size}, {amp__filter_conv, &amp__filter_conv_size},
+    {amp__filter_sobel, &amp__filter_sobel_size},         {amp__filter_median, &amp__filter_median_size},
+    {amp__filter_bilateral, &amp__filter_bilateral_size}, {amp__filter_resize, &amp__filter_resize_size},
+    {amp__filter_equalize, &amp__filter_equalize_size}};
+
+/* Pooled intermediates beyond this many per device are freed once idle. */
+#define POOL_KEEP 8
+
+typedef struct pooled {
+    amp_accelerator_view *view;
+    amp_texture *texture;
+    bool busy; /* handed out to the chain being recorded */
+    struct pooled *next;
+} pooled;
+
+typedef struct filter_state {
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkPipeline pipelines[AMP__SHADER_COUNT];
+    pooled *pool;
+} filter_state;
+
+#define BINDINGS 5
+static const VkDescriptorType binding_types[BINDINGS] = {
+    VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+    VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE};
+
+static amp_status state_init(amp__device *d, void *state)
+{
+    filter_state *s = state;
+    VkDescriptorSetLayoutBinding b[BINDINGS];
+    for (uint32_t i = 0; i < BINDINGS; i++)
+        b[i] = (VkDescriptorSetLayoutBinding){i, binding_types[i], 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+    VkDescriptorSetLayoutCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                           .bindingCount = BINDINGS, .pBindings = b};
+    VkResult r = vkCreateDescriptorSetLayout(d->device, &dci, NULL, &s->set_layout);
+    if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateDescriptorSetLayout");
+    VkPipelineLayoutCreateInfo lci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
+                                      .pSetLayouts = &s->set_layout};
+    r = vkCreatePipelineLayout(d->device, &lci, NULL, &s->layout);
+    return r == VK_SUCCESS ? AMP_OK : amp__vk_fail(r, "vkCreatePipelineLayout");
+}
+
+static void state_release(amp__device *d, void *state)
+{
+    filter_state *s = state;
+    /* every view is gone by now, and its pooled textures with it */
+    while (s->pool) {
+        pooled *p = s->pool;
+        s->pool = p->next;
+        free(p);
+    }
+    for (int i = 0; i < AMP__SHADER_COUNT; i++)
+        if (s->pipelines[i]) vkDestroyPipeline(d->device, s->pipelines[i], NULL);
+    if (s->layout) vkDestroyPipelineLayout(d->device, s->layout, NULL);
+    if (s->set_layout) vkDestroyDescriptorSetLayout(d->device, s->set_layout, NULL);
+    free(s);
+}
+
+static const amp__device_cache_type filter_cache = {"built-in filters", sizeof(filter_state), state_init,
+                                                    state_release};
+
+/* A view goes: its pooled textures go first (their work is still the view's). */
+static void forget_view(amp_accelerator_view *v, bool device_closing)
+{
+    (void)device_closing;
+    filter_state *s = amp__device_cache(v->dev, &filter_cache);
+    if (!s) return;
+    for (pooled **pp = &s->pool; *pp;) {
+        pooled *p = *pp;
+        if (p->view != v) {
+            pp = &p->next;
+            continue;
+        }
+        *pp = p->next;
+        amp_texture_destroy(&p->texture);
+        free(p);
+    }
+}
+
+static pthread_once_t observe_once = PTHREAD_ONCE_INIT;
+static amp_status observe_status;
+static void observe_views(void) { observe_status = amp__view_observe_destroy(forget_view); }
+
+static filter_state *state_get(amp__device *d)
+{
+    pthread_once(&observe_once, observe_views);
+    if (observe_status != AMP_OK) {
+        amp__fail(observe_status, "cannot watch views for the filters' textures");
+        return NULL;
+    }
+    return amp__device_cache_get(d, &filter_cache);
+}
+
+static VkPipeline pipeline_get(amp__device *d, filter_state *s, amp__filter_shader sh)
+{
+    if (!s->pipelines[sh] &&
+        amp__compute_pipeline(d, shaders[sh].code, *shaders[sh].size, s->layout, &s->pipelines[sh]) != AMP_OK)
+        return VK_NULL_HANDLE;
+    return s->pipelines[sh];
+}
+
+amp_texture *amp__filter_intermediate(amp_accelerator_view *v, amp_extent extent, amp_type type, int bits)
+{
+    filter_state *s = state_get(v->dev);
+    if (!s) return NULL;
+    int count = 0;
+    for (pooled *p = s->pool; p; p = p->next, count++) {
+        amp_texture *t = p->texture;
+        if (p->busy || p->view != v || amp_texture_type(t) != type || amp_texture_bits_per_scalar_element(t) != bits)
+            continue;
+        amp_extent e = amp_texture_extent(t);
+        if (e.dims[0] != extent.dims[0] || e.dims[1] != extent.dims[1]) continue;
+        p->busy = true;
+        return t;
+    }
+    /* over the limit: free the idle ones no chain holds (no wait) */
+    for (pooled **pp = &s->pool; *pp && count >= POOL_KEEP;) {
+        pooled *p = *pp;
+        if (p->busy || !amp__texture_idle(p->texture)) {
+            pp = &p->next;
+            continue;
+        }
+        *pp = p->next;
+        amp_texture_destroy(&p->texture);
+        free(p);
+        count--;
+    }
+    pooled *p = calloc(1, sizeof *p);
+    if (!p) {
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    amp_texture_desc desc = {.extent = extent, .type = type, .bits_per_scalar_element = bits};
+    p->texture = amp_texture_create(v, &desc);
+    if (!p->texture) {
+        free(p);
+        return NULL;
+    }
+    p->view = v;
+    p->busy = true;
+    p->next = s->pool;
+    s->pool = p;
+    return p->texture;
+}
+
+void amp__filter_pool_release(amp__device *d)
+{
+    filter_state *s = amp__device_cache(d, &filter_cache);
+    for (pooled *p = s ? s->pool : NULL; p; p = p->next) p->busy = false;
+}
+
+/* The descriptors and barriers of one dispatch. */
+static amp_status prepare(amp_accelerator_view *v, filter_state *s, amp__batch *b, amp__filter_dispatch *fd,
+                          VkBuffer scratch, VkDeviceSize scratch_offset, VkDeviceSize scratch_size,
+                          amp__barrier *bar, VkDescriptorSet *set)
+{
+    VkImageView views[3];
+    amp_texture *tex[3] = {fd->src, fd->orig ? fd->orig : fd->src, fd->dst};
+    for (int i = 0; i < 3; i++) {
+        amp__texture_use u = amp__texture_use_of(tex[i]);
+        u.mip_count = 1;
+        amp_status st = amp__texture_prepare(&u, v, i == 2, i == 2, bar, &views[i]);
+        if (st != AMP_OK) return st;
+    }
+    VkBuffer ubuf;
+    VkDeviceSize uoff;
+    void *u = amp__batch_uniform(b, sizeof fd->params, &ubuf, &uoff);
+    *set = u ? amp__batch_descriptor_set(b, s->set_layout) : VK_NULL_HANDLE;
+    if (!*set) return amp_last_status();
+    memcpy(u, &fd->params, sizeof fd->params);
+    VkDescriptorBufferInfo bufs[2] = {{ubuf, uoff, sizeof fd->params}, {scratch, scratch_offset, scratch_size}};
+    VkDescriptorImageInfo imgs[3] = {{VK_NULL_HANDLE, views[0], VK_IMAGE_LAYOUT_GENERAL},
+                                     {VK_NULL_HANDLE, views[2], VK_IMAGE_LAYOUT_GENERAL},
+                                     {VK_NULL_HANDLE, views[1], VK_IMAGE_LAYOUT_GENERAL}};
+    VkWriteDescriptorSet w[BINDINGS];
+    for (uint32_t i = 0; i < BINDINGS; i++) {
+        w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = *set,
+                                      .dstBinding = i, .descriptorCount = 1, .descriptorType = binding_types[i]};
+        if (i == 0 || i == 3) w[i].pBufferInfo = &bufs[i == 3];
+        else w[i].pImageInfo = &imgs[i == 1 ? 0 : i == 2 ? 1 : 2];
+    }
+    vkUpdateDescriptorSets(v->dev->device, BINDINGS, w, 0, NULL);
+    return AMP_OK;
+}
+
+/* Makes the scratch buffer's writes by the dispatch before visible to the next. */
+static void scratch_barrier(VkCommandBuffer cmd, VkBuffer buf, VkDeviceSize offset, VkDeviceSize size)
+{
+    VkBufferMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+                                .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+                                .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                                .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .buffer = buf, .offset = offset,
+                                .size = size};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL,
+                         1, &mb, 0, NULL);
+}
+
+amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, int count, const void *scratch,
+                              size_t scratch_size)
+{
+    amp__device *dev = v->dev;
+    filter_state *s = state_get(dev);
+    if (!s) return amp_last_status();
+    VkPipeline pipes[4];
+    for (int i = 0; i < count; i++)
+        if (!(pipes[i] = pipeline_get(dev, s, d[i].shader))) return amp_last_status();
+    /* every texture's earlier use reaches the queue before this batch is taken */
+    for (int i = 0; i < count; i++) {
+        amp_texture *tex[3] = {d[i].src, d[i].orig ? d[i].orig : d[i].src, d[i].dst};
+        for (int j = 0; j < 3; j++) {
+            amp__texture_use u = amp__texture_use_of(tex[j]);
+            amp_status st = amp__texture_make_ready(&u, v);
+            if (st != AMP_OK) return st;
+        }
+    }
+    amp__batch *b = amp__batch_current(v);
+    if (!b) return amp_last_status();
+    VkDeviceSize size = scratch_size < 16 ? 16 : scratch_size, off;
+    VkBuffer sbuf;
+    void *mem = amp__batch_scratch(b, size, &sbuf, &off);
+    if (!mem) return amp_last_status();
+    if (scratch) memcpy(mem, scratch, scratch_size);
+    else memset(mem, 0, size);
+    VkCommandBuffer cmd = amp__batch_cmd(b);
+    for (int i = 0; i < count; i++) {
+        amp__barrier bar = {0};
+        VkDescriptorSet set;
+        amp_status st = prepare(v, s, b, &d[i], sbuf, off, size, &bar, &set);
+        amp__barrier_record(v, cmd, &bar);
+        if (st != AMP_OK) return st;
+        if (i > 0) scratch_barrier(cmd, sbuf, off, size);
+        if (amp__batch_bind(b, pipes[i])) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipes[i]);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->layout, 0, 1, &set, 0, NULL);
+        vkCmdDispatch(cmd, d[i].groups[0], d[i].groups[1], 1);
+        v->stats.dispatches++;
+    }
+    return amp__view_command_done(v);
+}
