@@ -10,10 +10,10 @@ void main()
 {
     ivec2 p = ivec2(gl_GlobalInvocationID.xy);
     if (outside(p)) return;
-    int r = P.shape.w, n = P.shape.x;
+    int r = RADIUS, n = SRC_N;
     vec4 c0 = texelFetch(src, p, 0);
-    vec3 mask = n >= 3 ? vec3(1.0) : vec3(1.0, 0.0, 0.0);
-    bool codes = (P.mode.w & FLAG_CODES) != 0;
+    vec3 mask = vec3(1.0, float(n >= 3), float(n >= 3)); // (no vector select on a spec constant)
+    bool codes = (FLAGS & FLAG_CODES) != 0;
     vec4 sum = vec4(0.0);
     float wsum = 0.0;
     for (int j = -r; j <= r; j++)

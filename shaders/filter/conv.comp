@@ -1,7 +1,7 @@
 #version 450
 // Separable filters: gaussian and box (weighted sums), erode (min), dilate (max),
-// and sharpen (a * center + b * gaussian). mode.x: 0 sum, 1 min, 2 max. Pass
-// (mode.z) 0: both directions in one dispatch through a tile in shared memory
+// and sharpen (a * center + b * gaussian). MODE: 0 sum, 1 min, 2 max. Pass
+// (PASS) 0: both directions in one dispatch through a tile in shared memory
 // (radius <= TILE_R); 1: the rows only, into a float texture; 2: the columns of
 // that texture, into the destination. The weights, w[0..radius] for offsets
 // 0..radius, are in the scratch buffer.
@@ -14,11 +14,15 @@ layout(set = 0, binding = 3, std430) readonly buffer Weights { float w[]; } W;
 shared vec4 tile[TILE][TILE];
 shared vec4 rows[TILE][16];
 
-vec4 take(vec4 acc, vec4 v, int k)
+float weight(int k)
 {
-    return P.mode.x == 0 ? acc + W.w[abs(k)] * v : P.mode.x == 1 ? min(acc, v) : max(acc, v);
+    k = abs(k);
+    return RADIUS < 64 ? P.weights[k >> 2][k & 3] : W.w[k];
 }
-vec4 start() { return P.mode.x == 0 ? vec4(0.0) : P.mode.x == 1 ? vec4(1e38) : vec4(-1e38); }
+vec4 take(vec4 acc, vec4 v, int k) { return MODE == 0 ? acc + weight(k) * v : MODE == 1 ? min(acc, v) : max(acc, v); }
+// (a scalar select: a select of constant vectors on a specialization constant
+// becomes a spec-constant op that some drivers evaluate wrongly)
+vec4 start() { return vec4(MODE == 0 ? 0.0 : MODE == 1 ? 1e38 : -1e38); }
 
 void finish(ivec2 p, vec4 acc)
 {
@@ -28,24 +32,33 @@ void finish(ivec2 p, vec4 acc)
 
 void main()
 {
-    int r = P.shape.w;
+    int r = RADIUS;
     ivec2 p = ivec2(gl_GlobalInvocationID.xy);
-    if (P.mode.z == 1 || P.mode.z == 2) {
+    if (PASS == 1 || PASS == 2) {
         if (outside(p)) return;
-        ivec2 dir = P.mode.z == 1 ? ivec2(1, 0) : ivec2(0, 1);
+        ivec2 dir = ivec2(int(PASS == 1), int(PASS == 2));
         vec4 acc = start();
-        for (int k = -r; k <= r; k++) acc = take(acc, fetch(p + k * dir), k);
-        if (P.mode.z == 1) imageStore(dst, p, acc);
+        if (inside(p - r * dir, p + r * dir))
+            for (int k = -r; k <= r; k++) acc = take(acc, texelFetch(src, p + k * dir, 0), k);
+        else
+            for (int k = -r; k <= r; k++) acc = take(acc, fetch(p + k * dir), k);
+        if (PASS == 1) imageStore(dst, p, acc);
         else finish(p, acc);
         return;
     }
     int t = 16 + 2 * r;
     ivec2 base = ivec2(gl_WorkGroupID.xy) * 16 - r;
     uint lid = gl_LocalInvocationIndex;
-    for (uint i = lid; i < uint(t * t); i += 256u) {
-        ivec2 q = ivec2(int(i) % t, int(i) / t);
-        tile[q.y][q.x] = fetch(base + q);
-    }
+    if (inside(base, base + t - 1))
+        for (uint i = lid; i < uint(t * t); i += 256u) {
+            ivec2 q = ivec2(int(i) % t, int(i) / t);
+            tile[q.y][q.x] = texelFetch(src, base + q, 0);
+        }
+    else
+        for (uint i = lid; i < uint(t * t); i += 256u) {
+            ivec2 q = ivec2(int(i) % t, int(i) / t);
+            tile[q.y][q.x] = fetch(base + q);
+        }
     barrier();
     for (uint i = lid; i < uint(t * 16); i += 256u) {
         int y = int(i) / 16, x = int(i) % 16;

@@ -1,5 +1,5 @@
 #version 450
-// cv2.equalizeHist of a 1-component unorm source with L + 1 codes (levels.x):
+// cv2.equalizeHist of a 1-component unorm source with L + 1 codes (SRC_LEVELS):
 // pass 0 counts the codes into h[0..L] of the scratch buffer (zeroed), pass 1 (one
 // invocation) turns the counts into the table h[L+1 ..] as OpenCV does, pass 2
 // maps every texel through it.
@@ -10,7 +10,7 @@ layout(set = 0, binding = 3, std430) buffer Scratch { uint h[]; } S;
 #define ROWS 8
 shared uint local_h[256];
 
-uint code_at(ivec2 p) { return uint(floor(clamp(texelFetch(src, p, 0).x, 0.0, 1.0) * P.levels.x + 0.5)); }
+uint code_at(ivec2 p) { return uint(floor(clamp(texelFetch(src, p, 0).x, 0.0, 1.0) * SRC_LEVELS + 0.5)); }
 
 // a / b rounded to nearest as the host's float division does (a GPU divides to a
 // few ulp; one correction step with the exact residual fixes that).
@@ -23,7 +23,7 @@ float divide(float a, float b)
 
 void count()
 {
-    bool small = P.levels.x <= 255.0;
+    bool small = SRC_LEVELS <= 255.0;
     uint lid = gl_LocalInvocationIndex;
     if (small) local_h[lid] = 0u;
     barrier();
@@ -42,7 +42,7 @@ void count()
 void table()
 {
     if (gl_LocalInvocationIndex != 0u) return;
-    uint L = uint(P.levels.x), total = uint(P.size.x) * uint(P.size.y), lut = L + 1u;
+    uint L = uint(SRC_LEVELS), total = uint(P.size.x) * uint(P.size.y), lut = L + 1u;
     uint i = 0u;
     while (S.h[i] == 0u) i++;
     for (uint j = 0u; j <= i; j++) S.h[lut + j] = S.h[i] == total ? i : 0u;
@@ -60,12 +60,12 @@ void table()
 
 void main()
 {
-    if (P.mode.z == 0) count();
-    else if (P.mode.z == 1) table();
+    if (PASS == 0) count();
+    else if (PASS == 1) table();
     else {
         ivec2 p = ivec2(gl_GlobalInvocationID.xy);
         if (outside(p)) return;
-        uint L = uint(P.levels.x);
-        store(p, vec4(float(S.h[L + 1u + code_at(p)]) / P.levels.x, 0.0, 0.0, 0.0));
+        uint L = uint(SRC_LEVELS);
+        store(p, vec4(float(S.h[L + 1u + code_at(p)]) / SRC_LEVELS, 0.0, 0.0, 0.0));
     }
 }

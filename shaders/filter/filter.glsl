@@ -22,21 +22,50 @@
 #define BORDER_REFLECT 3
 #define BORDER_WRAP 4
 #define BORDER_CONSTANT 5
-// mode.w flags
+// FLAGS
 #define FLAG_QUANTIZE_RAW 1 // the raw result passes through the intermediate type first
 #define FLAG_SIGNED 2       // sobel: keep the derivative's sign
 #define FLAG_CODES 4        // the source is unorm: levels.x codes
 
+// The pass's structure, fixed when its pipeline is made (specialization constants,
+// src/filter/filter_internal.h's amp__filter_spec): the compiler folds away what a
+// pass does not use.
+layout(constant_id = 0) const int SRC_N = 4;     // source components
+layout(constant_id = 1) const int DST_N = 4;     // destination components
+layout(constant_id = 2) const int NOPS = 0;      // pointwise ops
+layout(constant_id = 3) const int OP0 = 0;       // op | components after it << 8
+layout(constant_id = 4) const int OP1 = 0;
+layout(constant_id = 5) const int OP2 = 0;
+layout(constant_id = 6) const int OP3 = 0;
+layout(constant_id = 7) const int OP4 = 0;
+layout(constant_id = 8) const int OP5 = 0;
+layout(constant_id = 9) const int OP6 = 0;
+layout(constant_id = 10) const int OP7 = 0;
+layout(constant_id = 11) const int OP8 = 0;
+layout(constant_id = 12) const int OP9 = 0;
+layout(constant_id = 13) const int OP10 = 0;
+layout(constant_id = 14) const int OP11 = 0;
+layout(constant_id = 15) const int OP12 = 0;
+layout(constant_id = 16) const int OP13 = 0;
+layout(constant_id = 17) const int OP14 = 0;
+layout(constant_id = 18) const int OP15 = 0;
+layout(constant_id = 19) const int FLAGS = 0;
+layout(constant_id = 20) const int MODE = 0;     // the filter's mode
+layout(constant_id = 21) const int PASS = 0;     // the pass of a filter of several
+layout(constant_id = 22) const int BORDER = 1;
+layout(constant_id = 23) const int RADIUS = 1;
+layout(constant_id = 24) const float SRC_LEVELS = 0.0; // codes of a unorm source (0: float)
+layout(constant_id = 25) const float MID_LEVELS = 0.0; // intermediate: codes, 0 float32, -1 float16
+layout(constant_id = 26) const float DST_LEVELS = 0.0;
+
+// The pass's numbers (src/filter/filter_internal.h's amp__filter_params).
 layout(set = 0, binding = 0, std140) uniform Params {
     ivec4 size;         // source width, height; destination width, height
-    ivec4 shape;        // source components, destination components, border, radius
-    ivec4 mode;         // x: the filter's mode, y: pointwise ops, z: pass, w: flags
-    vec4 levels;        // x: source codes (0: float), y: intermediate (0: float32, -1: float16), z: destination
     vec4 border_value;
     vec4 f;             // the filter's numbers
     vec4 g;
-    ivec4 pw_op[4];     // 16 ops: code | components after it << 8
-    vec4 pw_arg[48];    // 3 per op
+    vec4 pw_arg[48];    // 3 per pointwise op
+    vec4 weights[16];   // conv: w[0..radius] for radius < 64 (else in the scratch buffer)
 } P;
 layout(set = 0, binding = 1) uniform texture2D src;
 layout(set = 0, binding = 2) writeonly uniform image2D dst;
@@ -64,10 +93,13 @@ int border_at(int i, int n, int mode)
 // The source texel at p, through the border outside the image.
 vec4 fetch(ivec2 p)
 {
-    int x = border_at(p.x, P.size.x, P.shape.z), y = border_at(p.y, P.size.y, P.shape.z);
+    int x = border_at(p.x, P.size.x, BORDER), y = border_at(p.y, P.size.y, BORDER);
     if (x < 0 || y < 0) return P.border_value;
     return texelFetch(src, ivec2(x, y), 0);
 }
+
+// True if the texels [lo, hi] are all inside the source (no border needed).
+bool inside(ivec2 lo, ivec2 hi) { return all(greaterThanEqual(lo, ivec2(0))) && all(lessThan(hi, P.size.xy)); }
 
 // Components to RGBA and back: gray is (g, g, g), a missing alpha is 1.
 vec4 to_logical(vec4 t, int n)
@@ -91,12 +123,12 @@ float srgb_to_linear(float c) { return c <= 0.04045 ? c / 12.92 : pow((c + 0.055
 float linear_to_srgb(float c) { return c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1.0 / 2.4) - 0.055; }
 
 // cv2.COLOR_RGB2GRAY: on codes of 8- and 16-bit sources in OpenCV's fixed point
-// ((R 4899 + G 9617 + B 1868 + 8192) >> 14), else 0.299 R + 0.587 G + 0.114 B.
+// ((R 9798 + G 19235 + B 3735 + 16384) >> 15), else 0.299 R + 0.587 G + 0.114 B.
 float grayscale(vec3 c, float levels)
 {
     if (levels > 0.0) {
         uvec3 k = uvec3(floor(clamp(c, 0.0, 1.0) * levels + 0.5));
-        return float((k.r * 4899u + k.g * 9617u + k.b * 1868u + 8192u) >> 14) / levels;
+        return float((k.r * 9798u + k.g * 19235u + k.b * 3735u + 16384u) >> 15) / levels;
     }
     return dot(c, vec3(0.299, 0.587, 0.114));
 }
@@ -113,7 +145,7 @@ float threshold(float v, int type, vec4 a, float levels)
 vec4 pointwise(int op, vec4 c, int i)
 {
     vec4 a0 = P.pw_arg[3 * i], a1 = P.pw_arg[3 * i + 1], a2 = P.pw_arg[3 * i + 2];
-    float lv = P.levels.y;
+    float lv = MID_LEVELS;
     if (op == OP_GRAYSCALE) c.rgb = vec3(grayscale(c.rgb, lv));
     else if (op == OP_SEPIA) c.rgb = clamp(vec3(dot(a0.xyz, c.rgb), dot(a1.xyz, c.rgb), dot(a2.xyz, c.rgb)), 0.0, 1.0);
     else if (op == OP_INVERT) c.rgb = 1.0 - c.rgb;
@@ -127,22 +159,40 @@ vec4 pointwise(int op, vec4 c, int i)
     return c;
 }
 
+// Op i of the pointwise program (word: op | components after it << 8), its result
+// held as the intermediate texture it stands for unless it is the last.
+vec4 program_step(vec4 c, int i, int word)
+{
+    if (i >= NOPS) return c;
+    c = pointwise(word & 255, c, i);
+    int n = word >> 8;
+    return i + 1 < NOPS ? to_logical(quantize(from_logical(c, n), MID_LEVELS), n) : c;
+}
+
 // Stores a raw result (in the source's components) at p: the pointwise program,
-// each op's result held as the intermediate texture it stands for, then the
-// destination's components, rounded to its codes.
+// then the destination's components, rounded to its codes.
 void store(ivec2 p, vec4 raw)
 {
-    int n = P.shape.x;
-    if ((P.mode.w & FLAG_QUANTIZE_RAW) != 0) raw = quantize(raw, P.levels.y);
-    vec4 c = to_logical(raw, n);
-    for (int i = 0; i < P.mode.y; i++) {
-        int word = P.pw_op[i >> 2][i & 3];
-        c = pointwise(word & 255, c, i);
-        n = word >> 8;
-        if (i + 1 < P.mode.y) c = to_logical(quantize(from_logical(c, n), P.levels.y), n);
-    }
-    vec4 o = from_logical(c, P.shape.y);
-    if (P.levels.z > 0.0) o = amp_quantize_unorm(o, P.levels.z);
+    if ((FLAGS & FLAG_QUANTIZE_RAW) != 0) raw = quantize(raw, MID_LEVELS);
+    vec4 c = to_logical(raw, SRC_N);
+    c = program_step(c, 0, OP0);
+    c = program_step(c, 1, OP1);
+    c = program_step(c, 2, OP2);
+    c = program_step(c, 3, OP3);
+    c = program_step(c, 4, OP4);
+    c = program_step(c, 5, OP5);
+    c = program_step(c, 6, OP6);
+    c = program_step(c, 7, OP7);
+    c = program_step(c, 8, OP8);
+    c = program_step(c, 9, OP9);
+    c = program_step(c, 10, OP10);
+    c = program_step(c, 11, OP11);
+    c = program_step(c, 12, OP12);
+    c = program_step(c, 13, OP13);
+    c = program_step(c, 14, OP14);
+    c = program_step(c, 15, OP15);
+    vec4 o = from_logical(c, DST_N);
+    if (DST_LEVELS > 0.0) o = amp_quantize_unorm(o, DST_LEVELS);
     imageStore(dst, p, o);
 }
 

@@ -7,13 +7,13 @@ layout(local_size_x = 16, local_size_y = 16) in;
 
 uint key_of(float v)
 {
-    if ((P.mode.w & FLAG_CODES) != 0) return uint(floor(clamp(v, 0.0, 1.0) * P.levels.x + 0.5));
+    if ((FLAGS & FLAG_CODES) != 0) return uint(floor(clamp(v, 0.0, 1.0) * SRC_LEVELS + 0.5));
     uint u = floatBitsToUint(v);
     return (u & 0x80000000u) != 0u ? ~u : u | 0x80000000u;
 }
 float value_of(uint k)
 {
-    if ((P.mode.w & FLAG_CODES) != 0) return float(k) / P.levels.x;
+    if ((FLAGS & FLAG_CODES) != 0) return float(k) / SRC_LEVELS;
     return uintBitsToFloat((k & 0x80000000u) != 0u ? k & 0x7fffffffu : ~k);
 }
 
@@ -21,11 +21,11 @@ void main()
 {
     ivec2 p = ivec2(gl_GlobalInvocationID.xy);
     if (outside(p)) return;
-    int r = P.shape.w, side = 2 * r + 1, n = side * side;
-    int bits = (P.mode.w & FLAG_CODES) != 0 ? (P.levels.x > 255.0 ? 16 : 8) : 32;
+    int r = RADIUS, side = 2 * r + 1, n = side * side;
+    int bits = (FLAGS & FLAG_CODES) != 0 ? (SRC_LEVELS > 255.0 ? 16 : 8) : 32;
     uint keys[225];
     vec4 result = vec4(0.0);
-    for (int ch = 0; ch < P.shape.x; ch++) {
+    for (int ch = 0; ch < SRC_N; ch++) {
         for (int j = 0; j < n; j++) keys[j] = key_of(fetch(p + ivec2(j % side - r, j / side - r))[ch]);
         uint m = 0u;
         for (int b = bits - 1; b >= 0; b--) {

@@ -1,5 +1,5 @@
 #version 450
-// cv2.resize: mode.x 0 linear, 1 nearest, 2 area, 3 cubic, 4 lanczos4. f.xy: the
+// cv2.resize: MODE 0 linear, 1 nearest, 2 area, 3 cubic, 4 lanczos4. f.xy: the
 // scales source / destination (x, y); f.zw their inverses. Source positions as
 // OpenCV computes them; taps past the edge repeat the edge texel.
 #include "filter.glsl"
@@ -83,7 +83,7 @@ void main()
 {
     ivec2 p = ivec2(gl_GlobalInvocationID.xy);
     if (outside(p)) return;
-    int mode = P.mode.x;
+    int mode = MODE;
     if (mode == NEAREST) {
         ivec2 s = min(ivec2((uvec2(p) * uvec2(P.size.xy)) / uvec2(P.size.zw)), P.size.xy - 1);
         store(p, texelFetch(src, s, 0));

@@ -120,40 +120,38 @@ int amp_image_filter_output_components(const amp_image_filter *filters, int coun
     return components;
 }
 
-/* The parameter block every dispatch of a pass starts from. */
-static amp__filter_params base_params(const group *gr, const amp_image_filter *fs, amp_texture *in,
-                                      amp_texture *out, texinfo src)
+/* The spec and numbers every dispatch of a pass starts from. */
+static void base_dispatch(const group *gr, const amp_image_filter *fs, amp_texture *in, amp_texture *out,
+                          texinfo src, amp__filter_dispatch *d)
 {
-    amp__filter_params p;
-    memset(&p, 0, sizeof p);
+    memset(d, 0, sizeof *d);
+    amp__filter_spec *s = &d->spec;
+    amp__filter_params *p = &d->params;
     texinfo i = info_of(in), o = info_of(out);
     const amp_image_filter *lead = gr->lead;
-    p.size[0] = i.extent.dims[1];
-    p.size[1] = i.extent.dims[0];
-    p.size[2] = o.extent.dims[1];
-    p.size[3] = o.extent.dims[0];
-    p.shape[0] = i.components;
-    p.shape[1] = o.components;
-    p.shape[2] = lead ? (int)amp__filter_border(lead) : AMP_BORDER_REPLICATE;
-    p.shape[3] = lead ? amp__filter_radius(lead, src.bits) : 0;
-    p.levels[0] = codes(i.scalar, i.bits);
-    p.levels[1] = src.scalar == AMP_SCALAR_UNORM ? codes(src.scalar, src.bits) : src.bits == 16 ? -1.0f : 0.0f;
-    p.levels[2] = codes(o.scalar, o.bits);
-    if (lead) memcpy(p.border_value, lead->border_value, sizeof p.border_value);
+    d->src = in;
+    d->dst = out;
+    p->size[0] = i.extent.dims[1];
+    p->size[1] = i.extent.dims[0];
+    p->size[2] = o.extent.dims[1];
+    p->size[3] = o.extent.dims[0];
+    s->src_n = i.components;
+    s->dst_n = o.components;
+    s->border = lead ? (int)amp__filter_border(lead) : AMP_BORDER_REPLICATE;
+    s->radius = lead ? amp__filter_radius(lead, src.bits) : 0;
+    s->src_levels = codes(i.scalar, i.bits);
+    s->mid_levels = src.scalar == AMP_SCALAR_UNORM ? codes(src.scalar, src.bits) : src.bits == 16 ? -1.0f : 0.0f;
+    s->dst_levels = codes(o.scalar, o.bits);
+    if (lead) memcpy(p->border_value, lead->border_value, sizeof p->border_value);
     int components = gr->in_components;
     for (int k = 0; k < gr->count; k++) {
         const amp_image_filter *f = &fs[gr->first + k];
         if (f->op == AMP_IMAGE_GRAYSCALE) components = after_gray(components);
-        if (f->op != AMP_IMAGE_COPY) amp__pointwise_add(&p, f, components, p.levels[1]);
+        if (f->op != AMP_IMAGE_COPY) amp__pointwise_add(s, p, f, components, s->mid_levels);
     }
-    if (lead && p.mode[1] > 0) p.mode[3] |= AMP__FLAG_QUANTIZE_RAW;
-    return p;
-}
-
-static void groups_for(amp__filter_dispatch *d, int w, int h)
-{
-    d->groups[0] = (uint32_t)(w + 15) / 16;
-    d->groups[1] = (uint32_t)(h + 15) / 16;
+    if (lead && s->ops > 0) s->flags |= AMP__FLAG_QUANTIZE_RAW;
+    d->groups[0] = (uint32_t)(p->size[2] + 15) / 16;
+    d->groups[1] = (uint32_t)(p->size[3] + 15) / 16;
 }
 
 /* The pass's checks against its textures, before anything is recorded. */
@@ -184,12 +182,9 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
                            amp_texture *out, texinfo src)
 {
     amp__filter_dispatch d[3];
-    memset(d, 0, sizeof d);
     const amp_image_filter *f = gr->lead;
-    amp__filter_params p = base_params(gr, fs, in, out, src);
-    int w = p.size[2], h = p.size[3], r = p.shape[3];
-    d[0] = (amp__filter_dispatch){.params = p, .src = in, .dst = out};
-    groups_for(&d[0], w, h);
+    base_dispatch(gr, fs, in, out, src, &d[0]);
+    int w = d[0].params.size[2], h = d[0].params.size[3], r = d[0].spec.radius;
     switch (f ? f->op : AMP_IMAGE_COPY) {
     case AMP_IMAGE_GAUSSIAN: case AMP_IMAGE_BOX: case AMP_IMAGE_SHARPEN: case AMP_IMAGE_ERODE:
     case AMP_IMAGE_DILATE: {
@@ -199,48 +194,49 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
             for (int k = 0; k <= r; k++) weights[k] = 1.0f / (float)(2 * r + 1);
         else if (sum) amp__gaussian_weights(r, f->op == AMP_IMAGE_SHARPEN && f->sigma <= 0 ? 1.0 : f->sigma, weights);
         d[0].shader = AMP__SHADER_CONV;
-        d[0].params.mode[0] = sum ? 0 : f->op == AMP_IMAGE_ERODE ? 1 : 2;
+        d[0].spec.mode = sum ? 0 : f->op == AMP_IMAGE_ERODE ? 1 : 2;
         if (f->op == AMP_IMAGE_SHARPEN) {
             float amount = f->amount != 0 ? f->amount : 1.0f;
             d[0].params.f[0] = 1.0f + amount;
             d[0].params.f[1] = -amount;
         }
         size_t wsize = sum ? (size_t)(r + 1) * sizeof(float) : 0;
+        if (sum && r < 64) memcpy(d[0].params.weights, weights, wsize);
         if (r <= TILE_RADIUS) return amp__filter_record(v, d, 1, sum ? weights : NULL, wsize);
-        /* two passes: the rows into a float texture, then its columns */
+        /* two passes: the rows into a float texture (16 bits between 8-bit images), then its columns */
         amp_texture *tmp = amp__filter_intermediate(v, amp_texture_extent(in),
-                                                    AMP_MAKE_TYPE(AMP_SCALAR_FLOAT, p.shape[0]),
-                                                    src.bits == 8 ? 16 : 32);
+                                                    AMP_MAKE_TYPE(AMP_SCALAR_FLOAT, d[0].spec.src_n),
+                                                    src.bits == 8 && d[0].spec.dst_levels == 255.0f ? 16 : 32);
         if (!tmp) return amp_last_status();
         d[1] = d[0];
         d[0].dst = tmp;
-        d[0].params.mode[2] = 1;
+        d[0].spec.pass = 1;
         d[1].src = tmp;
         d[1].orig = in;
-        d[1].params.mode[2] = 2;
+        d[1].spec.pass = 2;
         return amp__filter_record(v, d, 2, sum ? weights : NULL, wsize);
     }
     case AMP_IMAGE_SOBEL:
         d[0].shader = AMP__SHADER_SOBEL;
-        d[0].params.mode[0] = (int)f->sobel;
-        if (f->signed_output) d[0].params.mode[3] |= AMP__FLAG_SIGNED;
+        d[0].spec.mode = (int)f->sobel;
+        if (f->signed_output) d[0].spec.flags |= AMP__FLAG_SIGNED;
         break;
     case AMP_IMAGE_MEDIAN:
         d[0].shader = AMP__SHADER_MEDIAN;
-        if (p.levels[0] > 0) d[0].params.mode[3] |= AMP__FLAG_CODES;
+        if (d[0].spec.src_levels > 0) d[0].spec.flags |= AMP__FLAG_CODES;
         break;
     case AMP_IMAGE_BILATERAL: {
         double sc = f->sigma_color > 0 ? f->sigma_color : 1.0, ss = f->sigma_space > 0 ? f->sigma_space : 1.0;
         d[0].shader = AMP__SHADER_BILATERAL;
         d[0].params.f[0] = (float)(-0.5 / (sc * sc));
         d[0].params.f[1] = (float)(-0.5 / (ss * ss));
-        if (p.levels[0] == 255.0f) d[0].params.mode[3] |= AMP__FLAG_CODES;
+        if (d[0].spec.src_levels == 255.0f) d[0].spec.flags |= AMP__FLAG_CODES;
         break;
     }
     case AMP_IMAGE_RESIZE: {
-        double ix = (double)w / p.size[0], iy = (double)h / p.size[1];
+        double ix = (double)w / d[0].params.size[0], iy = (double)h / d[0].params.size[1];
         d[0].shader = AMP__SHADER_RESIZE;
-        d[0].params.mode[0] = (int)f->interpolation;
+        d[0].spec.mode = (int)f->interpolation;
         d[0].params.f[0] = (float)(1.0 / ix);
         d[0].params.f[1] = (float)(1.0 / iy);
         d[0].params.f[2] = (float)ix;
@@ -250,11 +246,11 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
     case AMP_IMAGE_EQUALIZE: {
         d[0].shader = d[1].shader = d[2].shader = AMP__SHADER_EQUALIZE;
         d[1] = d[2] = d[0];
-        d[0].groups[1] = (uint32_t)(p.size[1] + 127) / 128;
+        d[0].groups[1] = (uint32_t)(d[0].params.size[1] + 127) / 128;
         d[1].groups[0] = d[1].groups[1] = 1;
-        d[1].params.mode[2] = 1;
-        d[2].params.mode[2] = 2;
-        size_t bins = (size_t)p.levels[0] + 1;
+        d[1].spec.pass = 1;
+        d[2].spec.pass = 2;
+        size_t bins = (size_t)d[0].spec.src_levels + 1;
         return amp__filter_record(v, d, 3, NULL, 2 * bins * sizeof(uint32_t));
     }
     default:

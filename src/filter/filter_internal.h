@@ -20,21 +20,30 @@ typedef enum amp__filter_shader {
     AMP__SHADER_COUNT
 } amp__filter_shader;
 
-/* The shaders' parameter block (std140; shaders/filter/filter.glsl's Params). */
+/* A pass's structure: the shaders' specialization constants 0..26, in order
+ * (shaders/filter/filter.glsl). A pipeline is made per shader and spec. */
 #define AMP__MAX_POINTWISE 16
+typedef struct amp__filter_spec {
+    int32_t src_n, dst_n;   /* components of the source and destination */
+    int32_t ops;            /* pointwise ops */
+    int32_t op[AMP__MAX_POINTWISE]; /* op | components after it << 8 */
+    int32_t flags, mode, pass, border, radius;
+    float src_levels;       /* codes of a unorm source (0: float) */
+    float mid_levels;       /* the intermediate type: codes, 0 float32, -1 float16 */
+    float dst_levels;       /* codes of a unorm destination (0: float) */
+} amp__filter_spec;
+
+/* A pass's numbers (std140; filter.glsl's Params). */
 typedef struct amp__filter_params {
     int32_t size[4];   /* source width, height; destination width, height */
-    int32_t shape[4];  /* source components, destination components, border, radius */
-    int32_t mode[4];   /* the shader's mode, pointwise ops, pass, flags */
-    float levels[4];   /* source codes (0: float), intermediate (0 float32, -1 float16), destination */
     float border_value[4];
     float f[4];
     float g[4];
-    int32_t pw_op[AMP__MAX_POINTWISE]; /* op | components after it << 8 */
     float pw_arg[AMP__MAX_POINTWISE * 3][4];
+    float weights[64]; /* conv: w[0..radius] when radius < 64 */
 } amp__filter_params;
 
-/* flags (mode[3]) */
+/* flags */
 #define AMP__FLAG_QUANTIZE_RAW 1
 #define AMP__FLAG_SIGNED 2
 #define AMP__FLAG_CODES 4
@@ -52,14 +61,15 @@ AMP_HIDDEN void amp__gaussian_weights(int radius, double sigma, float *w);
 /* The border a filter uses (AMP_BORDER_DEFAULT resolved). */
 AMP_HIDDEN amp_border amp__filter_border(const amp_image_filter *f);
 /* Appends a pointwise filter to p's program; levels: the intermediate's codes. */
-AMP_HIDDEN void amp__pointwise_add(amp__filter_params *p, const amp_image_filter *f, int components_after,
-                                   float levels);
+AMP_HIDDEN void amp__pointwise_add(amp__filter_spec *s, amp__filter_params *p, const amp_image_filter *f,
+                                   int components_after, float levels);
 
 /* ---- pass.c ---- */
 /* One dispatch of a pass: the shader and its block, its textures (orig: the
  * texture conv reads the center from; NULL: src) and its workgroups. */
 typedef struct amp__filter_dispatch {
     amp__filter_shader shader;
+    amp__filter_spec spec;
     amp__filter_params params;
     amp_texture *src, *dst, *orig;
     uint32_t groups[2];

@@ -165,11 +165,12 @@ amp_border amp__filter_border(const amp_image_filter *f)
     return f->op == AMP_IMAGE_MEDIAN ? AMP_BORDER_REPLICATE : AMP_BORDER_REFLECT_101;
 }
 
-void amp__pointwise_add(amp__filter_params *p, const amp_image_filter *f, int components_after, float levels)
+void amp__pointwise_add(amp__filter_spec *s, amp__filter_params *p, const amp_image_filter *f,
+                        int components_after, float levels)
 {
-    int i = p->mode[1]++;
+    int i = s->ops++;
     float(*a)[4] = &p->pw_arg[3 * i];
-    p->pw_op[i] = (int32_t)f->op | components_after << 8;
+    s->op[i] = (int32_t)f->op | components_after << 8;
     memset(a, 0, 3 * sizeof *a);
     switch (f->op) {
     case AMP_IMAGE_SEPIA: {

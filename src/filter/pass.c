@@ -38,10 +38,18 @@ typedef struct pooled {
     struct pooled *next;
 } pooled;
 
+/* A pipeline of a shader specialized for one pass structure. */
+typedef struct variant {
+    amp__filter_shader shader;
+    amp__filter_spec spec;
+    VkPipeline pipeline;
+    struct variant *next;
+} variant;
+
 typedef struct filter_state {
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout layout;
-    VkPipeline pipelines[AMP__SHADER_COUNT];
+    variant *variants;
     pooled *pool;
 } filter_state;
 
@@ -75,8 +83,12 @@ static void state_release(amp__device *d, void *state)
         s->pool = p->next;
         free(p);
     }
-    for (int i = 0; i < AMP__SHADER_COUNT; i++)
-        if (s->pipelines[i]) vkDestroyPipeline(d->device, s->pipelines[i], NULL);
+    while (s->variants) {
+        variant *v = s->variants;
+        s->variants = v->next;
+        vkDestroyPipeline(d->device, v->pipeline, NULL);
+        free(v);
+    }
     if (s->layout) vkDestroyPipelineLayout(d->device, s->layout, NULL);
     if (s->set_layout) vkDestroyDescriptorSetLayout(d->device, s->set_layout, NULL);
     free(s);
@@ -117,12 +129,31 @@ static filter_state *state_get(amp__device *d)
     return amp__device_cache_get(d, &filter_cache);
 }
 
-static VkPipeline pipeline_get(amp__device *d, filter_state *s, amp__filter_shader sh)
+/* The pipeline of shader sh specialized for spec, made on first use (through the
+ * device's pipeline cache, so a later process finds it compiled). */
+static VkPipeline pipeline_get(amp__device *d, filter_state *s, amp__filter_shader sh, const amp__filter_spec *spec)
 {
-    if (!s->pipelines[sh] &&
-        amp__compute_pipeline(d, shaders[sh].code, *shaders[sh].size, s->layout, &s->pipelines[sh]) != AMP_OK)
+    for (variant *v = s->variants; v; v = v->next)
+        if (v->shader == sh && memcmp(&v->spec, spec, sizeof *spec) == 0) return v->pipeline;
+    variant *v = calloc(1, sizeof *v);
+    if (!v) {
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
         return VK_NULL_HANDLE;
-    return s->pipelines[sh];
+    }
+    enum { ENTRIES = sizeof(amp__filter_spec) / 4 };
+    VkSpecializationMapEntry map[ENTRIES];
+    for (uint32_t i = 0; i < ENTRIES; i++) map[i] = (VkSpecializationMapEntry){i, i * 4, 4};
+    VkSpecializationInfo info = {ENTRIES, map, sizeof *spec, spec};
+    if (amp__compute_pipeline_specialized(d, shaders[sh].code, *shaders[sh].size, s->layout, &info, &v->pipeline) !=
+        AMP_OK) {
+        free(v);
+        return VK_NULL_HANDLE;
+    }
+    v->shader = sh;
+    v->spec = *spec;
+    v->next = s->variants;
+    s->variants = v;
+    return v->pipeline;
 }
 
 amp_texture *amp__filter_intermediate(amp_accelerator_view *v, amp_extent extent, amp_type type, int bits)
@@ -230,7 +261,7 @@ amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, 
     if (!s) return amp_last_status();
     VkPipeline pipes[4];
     for (int i = 0; i < count; i++)
-        if (!(pipes[i] = pipeline_get(dev, s, d[i].shader))) return amp_last_status();
+        if (!(pipes[i] = pipeline_get(dev, s, d[i].shader, &d[i].spec))) return amp_last_status();
     /* every texture's earlier use reaches the queue before this batch is taken */
     for (int i = 0; i < count; i++) {
         amp_texture *tex[3] = {d[i].src, d[i].orig ? d[i].orig : d[i].src, d[i].dst};

@@ -122,6 +122,10 @@ AMP_HIDDEN void amp__pipeline_cache_save(amp__device *d);
 /* A compute pipeline from SPIR-V (entry "main") through the device's pipeline cache. */
 AMP_HIDDEN amp_status amp__compute_pipeline(amp__device *d, const uint32_t *spirv, size_t bytes,
                                             VkPipelineLayout layout, VkPipeline *out);
+/* The same with specialization constants (spec may be NULL). */
+AMP_HIDDEN amp_status amp__compute_pipeline_specialized(amp__device *d, const uint32_t *spirv, size_t bytes,
+                                                        VkPipelineLayout layout, const VkSpecializationInfo *spec,
+                                                        VkPipeline *out);
 /* True once the device is lost (atomic: calls check before they take the device lock;
  * inline: the files device.c calls, memory and pipeline cache, check too). */
 static inline bool amp__device_lost(amp__device *d) { return __atomic_load_n(&d->lost, __ATOMIC_ACQUIRE) != AMP_OK; }

@@ -71,6 +71,13 @@ void amp__pipeline_cache_changed(amp__device *d)
 amp_status amp__compute_pipeline(amp__device *d, const uint32_t *spirv, size_t bytes, VkPipelineLayout layout,
                                   VkPipeline *out)
 {
+    return amp__compute_pipeline_specialized(d, spirv, bytes, layout, NULL, out);
+}
+
+amp_status amp__compute_pipeline_specialized(amp__device *d, const uint32_t *spirv, size_t bytes,
+                                              VkPipelineLayout layout, const VkSpecializationInfo *spec,
+                                              VkPipeline *out)
+{
     if (amp__device_check(d) != AMP_OK) return AMP_ERROR_DEVICE_LOST;
     VkShaderModuleCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = bytes,
                                     .pCode = spirv};
@@ -80,9 +87,10 @@ amp_status amp__compute_pipeline(amp__device *d, const uint32_t *spirv, size_t b
     VkComputePipelineCreateInfo pci = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
         .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                  .module = mod, .pName = "main"},
+                  .module = mod, .pName = "main", .pSpecializationInfo = spec},
         .layout = layout};
     r = vkCreateComputePipelines(d->device, d->pipeline_cache, 1, &pci, NULL, out);
     vkDestroyShaderModule(d->device, mod, NULL);
+    if (r == VK_SUCCESS) d->pipeline_cache_dirty = true; /* saved when the device closes */
     return r == VK_SUCCESS ? AMP_OK : amp__vk_fail(r, "vkCreateComputePipelines");
 }

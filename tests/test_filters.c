@@ -1,0 +1,433 @@
+/* The built-in filters (ampvk/filter.h) against OpenCV 4.6: every case of
+ * tests/data/filters/cases.txt (made by make_reference.py there with python3-opencv)
+ * runs on the test device and must be within the case's tolerance of OpenCV's
+ * result; then chains (fused = one by one, one dispatch for a pointwise run), the
+ * parser, and bad requests (an error naming the filter and the numbers, the
+ * destination untouched). An argument runs only the cases whose name contains it. */
+#include <math.h>
+
+#include "test.h"
+
+#define DIR AMPVK_TEST_DATA "/filters/"
+
+static amp_accelerator_view *view;
+
+/* ---- host values ---- */
+
+static uint16_t half_from_float(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u, e = (x >> 23) & 0xffu, m = x & 0x7fffffu;
+    if (e < 103) return (uint16_t)sign; /* below half's subnormals: values here are 0..1 */
+    if (e < 113) { /* subnormal half */
+        m |= 0x800000u;
+        uint32_t shift = 126 - e, h = m >> shift, rest = m & ((1u << shift) - 1), halfway = 1u << (shift - 1);
+        if (rest > halfway || (rest == halfway && (h & 1))) h++;
+        return (uint16_t)(sign | h);
+    }
+    uint32_t h = ((e - 112) << 10) | (m >> 13), rest = m & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1))) h++;
+    return (uint16_t)(sign | h);
+}
+
+static float half_to_float(uint16_t h)
+{
+    uint32_t e = (h >> 10) & 31u, m = h & 1023u;
+    float v = e == 0 ? ldexpf((float)m, -24) : ldexpf((float)(m | 1024u), (int)e - 25);
+    return (h & 0x8000u) ? -v : v;
+}
+
+/* A texture's level 0 as normalized floats (codes / max for unorm). */
+static float *read_values(amp_texture *t, size_t *count)
+{
+    amp_extent e = amp_texture_extent(t);
+    int comps = amp_type_components(amp_texture_type(t)), bits = amp_texture_bits_per_scalar_element(t);
+    bool unorm = amp_type_scalar(amp_texture_type(t)) == AMP_SCALAR_UNORM;
+    size_t n = (size_t)e.dims[0] * (size_t)e.dims[1] * (size_t)comps, bytes = n * (size_t)bits / 8;
+    void *raw = malloc(bytes);
+    float *v = malloc(n * sizeof *v);
+    if (!raw || !v || amp_texture_copy_to_host(t, NULL, raw, bytes) != AMP_OK) {
+        free(raw);
+        free(v);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (unorm && bits == 8) v[i] = ((uint8_t *)raw)[i] / 255.0f;
+        else if (unorm) v[i] = ((uint16_t *)raw)[i] / 65535.0f;
+        else if (bits == 16) v[i] = half_to_float(((uint16_t *)raw)[i]);
+        else v[i] = ((float *)raw)[i];
+    }
+    free(raw);
+    *count = n;
+    return v;
+}
+
+/* A texture of type tname ("u8", "u16", "f16", "f32") with comps components. */
+static amp_texture *make_texture(const char *tname, int comps, amp_extent e, const float *values)
+{
+    bool f = tname[0] == 'f';
+    int bits = atoi(tname + 1);
+    amp_texture_desc d = {.extent = e, .type = AMP_MAKE_TYPE(f ? AMP_SCALAR_FLOAT : AMP_SCALAR_UNORM, comps),
+                          .bits_per_scalar_element = bits};
+    size_t n = (size_t)e.dims[0] * (size_t)e.dims[1] * (size_t)comps;
+    void *data = NULL;
+    if (values) {
+        data = malloc(n * (size_t)bits / 8);
+        for (size_t i = 0; i < n; i++) {
+            if (f && bits == 32) ((float *)data)[i] = values[i];
+            else if (f) ((uint16_t *)data)[i] = half_from_float(values[i]);
+            else if (bits == 8) ((uint8_t *)data)[i] = (uint8_t)lrintf(values[i] * 255.0f);
+            else ((uint16_t *)data)[i] = (uint16_t)lrintf(values[i] * 65535.0f);
+        }
+        d.data = data;
+        d.data_size = n * (size_t)bits / 8;
+    }
+    amp_texture *t = amp_texture_create(view, &d);
+    free(data);
+    return t;
+}
+
+/* The case's input as a texture of type src (float: the codes / max, made on the host). */
+static amp_texture *load_input(const char *file, const char *src)
+{
+    char path[512];
+    snprintf(path, sizeof path, DIR "%s", file);
+    amp_texture *png = amp_texture_load_png(view, path, NULL);
+    if (!png || src[0] == 'u') return png;
+    size_t n;
+    float *v = read_values(png, &n);
+    amp_texture *t = v ? make_texture(src, amp_type_components(amp_texture_type(png)), amp_texture_extent(png), v)
+                       : NULL;
+    free(v);
+    amp_texture_destroy(&png);
+    return t;
+}
+
+typedef struct expected {
+    int w, h, comps;
+    float *v;
+} expected;
+
+/* OpenCV's result: a PNG (normalized codes) or a .f32 file. */
+static bool load_expected(const char *file, expected *x)
+{
+    char path[512];
+    snprintf(path, sizeof path, DIR "%s", file);
+    size_t len = strlen(file);
+    if (len > 4 && strcmp(file + len - 4, ".f32") == 0) {
+        FILE *fp = fopen(path, "rb");
+        if (!fp) return false;
+        bool ok = fscanf(fp, "F32 %d %d %d", &x->w, &x->h, &x->comps) == 3 && fgetc(fp) == '\n';
+        size_t n = ok ? (size_t)x->w * (size_t)x->h * (size_t)x->comps : 0;
+        x->v = ok ? malloc(n * sizeof(float)) : NULL;
+        ok = x->v && fread(x->v, sizeof(float), n, fp) == n;
+        fclose(fp);
+        return ok;
+    }
+    amp_texture *t = amp_texture_load_png(view, path, NULL);
+    if (!t) return false;
+    amp_extent e = amp_texture_extent(t);
+    size_t n;
+    x->w = e.dims[1];
+    x->h = e.dims[0];
+    x->comps = amp_type_components(amp_texture_type(t));
+    x->v = read_values(t, &n);
+    amp_texture_destroy(&t);
+    return x->v != NULL;
+}
+
+/* Runs one line of cases.txt; false if it failed. */
+static bool run_case(char *line)
+{
+    char *field[8 + 64];
+    int n = 0;
+    for (char *tok = strtok(line, " \n"); tok && n < 8 + 64; tok = strtok(NULL, " \n")) field[n++] = tok;
+    if (n < 7) {
+        fprintf(stderr, "malformed case line (%d fields)\n", n);
+        return false;
+    }
+    const char *name = field[0], *dst_type = field[3], *tol_text = field[4];
+    amp_image_filter filters[64];
+    int count = n - 6;
+    for (int i = 0; i < count; i++)
+        if (amp_image_filter_parse(field[6 + i], &filters[i]) != AMP_OK) {
+            fprintf(stderr, "%s: %s\n", name, amp_last_error());
+            return false;
+        }
+    expected x = {0};
+    amp_texture *src = load_input(field[1], field[2]), *dst = NULL;
+    bool ok = src && load_expected(field[5], &x);
+    if (ok) dst = make_texture(dst_type, x.comps, amp_extent2(x.h, x.w), NULL);
+    ok = ok && dst && amp_image_filter_chain(filters, count, src, dst) == AMP_OK;
+    size_t got_n = 0;
+    float *got = ok ? read_values(dst, &got_n) : NULL;
+    if (!got) {
+        fprintf(stderr, "%s: %s\n", name, amp_last_error());
+        ok = false;
+    }
+    if (ok) {
+        bool codes = dst_type[0] == 'u';
+        double scale = !codes ? 1.0 : dst_type[1] == '8' ? 255.0 : 65535.0, tol = atof(tol_text), worst = 0;
+        size_t at = 0;
+        for (size_t i = 0; i < got_n; i++) {
+            double d = fabs((double)got[i] - x.v[i]) * scale;
+            if (codes) d = floor(d + 0.5);
+            if (!(d <= worst)) {
+                worst = d;
+                at = i;
+            }
+        }
+        if (!(worst <= tol)) {
+            size_t px = at / (size_t)x.comps;
+            fprintf(stderr, "%s: differs by %g (tolerance %g) at x %zu y %zu component %zu: %g, OpenCV %g\n", name,
+                    worst, tol, px % (size_t)x.w, px / (size_t)x.w, at % (size_t)x.comps, got[at] * scale,
+                    x.v[at] * scale);
+            ok = false;
+        }
+    }
+    free(got);
+    free(x.v);
+    amp_texture_destroy(&src);
+    amp_texture_destroy(&dst);
+    return ok;
+}
+
+static void opencv_cases(const char *only)
+{
+    FILE *fp = fopen(DIR "cases.txt", "r");
+    REQUIRE(fp != NULL);
+    if (!fp) return;
+    char line[4096];
+    int run = 0, failed = 0;
+    while (fgets(line, sizeof line, fp)) {
+        if (line[0] == '#' || line[0] == '\n') continue;
+        if (only && !strstr(line, only)) continue;
+        run++;
+        test_checks++;
+        if (!run_case(line)) {
+            failed++;
+            test_failures++;
+        }
+    }
+    fclose(fp);
+    printf("OpenCV cases: %d run, %d failed\n", run, failed);
+    REQUIRE(run > 0);
+}
+
+/* ---- chains ---- */
+
+static amp_texture *sample_u8(int comps, int w, int h)
+{
+    float *v = malloc((size_t)w * h * comps * sizeof *v);
+    test_rng_state = 99;
+    for (int i = 0; i < w * h * comps; i++) v[i] = (float)(test_rand() % 256) / 255.0f;
+    amp_texture *t = make_texture("u8", comps, amp_extent2(h, w), v);
+    free(v);
+    return t;
+}
+
+static bool same_texels(amp_texture *a, amp_texture *b)
+{
+    size_t na, nb;
+    float *va = read_values(a, &na), *vb = read_values(b, &nb);
+    bool same = va && vb && na == nb && memcmp(va, vb, na * sizeof *va) == 0;
+    free(va);
+    free(vb);
+    return same;
+}
+
+static uint64_t dispatches(void)
+{
+    amp_view_stats s;
+    amp_view_get_stats(view, &s);
+    return s.dispatches;
+}
+
+/* A chain equals its filters run one by one through 8-bit textures, and a run of
+ * pointwise filters after a neighborhood filter adds no dispatch. */
+static void chains(void)
+{
+    static const char *const chain_specs[][5] = {
+        {"gaussian:radius=2", "invert", "gamma:gamma=1.7", "threshold:threshold=0.4", NULL},
+        {"gaussian:radius=9", "sepia", "grayscale", "median:radius=1", NULL},
+        {"grayscale", "brightness_contrast:contrast=1.3,brightness=-0.1", "resize:width=23,height=17", "sobel", NULL},
+        {"srgb_to_linear", "resize:width=50,height=30,interpolation=cubic", "linear_to_srgb", "invert", NULL},
+    };
+    for (size_t c = 0; c < sizeof chain_specs / sizeof *chain_specs; c++) {
+        amp_image_filter f[4];
+        int n = 0;
+        for (; n < 4 && chain_specs[c][n]; n++) REQUIRE_OK(amp_image_filter_parse(chain_specs[c][n], &f[n]));
+        amp_texture *src = sample_u8(4, 37, 29);
+        amp_extent out;
+        REQUIRE_OK(amp_image_filter_output_extent(f, n, amp_texture_extent(src), &out));
+        int comps = amp_image_filter_output_components(f, n, 4);
+        amp_texture *fused = make_texture("u8", comps, out, NULL);
+        REQUIRE_OK(amp_image_filter_chain(f, n, src, fused));
+        /* one by one */
+        amp_texture *cur = src;
+        int cur_comps = 4;
+        for (int i = 0; i < n; i++) {
+            amp_extent e;
+            amp_image_filter_output_extent(&f[i], 1, amp_texture_extent(cur), &e);
+            cur_comps = amp_image_filter_output_components(&f[i], 1, cur_comps);
+            amp_texture *next = make_texture("u8", cur_comps, e, NULL);
+            REQUIRE_OK(amp_image_filter_apply(&f[i], cur, next));
+            if (cur != src) amp_texture_destroy(&cur);
+            cur = next;
+        }
+        if (!same_texels(fused, cur)) {
+            fprintf(stderr, "chain %zu: fused and one-by-one results differ\n", c);
+            test_failures++;
+        }
+        test_checks++;
+        amp_texture_destroy(&cur);
+        amp_texture_destroy(&fused);
+        amp_texture_destroy(&src);
+    }
+    /* dispatch counts: a pointwise run is one pass; one fused into a gaussian adds none */
+    amp_texture *src = sample_u8(4, 40, 30), *dst = make_texture("u8", 4, amp_extent2(30, 40), NULL);
+    amp_image_filter pw[3] = {{.op = AMP_IMAGE_INVERT}, {.op = AMP_IMAGE_SEPIA}, {.op = AMP_IMAGE_GAMMA}};
+    uint64_t before = dispatches();
+    REQUIRE_OK(amp_image_filter_chain(pw, 3, src, dst));
+    REQUIRE_INT(dispatches() - before, 1);
+    amp_image_filter g[3] = {{.op = AMP_IMAGE_GAUSSIAN, .radius = 2}, {.op = AMP_IMAGE_INVERT},
+                             {.op = AMP_IMAGE_THRESHOLD, .threshold = 0.5f}};
+    before = dispatches();
+    REQUIRE_OK(amp_image_filter_chain(g, 3, src, dst));
+    REQUIRE_INT(dispatches() - before, 1);
+    amp_texture_destroy(&src);
+    amp_texture_destroy(&dst);
+}
+
+/* ---- bad requests ---- */
+
+static void errors(void)
+{
+    amp_image_filter f;
+    REQUIRE_FAIL(amp_image_filter_parse("blur", &f), AMP_ERROR_INVALID_ARGUMENT, "\"blur\" is not a filter");
+    REQUIRE_FAIL(amp_image_filter_parse("gaussian:radius=x", &f), AMP_ERROR_INVALID_ARGUMENT, "radius=x");
+    REQUIRE_FAIL(amp_image_filter_parse("resize:interpolation=bogus", &f), AMP_ERROR_INVALID_ARGUMENT,
+                 "interpolation=bogus");
+    REQUIRE_OK(amp_image_filter_parse("resize:width=10,interpolation=lanczos4,border=wrap", &f));
+    REQUIRE(f.op == AMP_IMAGE_RESIZE && f.width == 10 && f.interpolation == AMP_INTERP_LANCZOS4 &&
+            f.border == AMP_BORDER_WRAP);
+
+    amp_texture *rgb = sample_u8(3, 20, 10), *dst = sample_u8(3, 20, 10), *gray = sample_u8(1, 20, 10);
+    size_t n0;
+    float *before = read_values(dst, &n0);
+    amp_image_filter median8 = {.op = AMP_IMAGE_MEDIAN, .radius = 8};
+    REQUIRE_FAIL(amp_image_filter_apply(&median8, rgb, dst), AMP_ERROR_INVALID_ARGUMENT,
+                 "filter 0 (median): radius 8 is out of range (0 to 7)");
+    amp_image_filter eq = {.op = AMP_IMAGE_EQUALIZE};
+    REQUIRE_FAIL(amp_image_filter_apply(&eq, rgb, dst), AMP_ERROR_INVALID_ARGUMENT,
+                 "filter 0 (equalize): its input is unorm_3 with 3 components");
+    amp_image_filter copy = {.op = AMP_IMAGE_COPY};
+    REQUIRE_FAIL(amp_image_filter_apply(&copy, rgb, rgb), AMP_ERROR_INVALID_ARGUMENT, "one texture");
+    REQUIRE_FAIL(amp_image_filter_apply(&copy, gray, dst), AMP_ERROR_INVALID_ARGUMENT,
+                 "the source has 1 components and the destination 3");
+    amp_texture *small = sample_u8(3, 19, 10);
+    REQUIRE_FAIL(amp_image_filter_apply(&copy, rgb, small), AMP_ERROR_INVALID_ARGUMENT,
+                 "the chain makes 20 x 10 (width x height) but the destination is 19 x 10");
+    amp_image_filter resize_mid[2] = {{.op = AMP_IMAGE_RESIZE}, {.op = AMP_IMAGE_INVERT}};
+    REQUIRE_FAIL(amp_image_filter_chain(resize_mid, 2, rgb, dst), AMP_ERROR_INVALID_ARGUMENT,
+                 "filter 0 (resize): a resize before the last filter needs its width or height");
+    amp_image_filter huge = {.op = AMP_IMAGE_RESIZE, .width = 1 << 20, .height = 4};
+    amp_image_filter huge_chain[2] = {huge, {.op = AMP_IMAGE_RESIZE, .width = 20, .height = 10}};
+    REQUIRE_FAIL(amp_image_filter_chain(huge_chain, 2, rgb, dst), AMP_ERROR_INVALID_ARGUMENT,
+                 "1048576 x 4 exceeds the device's largest 2-D image");
+    amp_image_filter sob = {.op = AMP_IMAGE_SOBEL, .sobel = AMP_SOBEL_X, .signed_output = true};
+    REQUIRE_FAIL(amp_image_filter_apply(&sob, rgb, dst), AMP_ERROR_INVALID_ARGUMENT,
+                 "filter 0 (sobel): signed_output needs a float destination, not unorm 8-bit");
+    amp_image_filter bad_op = {.op = (amp_image_op)99};
+    REQUIRE_FAIL(amp_image_filter_apply(&bad_op, rgb, dst), AMP_ERROR_INVALID_ARGUMENT, "op 99 is not a filter");
+    amp_image_filter nan_sigma = {.op = AMP_IMAGE_GAUSSIAN, .sigma = NAN};
+    REQUIRE_FAIL(amp_image_filter_apply(&nan_sigma, rgb, dst), AMP_ERROR_INVALID_ARGUMENT, "NaN or infinite");
+    amp_texture_desc id = {.extent = amp_extent2(10, 20), .type = AMP_INT_3};
+    amp_texture *ints = amp_texture_create(view, &id);
+    REQUIRE_FAIL(amp_image_filter_apply(&copy, ints, dst), AMP_ERROR_INVALID_ARGUMENT,
+                 "the source is int_3 of 32 bits; filters take unorm (8, 16 bits) and float (16, 32 bits)");
+    amp_texture_desc d3 = {.extent = amp_extent3(2, 10, 20), .type = AMP_UNORM_3, .bits_per_scalar_element = 8};
+    amp_texture *vol = amp_texture_create(view, &d3);
+    REQUIRE_FAIL(amp_image_filter_apply(&copy, vol, dst), AMP_ERROR_INVALID_ARGUMENT,
+                 "the source is a 3-D texture");
+    REQUIRE_FAIL(amp_image_filter_chain(&copy, 0, rgb, dst), AMP_ERROR_INVALID_ARGUMENT, "a chain holds 1 to 64");
+    /* nothing above touched the destination */
+    size_t n1;
+    float *after = read_values(dst, &n1);
+    REQUIRE(before && after && n0 == n1 && memcmp(before, after, n0 * sizeof *before) == 0);
+    free(before);
+    free(after);
+    amp_texture_destroy(&vol);
+    amp_texture_destroy(&ints);
+    amp_texture_destroy(&small);
+    amp_texture_destroy(&rgb);
+    amp_texture_destroy(&dst);
+    amp_texture_destroy(&gray);
+}
+
+/* Any radius with every border, even past the image's size (borders are periodic). */
+static void large_radius(void)
+{
+    amp_texture *src = sample_u8(1, 9, 7), *dst = make_texture("f32", 1, amp_extent2(7, 9), NULL);
+    size_t n;
+    float *in = read_values(src, &n);
+    for (int b = AMP_BORDER_REFLECT_101; b <= AMP_BORDER_CONSTANT; b++) {
+        amp_image_filter box = {.op = AMP_IMAGE_BOX, .radius = 20, .border = (amp_border)b, .border_value = {0.5f}};
+        REQUIRE_OK(amp_image_filter_apply(&box, src, dst));
+        float *got = read_values(dst, &n);
+        /* the host's box filter over the same border rule */
+        double worst = 0;
+        for (int y = 0; y < 7; y++)
+            for (int x = 0; x < 9; x++) {
+                double s = 0;
+                for (int j = -20; j <= 20; j++)
+                    for (int i = -20; i <= 20; i++) {
+                        int xs = x + i, ys = y + j;
+                        int c[2] = {xs, ys}, len[2] = {9, 7};
+                        bool constant = false;
+                        for (int k = 0; k < 2; k++) {
+                            int v = c[k], L = len[k];
+                            if (v >= 0 && v < L) continue;
+                            if (b == AMP_BORDER_REPLICATE) v = v < 0 ? 0 : L - 1;
+                            else if (b == AMP_BORDER_WRAP) v = ((v % L) + L) % L;
+                            else if (b == AMP_BORDER_REFLECT) {
+                                int p = 2 * L;
+                                v = ((v % p) + p) % p;
+                                v = v < L ? v : p - 1 - v;
+                            } else if (b == AMP_BORDER_REFLECT_101) {
+                                int p = 2 * L - 2;
+                                v = ((v % p) + p) % p;
+                                v = v < L ? v : p - v;
+                            } else constant = true;
+                            c[k] = v;
+                        }
+                        s += constant ? 0.5 : in[c[1] * 9 + c[0]];
+                    }
+                double d = fabs(s / (41.0 * 41.0) - got[y * 9 + x]);
+                if (d > worst) worst = d;
+            }
+        if (!(worst < 1e-5)) {
+            fprintf(stderr, "box radius 20, border %d: differs from the host by %g\n", b, worst);
+            test_failures++;
+        }
+        test_checks++;
+        free(got);
+    }
+    free(in);
+    amp_texture_destroy(&src);
+    amp_texture_destroy(&dst);
+}
+
+int main(int argc, char **argv)
+{
+    test_begin();
+    view = test_view();
+    opencv_cases(argc > 1 ? argv[1] : NULL);
+    if (argc <= 1) {
+        chains();
+        errors();
+        large_radius();
+    }
+    return test_end();
+}
