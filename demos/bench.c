@@ -36,6 +36,96 @@ static int check(amp_status s, const char *what)
     exit(1);
 }
 
+/* What the filter benchmark runs: the filters of filter.h on a 4K RGBA8 image
+ * (equalize on its gray version), as the ampvk tool writes them. */
+static const char *const filter_specs[] = {
+    "gaussian:radius=2", "gaussian:sigma=5", "box:radius=2", "median:radius=2", "sobel",
+    "sharpen:amount=1,sigma=1", "bilateral:diameter=9,sigma_color=50,sigma_space=5", "erode:radius=2",
+    "dilate:radius=2", "grayscale", "sepia", "invert", "gamma:gamma=2.2", "brightness_contrast:contrast=1.2",
+    "threshold:threshold=0.5", "srgb_to_linear", "resize:width=1920,height=1080",
+    "resize:width=1920,height=1080,interpolation=area", "resize:width=1920,height=1080,interpolation=cubic",
+    "resize:width=1920,height=1080,interpolation=lanczos4", "equalize", "gaussian:radius=2 grayscale invert"};
+
+/* Seconds per call of fn(ctx), recorded back to back and waited for at the end,
+ * over enough calls for about half a second (at least 2, at most 50). */
+static double per_call(amp_accelerator_view *v, amp_status (*fn)(void *), void *ctx)
+{
+    check(fn(ctx), "warm-up");
+    check(amp_view_wait(v), "wait");
+    double t0 = now();
+    check(fn(ctx), "first");
+    check(amp_view_wait(v), "wait");
+    double one = now() - t0;
+    int reps = one > 0 ? (int)(0.5 / one) : 50;
+    reps = reps < 2 ? 2 : reps > 50 ? 50 : reps;
+    t0 = now();
+    for (int r = 0; r < reps; r++) check(fn(ctx), "run");
+    check(amp_view_wait(v), "wait");
+    return (now() - t0) / reps;
+}
+
+typedef struct filter_run {
+    amp_image_filter f[4];
+    int n;
+    amp_texture *src, *dst;
+} filter_run;
+static amp_status run_filter(void *ctx)
+{
+    filter_run *r = ctx;
+    return amp_image_filter_chain(r->f, r->n, r->src, r->dst);
+}
+static amp_status run_copy(void *ctx)
+{
+    filter_run *r = ctx;
+    return amp_texture_copy(r->src, NULL, r->dst, NULL);
+}
+
+static amp_texture *image_4k(amp_accelerator_view *v, int comps, amp_extent e, bool fill)
+{
+    amp_texture_desc d = {.extent = e, .type = AMP_MAKE_TYPE(AMP_SCALAR_UNORM, comps), .bits_per_scalar_element = 8};
+    size_t n = (size_t)e.dims[0] * (size_t)e.dims[1] * (size_t)comps;
+    unsigned char *data = fill ? malloc(n) : NULL;
+    for (size_t i = 0; data && i < n; i++) data[i] = (unsigned char)((i * 2654435761u) >> 24);
+    d.data = data;
+    d.data_size = data ? n : 0;
+    amp_texture *t = amp_texture_create(v, &d);
+    free(data);
+    if (!t) check(amp_last_status(), "amp_texture_create");
+    return t;
+}
+
+/* Prints each built-in filter's time on the 4K image and its ratio to a device
+ * copy of the image; ms[0], ms[1]: gaussian 5x5 and sobel. */
+static void bench_filters(amp_accelerator_view *v, double ms[2])
+{
+    amp_extent e = amp_extent2(2160, 3840);
+    filter_run copy = {.src = image_4k(v, 4, e, true), .dst = image_4k(v, 4, e, false)};
+    double copy_s = per_call(v, run_copy, &copy);
+    printf("%-58s %9.3f ms\n", "device copy, 3840x2160 RGBA8 texture", copy_s * 1e3);
+    printf("{\"filter\": \"copy\", \"ms\": %.4f}\n", copy_s * 1e3);
+    for (size_t i = 0; i < sizeof filter_specs / sizeof *filter_specs; i++) {
+        filter_run r = {0};
+        char spec[160];
+        snprintf(spec, sizeof spec, "%s", filter_specs[i]);
+        for (char *tok = strtok(spec, " "); tok && r.n < 4; tok = strtok(NULL, " "))
+            check(amp_image_filter_parse(tok, &r.f[r.n++]), "amp_image_filter_parse");
+        int comps = strcmp(filter_specs[i], "equalize") == 0 ? 1 : 4;
+        amp_extent out;
+        check(amp_image_filter_output_extent(r.f, r.n, e, &out), "output extent");
+        r.src = image_4k(v, comps, e, true);
+        r.dst = image_4k(v, amp_image_filter_output_components(r.f, r.n, comps), out, false);
+        double t = per_call(v, run_filter, &r);
+        printf("%-58s %9.3f ms  %6.2fx copy\n", filter_specs[i], t * 1e3, t / copy_s);
+        printf("{\"filter\": \"%s\", \"ms\": %.4f, \"x_copy\": %.3f}\n", filter_specs[i], t * 1e3, t / copy_s);
+        if (i == 0) ms[0] = t * 1e3;
+        if (i == 4) ms[1] = t * 1e3;
+        amp_texture_destroy(&r.src);
+        amp_texture_destroy(&r.dst);
+    }
+    amp_texture_destroy(&copy.src);
+    amp_texture_destroy(&copy.dst);
+}
+
 static amp_kernel *kernel(amp_accelerator_view *v, const char *params, const char *body)
 {
     amp_kernel *k = amp_kernel_create(v, &(amp_kernel_desc){.params = params, .body = body});
@@ -72,8 +162,10 @@ static double child_ms(const char *self, const char *env)
 int main(int argc, char **argv)
 {
     size_t mb = 1024;
+    bool filters_only = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--kernel-ready") == 0) return kernel_ready();
+        if (strcmp(argv[i], "--filters") == 0) filters_only = true;
         if (strcmp(argv[i], "--size-mb") == 0 && i + 1 < argc) mb = (size_t)atol(argv[++i]);
     }
     amp_accelerator_view *v = amp_default_view();
@@ -81,6 +173,11 @@ int main(int argc, char **argv)
     amp_accelerator_info info;
     amp_accelerator_get_info(amp_view_accelerator(v), &info);
     printf("ampvk-bench on %s (%s)\n", info.description, info.device_path);
+    if (filters_only) { /* --filters: only the built-in filters */
+        double ms[2];
+        bench_filters(v, ms);
+        return 0;
+    }
 
     /* copy and saxpy over mb MiB of floats, as float_4 for full-width loads */
     size_t n4 = mb * 1024 * 1024 / 16;
@@ -165,58 +262,9 @@ int main(int argc, char **argv)
     amp_array_view_destroy(&hv);
     free(host);
 
-    /* image filters on a 3840x2160 RGBA8 texture (uint_4 texels, integer weights) */
-    amp_texture *img = amp_texture_create(v, &(amp_texture_desc){.extent = amp_extent2(2160, 3840), .type = AMP_UINT_4,
-                                                                 .bits_per_scalar_element = 8});
-    amp_texture *out = amp_texture_create(v, &(amp_texture_desc){.extent = amp_extent2(2160, 3840), .type = AMP_UINT_4,
-                                                                 .bits_per_scalar_element = 8});
-    if (!img || !out) check(amp_last_status(), "amp_texture_create");
-    amp_kernel *gauss = amp_kernel_create(v, &(amp_kernel_desc){
-        .rank = 2, .params = "texture_view<const uint_4, 2> src, writeonly_texture_view<uint_4, 2> dst",
-        .body = "const int w[5] = int[5](1, 4, 6, 4, 1);\n"
-                "ivec2 last = src_extent - 1;\n"
-                "uvec4 sum = uvec4(0);\n"
-                "for (int y = -2; y <= 2; y++)\n"
-                "    for (int x = -2; x <= 2; x++)\n"
-                "        sum += uint(w[y + 2] * w[x + 2]) * src(clamp(idx + ivec2(y, x), ivec2(0), last));\n"
-                "dst_set(idx, (sum + 128u) / 256u);\n"});
-    amp_kernel *sobel = amp_kernel_create(v, &(amp_kernel_desc){
-        .rank = 2, .params = "texture_view<const uint_4, 2> src, writeonly_texture_view<uint_4, 2> dst",
-        .body = "ivec2 last = src_extent - 1;\n"
-                "ivec4 gx = ivec4(0), gy = ivec4(0);\n"
-                "for (int y = -1; y <= 1; y++)\n"
-                "    for (int x = -1; x <= 1; x++) {\n"
-                "        ivec4 p = ivec4(src(clamp(idx + ivec2(y, x), ivec2(0), last)));\n"
-                "        int wy = y == 0 ? 2 : 1, wx = x == 0 ? 2 : 1;\n"
-                "        gx += x * wy * p;\n"
-                "        gy += y * wx * p;\n"
-                "    }\n"
-                "dst_set(idx, uvec4(min(abs(gx) + abs(gy), ivec4(255))));\n"});
-    if (!gauss || !sobel) check(amp_last_status(), "image kernels");
-    amp_texture_view *src_view = amp_texture_view_create(img, NULL);
-    amp_texture_view *dst_view = amp_texture_view_create(out, &(amp_texture_view_desc){.access = AMP_TEXTURE_WRITE});
-    amp_kernel *filters[2] = {gauss, sobel};
+    /* the built-in filters on a 3840x2160 RGBA8 texture, each beside a device copy of it */
     double filter_ms[2];
-    for (int f = 0; f < 2; f++) {
-        check(amp_parallel_for_each(v, amp_extent2(2160, 3840), filters[f],
-                                    AMP_ARGS(AMP_TEXTURE_VIEW("src", src_view), AMP_TEXTURE_VIEW("dst", dst_view))),
-              "filter");
-        check(amp_view_wait(v), "wait");
-        const int freps = 50;
-        t0 = now();
-        for (int r = 0; r < freps; r++)
-            check(amp_parallel_for_each(v, amp_extent2(2160, 3840), filters[f],
-                                        AMP_ARGS(AMP_TEXTURE_VIEW("src", src_view), AMP_TEXTURE_VIEW("dst", dst_view))),
-                  "filter");
-        check(amp_view_wait(v), "wait");
-        filter_ms[f] = (now() - t0) / freps * 1e3;
-    }
-    amp_texture_view_destroy(&src_view);
-    amp_texture_view_destroy(&dst_view);
-    amp_kernel_destroy(&gauss);
-    amp_kernel_destroy(&sobel);
-    amp_texture_destroy(&img);
-    amp_texture_destroy(&out);
+    bench_filters(v, filter_ms);
 
     /* first kernel in a new process: cold (no cache) and warm (disk cache) */
     char dir[] = "/tmp/ampvk-bench-XXXXXX", env[256];
@@ -236,8 +284,8 @@ int main(int argc, char **argv)
     printf("%-40s %9.2f us  (%d submits, %.2f us to record)\n", "batched dependent dispatch", chain_us,
            chain_submits, record_us);
     printf("%-40s %9.1f us\n", "dispatch + wait round trip", trip_us);
-    printf("%-40s %9.3f ms\n", "gaussian 5x5, 3840x2160 RGBA8 texture", filter_ms[0]);
-    printf("%-40s %9.3f ms\n", "sobel 3x3, 3840x2160 RGBA8 texture", filter_ms[1]);
+    printf("%-40s %9.3f ms\n", "gaussian 5x5 (built-in), 3840x2160 RGBA8", filter_ms[0]);
+    printf("%-40s %9.3f ms\n", "sobel (built-in), 3840x2160 RGBA8", filter_ms[1]);
     printf("%-40s %9.2f ms\n", "first kernel, cold cache", cold);
     printf("%-40s %9.2f ms\n", "first kernel, warm disk cache", warm);
     printf("%-40s %9.1f GB/s\n", "array_view synchronize to device", up_gbps);

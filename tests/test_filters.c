@@ -251,7 +251,7 @@ static void chains(void)
     static const char *const chain_specs[][5] = {
         {"gaussian:radius=2", "invert", "gamma:gamma=1.7", "threshold:threshold=0.4", NULL},
         {"gaussian:radius=9", "sepia", "grayscale", "median:radius=1", NULL},
-        {"grayscale", "brightness_contrast:contrast=1.3,brightness=-0.1", "resize:width=23,height=17", "sobel", NULL},
+        {"grayscale", "brightness_contrast:contrast=1.3,brightness=-0.07", "resize:width=23,height=17", "sobel", NULL},
         {"srgb_to_linear", "resize:width=50,height=30,interpolation=cubic", "linear_to_srgb", "invert", NULL},
     };
     for (size_t c = 0; c < sizeof chain_specs / sizeof *chain_specs; c++) {

@@ -51,8 +51,9 @@
  *                         alpha is not part of it but is filtered.
  *   AMP_IMAGE_ERODE       radius (0: 1): the minimum over a (2 radius + 1)^2 rectangle
  *   AMP_IMAGE_DILATE      radius (0: 1): the maximum
- *   AMP_IMAGE_GRAYSCALE   cv2.COLOR_RGB2GRAY (0.299 R + 0.587 G + 0.114 B), rounded as
- *                         OpenCV rounds it for 8- and 16-bit sources
+ *   AMP_IMAGE_GRAYSCALE   cv2.COLOR_RGB2GRAY (0.299 R + 0.587 G + 0.114 B); 8- and
+ *                         16-bit sources in OpenCV's fixed point, (9798 R + 19235 G +
+ *                         3735 B + 2^14) >> 15 on codes, so the result is exact
  *   AMP_IMAGE_SEPIA       the standard sepia matrix, saturated
  *   AMP_IMAGE_INVERT      1 - v
  *   AMP_IMAGE_GAMMA       v^(1/gamma) (gamma 0: 2.2), as ImageMagick's -gamma
@@ -87,8 +88,10 @@
  * intermediate images on the device, in textures of the source's type (the last
  * filter writes the destination). Pointwise filters (copy, the color filters) are
  * fused into the pass before them, and a run of pointwise filters is one pass; the
- * result equals running the filters one by one through such textures. A resize
- * other than the last needs its width or height.
+ * result equals running the filters one by one through such textures (but for a
+ * value exactly halfway between two codes, which a device's last-bit difference in
+ * decoding a stored texel may round either way). A resize other than the last
+ * needs its width or height.
  *
  * Errors name the filter, the parameter and the numbers (a radius the device or
  * the filter cannot do, a type a filter cannot write, extents that must match, a
