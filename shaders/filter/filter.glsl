@@ -26,6 +26,7 @@
 #define FLAG_QUANTIZE_RAW 1 // the raw result passes through the intermediate type first
 #define FLAG_SIGNED 2       // sobel: keep the derivative's sign
 #define FLAG_CODES 4        // the source is unorm: levels.x codes
+#define FLAG_PACK 8         // conv: pack shared memory (a GPU)
 
 // The pass's structure, fixed when its pipeline is made (specialization constants,
 // src/filter/filter_internal.h's amp__filter_spec): the compiler folds away what a
@@ -71,20 +72,23 @@ layout(set = 0, binding = 1) uniform texture2D src;
 layout(set = 0, binding = 2) writeonly uniform image2D dst;
 layout(set = 0, binding = 4) uniform texture2D orig;
 
+// a mod m in [0, m) for any a (GLSL leaves % of a negative operand undefined).
+int pmod(int a, int m) { return a >= 0 ? a % m : m - 1 - ((-a - 1) % m); }
+
 int border_at(int i, int n, int mode)
 {
     if (uint(i) < uint(n)) return i;
     if (mode == BORDER_REPLICATE) return clamp(i, 0, n - 1);
-    if (mode == BORDER_WRAP) return ((i % n) + n) % n;
+    if (mode == BORDER_WRAP) return pmod(i, n);
     if (mode == BORDER_REFLECT) {
         int p = 2 * n;
-        i = ((i % p) + p) % p;
+        i = pmod(i, p);
         return i < n ? i : p - 1 - i;
     }
     if (mode == BORDER_REFLECT_101) {
         if (n == 1) return 0;
         int p = 2 * n - 2;
-        i = ((i % p) + p) % p;
+        i = pmod(i, p);
         return i < n ? i : p - i;
     }
     return -1;
