@@ -11,43 +11,8 @@ layout(set = 0, binding = 3, std430) readonly buffer Weights { float w[]; } W;
 
 #define TILE_R 4
 #define TILE (16 + 2 * TILE_R)
-// The tile and the rows' results in shared memory. On a GPU (FLAG_PACK) an 8-bit
-// source's texels are packed in one uint (exact) and, between 8-bit images, the
-// rows' sums are half floats: a quarter and half of the shared-memory traffic.
-// Otherwise 32-bit floats.
-#define PACKED ((FLAGS & FLAG_PACK) != 0 && SRC_LEVELS == 255.0)
-#define HALF_ROWS (PACKED && DST_LEVELS == 255.0)
-// (vec4 arrays: one 16-byte access per texel where nothing is packed; packed
-// values take one 4-byte component each)
-shared vec4 tile[TILE * TILE];
-shared vec4 rows[TILE * 16];
-
-void tile_put(int i, vec4 v)
-{
-    if (PACKED) tile[i >> 2][i & 3] = uintBitsToFloat(packUnorm4x8(v));
-    else tile[i] = v;
-}
-vec4 tile_get(int i)
-{
-    if (PACKED) return unpackUnorm4x8(floatBitsToUint(tile[i >> 2][i & 3]));
-    return tile[i];
-}
-void rows_put(int i, vec4 v)
-{
-    if (HALF_ROWS) {
-        int j = 2 * (i & 1);
-        rows[i >> 1][j] = uintBitsToFloat(packHalf2x16(v.xy));
-        rows[i >> 1][j + 1] = uintBitsToFloat(packHalf2x16(v.zw));
-    } else rows[i] = v;
-}
-vec4 rows_get(int i)
-{
-    if (HALF_ROWS) {
-        int j = 2 * (i & 1);
-        return vec4(unpackHalf2x16(floatBitsToUint(rows[i >> 1][j])), unpackHalf2x16(floatBitsToUint(rows[i >> 1][j + 1])));
-    }
-    return rows[i];
-}
+shared vec4 tile[TILE][TILE];
+shared vec4 rows[TILE][16];
 
 float weight(int k)
 {
@@ -87,23 +52,23 @@ void main()
     if (inside(base, base + t - 1))
         for (uint i = lid; i < uint(t * t); i += 256u) {
             ivec2 q = ivec2(int(i) % t, int(i) / t);
-            tile_put(int(i), texelFetch(src, base + q, 0));
+            tile[q.y][q.x] = texelFetch(src, base + q, 0);
         }
     else
         for (uint i = lid; i < uint(t * t); i += 256u) {
             ivec2 q = ivec2(int(i) % t, int(i) / t);
-            tile_put(int(i), fetch(base + q));
+            tile[q.y][q.x] = fetch(base + q);
         }
     barrier();
     for (uint i = lid; i < uint(t * 16); i += 256u) {
         int y = int(i) / 16, x = int(i) % 16;
         vec4 acc = start();
-        for (int k = -r; k <= r; k++) acc = take(acc, tile_get(y * t + x + r + k), k);
-        rows_put(int(i), acc);
+        for (int k = -r; k <= r; k++) acc = take(acc, tile[y][x + r + k], k);
+        rows[y][x] = acc;
     }
     barrier();
     ivec2 l = ivec2(gl_LocalInvocationID.xy);
     vec4 acc = start();
-    for (int k = -r; k <= r; k++) acc = take(acc, rows_get((l.y + r + k) * 16 + l.x), k);
+    for (int k = -r; k <= r; k++) acc = take(acc, rows[l.y + r + k][l.x], k);
     if (!outside(p)) finish(p, acc);
 }

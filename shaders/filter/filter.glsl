@@ -26,7 +26,6 @@
 #define FLAG_QUANTIZE_RAW 1 // the raw result passes through the intermediate type first
 #define FLAG_SIGNED 2       // sobel: keep the derivative's sign
 #define FLAG_CODES 4        // the source is unorm: levels.x codes
-#define FLAG_PACK 8         // conv: pack shared memory (a GPU)
 
 // The pass's structure, fixed when its pipeline is made (specialization constants,
 // src/filter/filter_internal.h's amp__filter_spec): the compiler folds away what a

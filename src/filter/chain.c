@@ -195,7 +195,6 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         else if (sum) amp__gaussian_weights(r, f->op == AMP_IMAGE_SHARPEN && f->sigma <= 0 ? 1.0 : f->sigma, weights);
         d[0].shader = AMP__SHADER_CONV;
         d[0].spec.mode = sum ? 0 : f->op == AMP_IMAGE_ERODE ? 1 : 2;
-        if (v->dev->props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU) d[0].spec.flags |= AMP__FLAG_PACK;
         if (f->op == AMP_IMAGE_SHARPEN) {
             float amount = f->amount != 0 ? f->amount : 1.0f;
             d[0].params.f[0] = 1.0f + amount;

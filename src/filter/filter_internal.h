@@ -47,7 +47,6 @@ typedef struct amp__filter_params {
 #define AMP__FLAG_QUANTIZE_RAW 1
 #define AMP__FLAG_SIGNED 2
 #define AMP__FLAG_CODES 4
-#define AMP__FLAG_PACK 8
 
 /* ---- params.c ---- */
 /* True for filters that map one texel to one texel (fused into the pass before). */
