@@ -25,8 +25,8 @@
  *
  * Channels. With 1 or 3 components a texture has no alpha; with 2 the second
  * component is alpha (gray + alpha), with 4 the fourth. Pointwise color filters
- * and sobel keep alpha; blurs, morphology, median, bilateral and resizes filter it
- * like the colors. The destination's component count must equal the source's,
+ * and sobel keep alpha; blurs, sharpen, morphology, median, bilateral and resizes
+ * filter it like the colors. The destination's component count must equal the source's,
  * except after grayscale, which writes gray to a 1-component destination, gray +
  * alpha to a 2-component one and gray in every color of a 3- or 4-component one.
  *
@@ -35,7 +35,8 @@
  *   AMP_IMAGE_GAUSSIAN    radius, sigma, as cv2.GaussianBlur with ksize = 2 radius + 1:
  *                         sigma 0 is derived from the radius, radius 0 from sigma
  *                         (3 sigma for 8-bit sources, 4 sigma for others); both 0:
- *                         radius 2 (5 x 5). Any radius.
+ *                         radius 2 (5 x 5). Radius up to 4096 (box, erode and
+ *                         dilate too; OpenCV's CUDA module stops at 32).
  *   AMP_IMAGE_BOX         radius (0: 1): the mean over (2 radius + 1)^2, cv2.blur
  *   AMP_IMAGE_MEDIAN      radius 1 to 7 (0: 1): the per-channel median, cv2.medianBlur
  *   AMP_IMAGE_SOBEL       3 x 3 derivatives per channel, as cv2.Sobel with ksize 3:
@@ -48,7 +49,7 @@
  *                         (diameter 0: from sigma_space; sigma_color in steps of
  *                         1/255 of full scale, 0: 1; sigma_space 0: 1). The color
  *                         distance is the sum of the color components' differences;
- *                         alpha is not part of it but is filtered.
+ *                         alpha is not part of it but is filtered. Radius up to 127.
  *   AMP_IMAGE_ERODE       radius (0: 1): the minimum over a (2 radius + 1)^2 rectangle
  *   AMP_IMAGE_DILATE      radius (0: 1): the maximum
  *   AMP_IMAGE_GRAYSCALE   cv2.COLOR_RGB2GRAY (0.299 R + 0.587 G + 0.114 B); 8- and
