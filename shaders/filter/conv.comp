@@ -3,8 +3,8 @@
 // and sharpen (a * center + b * gaussian). MODE: 0 sum, 1 min, 2 max. Pass
 // (PASS) 0: both directions in one dispatch through a tile in shared memory
 // (radius <= TILE_R); 1: the rows only, into a float texture; 2: the columns of
-// that texture, into the destination. The weights, w[0..radius] for offsets
-// 0..radius, are in the scratch buffer.
+// that texture, into the destination. The weights w[0..radius] for offsets
+// 0..radius are in the parameter block up to radius 63, else in the scratch buffer.
 #include "filter.glsl"
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(set = 0, binding = 3, std430) readonly buffer Weights { float w[]; } W;

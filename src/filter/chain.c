@@ -160,7 +160,6 @@ static amp_status check_pass(const group *gr, amp_texture *in, amp_texture *out)
     const amp_image_filter *f = gr->lead;
     texinfo i = info_of(in), o = info_of(out);
     if (!f) return AMP_OK;
-    const char *name = amp_image_op_name(f->op);
     if (f->op == AMP_IMAGE_EQUALIZE && (i.components != 1 || i.scalar != AMP_SCALAR_UNORM))
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
                          "filter %d (equalize): its input is %s with %d components; equalize takes 1-component "
@@ -170,10 +169,6 @@ static amp_status check_pass(const group *gr, amp_texture *in, amp_texture *out)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
                          "filter %d (sobel): signed_output needs a float destination, not unorm %d-bit",
                          gr->lead_index, o.bits);
-    int r = amp__filter_radius(f, 8);
-    if (r > 4096)
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "filter %d (%s): the radius %d (from sigma %g) exceeds 4096",
-                         gr->lead_index, name, r, f->sigma);
     return AMP_OK;
 }
 
@@ -200,9 +195,10 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
             d[0].params.f[0] = 1.0f + amount;
             d[0].params.f[1] = -amount;
         }
-        size_t wsize = sum ? (size_t)(r + 1) * sizeof(float) : 0;
-        if (sum && r < 64) memcpy(d[0].params.weights, weights, wsize);
-        if (r <= TILE_RADIUS) return amp__filter_record(v, d, 1, sum ? weights : NULL, wsize);
+        /* the weights: in the parameter block up to radius 63, else in the scratch buffer */
+        size_t wsize = sum && r >= 64 ? (size_t)(r + 1) * sizeof(float) : 0;
+        if (sum && r < 64) memcpy(d[0].params.weights, weights, (size_t)(r + 1) * sizeof(float));
+        if (r <= TILE_RADIUS) return amp__filter_record(v, d, 1, wsize ? weights : NULL, wsize);
         /* two passes: the rows into a float texture (16 bits between 8-bit images), then its columns */
         amp_texture *tmp = amp__filter_intermediate(v, amp_texture_extent(in),
                                                     AMP_MAKE_TYPE(AMP_SCALAR_FLOAT, d[0].spec.src_n),
@@ -214,7 +210,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         d[1].src = tmp;
         d[1].orig = in;
         d[1].spec.pass = 2;
-        return amp__filter_record(v, d, 2, sum ? weights : NULL, wsize);
+        return amp__filter_record(v, d, 2, wsize ? weights : NULL, wsize);
     }
     case AMP_IMAGE_SOBEL:
         d[0].shader = AMP__SHADER_SOBEL;

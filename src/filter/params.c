@@ -68,8 +68,9 @@ amp_status amp__filter_check(const amp_image_filter *f, int index)
         snprintf(m, sizeof m, "radius %d is out of range (0 to %d)", f->radius, max);
         return bad(index, f, m);
     }
-    if (f->sigma < 0 || f->sigma > MAX_RADIUS / 3) {
-        snprintf(m, sizeof m, "sigma %g is out of range (0 to %d)", f->sigma, MAX_RADIUS / 3);
+    /* a radius derived from sigma (at most 4 sigma) stays within MAX_RADIUS */
+    if (f->sigma < 0 || f->sigma > MAX_RADIUS / 4) {
+        snprintf(m, sizeof m, "sigma %g is out of range (0 to %d)", f->sigma, MAX_RADIUS / 4);
         return bad(index, f, m);
     }
     switch (f->op) {
