@@ -9,21 +9,7 @@
 #include <vulkan/vulkan.h>
 
 #include "test.h"
-
-static int vk_messages; /* validation messages on the test's own instance */
-
-static VKAPI_ATTR VkBool32 VKAPI_CALL on_vk_message(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
-                                                   VkDebugUtilsMessageTypeFlagsEXT types,
-                                                   const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
-{
-    (void)types;
-    (void)user;
-    if (sev >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
-        __atomic_add_fetch(&vk_messages, 1, __ATOMIC_SEQ_CST);
-        fprintf(stderr, "test instance validation: %s\n", data->pMessage);
-    }
-    return VK_FALSE;
-}
+#include "test_device.h"
 
 /* The device under test: lavapipe unless AMPVK_TEST_DEVICE names another (a GPU run). */
 static const char *target(void)
@@ -353,74 +339,16 @@ static void test_after_work(amp_accelerator *lvp)
 /* A view over the test's own Vulkan objects. */
 static void test_external(amp_accelerator *lvp)
 {
-    bool validation = getenv("AMPVK_VALIDATION") && strcmp(getenv("AMPVK_VALIDATION"), "1") == 0;
-    const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
-    const char *exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
-    VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
-    VkValidationFeaturesEXT vf = {.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
-                                  .enabledValidationFeatureCount = 1, .pEnabledValidationFeatures = enables};
-    VkDebugUtilsMessengerCreateInfoEXT mci = {
-        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
-        .pfnUserCallback = on_vk_message};
-    VkDebugUtilsMessengerCreateInfoEXT mci_chain = mci;
-    mci_chain.pNext = &vf;
-    VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = "test_accelerator",
-                             .apiVersion = VK_API_VERSION_1_2};
-    VkInstanceCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-                                .pNext = validation ? &mci_chain : NULL,
-                                .pApplicationInfo = &app,
-                                .enabledLayerCount = validation ? 1 : 0, .ppEnabledLayerNames = layers,
-                                .enabledExtensionCount = validation ? 1 : 0, .ppEnabledExtensionNames = exts};
-    VkInstance inst = VK_NULL_HANDLE;
-    REQUIRE_INT(vkCreateInstance(&ici, NULL, &inst), VK_SUCCESS);
-    if (!inst) return;
-    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
-    PFN_vkCreateDebugUtilsMessengerEXT create_messenger =
-        (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkCreateDebugUtilsMessengerEXT");
-    PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger =
-        (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(inst, "vkDestroyDebugUtilsMessengerEXT");
-    if (validation && create_messenger) REQUIRE_INT(create_messenger(inst, &mci, NULL, &messenger), VK_SUCCESS);
-
-    /* the lavapipe physical device of this instance */
-    uint32_t n = 0;
-    vkEnumeratePhysicalDevices(inst, &n, NULL);
-    VkPhysicalDevice pds[16];
-    if (n > 16) n = 16;
-    vkEnumeratePhysicalDevices(inst, &n, pds);
-    VkPhysicalDevice pd = VK_NULL_HANDLE;
-    for (uint32_t i = 0; i < n; i++) {
-        VkPhysicalDeviceProperties p;
-        vkGetPhysicalDeviceProperties(pds[i], &p);
-        if (strstr(p.deviceName, target())) pd = pds[i];
-    }
-    REQUIRE(pd != VK_NULL_HANDLE);
-    uint32_t fam = UINT32_MAX, nf = 0;
-    VkQueueFamilyProperties fams[16];
-    vkGetPhysicalDeviceQueueFamilyProperties(pd, &nf, NULL);
-    if (nf > 16) nf = 16;
-    vkGetPhysicalDeviceQueueFamilyProperties(pd, &nf, fams);
-    for (uint32_t i = 0; i < nf && fam == UINT32_MAX; i++)
-        if (fams[i].queueFlags & VK_QUEUE_COMPUTE_BIT) fam = i;
-    REQUIRE(fam != UINT32_MAX);
-
-    VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-                                            .timelineSemaphore = VK_TRUE, .scalarBlockLayout = VK_TRUE};
-    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
-    float prio = 1.0f;
-    VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = fam,
-                                   .queueCount = 1, .pQueuePriorities = &prio};
-    VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2,
-                              .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci};
-    VkDevice dev = VK_NULL_HANDLE;
-    REQUIRE_INT(vkCreateDevice(pd, &dci, NULL, &dev), VK_SUCCESS);
-    if (!dev) {
-        vkDestroyInstance(inst, NULL);
+    /* the test's own instance and device on the same physical device (the default) */
+    test_device td;
+    if (!test_device_open(&td)) {
+        test_device_close(&td);
         return;
     }
-    VkQueue queue;
-    vkGetDeviceQueue(dev, fam, 0, &queue);
+    VkPhysicalDevice pd = td.physical;
+    VkDevice dev = td.device;
+    VkQueue queue = td.queue;
+    VkInstance inst = td.instance;
 
     /* bad descriptions */
     REQUIRE_NULL_FAIL(amp_view_create_external(NULL), AMP_ERROR_INVALID_ARGUMENT, "required");
@@ -432,9 +360,9 @@ static void test_external(amp_accelerator *lvp)
                                                                           .queue_family = 99}),
                       AMP_ERROR_INVALID_ARGUMENT, "99");
 
-    amp_accelerator_view *ev = amp_view_create_external(&(amp_vulkan_device_desc){
-        .instance = inst, .physical_device = pd, .device = dev, .queue = queue, .queue_family = fam,
-        .mode = AMP_QUEUING_AUTOMATIC});
+    amp_vulkan_device_desc desc = test_device_desc(&td);
+    desc.mode = AMP_QUEUING_AUTOMATIC;
+    amp_accelerator_view *ev = amp_view_create_external(&desc);
     REQUIRE(ev != NULL);
     if (ev) {
         REQUIRE(amp_view_accelerator(ev) == lvp);
@@ -485,10 +413,7 @@ static void test_external(amp_accelerator *lvp)
     REQUIRE_INT(vkQueueSubmit(queue, 0, NULL, fence), VK_SUCCESS);
     REQUIRE_INT(vkWaitForFences(dev, 1, &fence, VK_TRUE, UINT64_MAX), VK_SUCCESS);
     vkDestroyFence(dev, fence, NULL);
-    vkDestroyDevice(dev, NULL);
-    if (messenger) destroy_messenger(inst, messenger, NULL);
-    vkDestroyInstance(inst, NULL);
-    REQUIRE_INT(vk_messages, 0);
+    test_device_close(&td); /* and no validation message on the test's instance */
 }
 
 int main(int argc, char **argv)
