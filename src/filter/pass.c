@@ -189,6 +189,11 @@ amp_texture *amp__filter_intermediate(amp_accelerator_view *v, amp_extent extent
     }
     amp_texture_desc desc = {.extent = extent, .type = type, .bits_per_scalar_element = bits};
     p->texture = amp_texture_create(v, &desc);
+    if (p->texture && !amp__texture_storage_ok(p->texture)) {
+        amp__fail(AMP_ERROR_UNSUPPORTED, "filter: \"%s\" cannot store to %s images (an intermediate of %s)",
+                  v->dev->props.deviceName, amp_texture_format_name(p->texture), amp_type_name(type));
+        amp_texture_destroy(&p->texture);
+    }
     if (!p->texture) {
         free(p);
         return NULL;
