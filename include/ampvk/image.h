@@ -89,9 +89,98 @@ extern "C" {
 /* How to load an image file. Zero (or a NULL desc) means "as the file". */
 typedef struct amp_image_load_desc {
     int channels;   /* 0: as the file; 1..4: converted to that many (see the overview) */
-    int bits;       /* 0: as the file; PNG: 8 or 16; HDR: 32 only */
-    int mip_levels; /* 0: 1; n or AMP_MIP_FULL: that many levels, generated from level 0 */
+    int bits;       /* 0: as the file; 8 or 16 for integer files, 32 for HDR */
+    int mip_levels; /* textures only. 0: 1; n or AMP_MIP_FULL: that many levels, generated from level 0 */
 } amp_image_load_desc;
+
+/* Image file formats: found from the content on load, from the name's extension on
+ * save (.png; .jpg/.jpeg; .bmp; .tga; .hdr; PSD is read only). */
+typedef enum amp_image_format {
+    AMP_IMAGE_FORMAT_AUTO = 0,
+    AMP_IMAGE_FORMAT_PNG,
+    AMP_IMAGE_FORMAT_JPEG,
+    AMP_IMAGE_FORMAT_BMP,
+    AMP_IMAGE_FORMAT_TGA,
+    AMP_IMAGE_FORMAT_PSD,
+    AMP_IMAGE_FORMAT_HDR
+} amp_image_format;
+
+/* Returns "png", "jpeg", "bmp", "tga", "psd", "hdr" ("auto" for AUTO, NULL for others). */
+const char *amp_image_format_name(amp_image_format f);
+
+/* The format a file name asks for by its extension (case-insensitive), or AUTO when
+ * the extension is none of those above. */
+amp_image_format amp_image_format_from_path(const char *path);
+
+/* An image in host memory, as a file decodes to it: width x height texels of
+ * `channels` samples each (1 gray, 2 gray+alpha, 3 RGB, 4 RGBA), row 0 at the top,
+ * rows `stride` bytes apart. Samples are uint8_t (bits 8), uint16_t in host order
+ * (bits 16) or float (bits 32, HDR). Images the library returns own their pixels
+ * (free with amp_image_free) and are tightly packed; images the caller builds may
+ * point anywhere. */
+typedef struct amp_image {
+    int width, height;
+    int channels;
+    int bits;
+    size_t stride;
+    void *pixels;
+    amp_image_format format; /* the file's format when loaded; AUTO otherwise */
+} amp_image;
+
+/* Reads an image file of any supported format (PNG, Radiance HDR, JPEG, BMP, TGA,
+ * PSD, told apart by content) into *out, converted as desc says. PNG keeps its depth;
+ * HDR gives 32-bit floats (4 channels unless desc->channels says otherwise); JPEG,
+ * BMP, TGA give 8 bits with the file's channels; PSD gives 8 or 16 bits (as the file),
+ * with 3 or 4 channels. Limits, errors and checks as amp_texture_load_png except that
+ * the size limit is 65535 x 65535 and 1 GiB of samples (no device involved). On
+ * failure *out is zeroed and nothing is allocated. */
+amp_status amp_image_load(const char *path, const amp_image_load_desc *desc, amp_image *out);
+
+/* The same from a file already in memory; name is used in messages (may be NULL). */
+amp_status amp_image_load_memory(const void *data, size_t size, const char *name, const amp_image_load_desc *desc,
+                                 amp_image *out);
+
+/* Allocates a zeroed, tightly packed image (bits 8, 16 or 32; channels 1..4). */
+amp_status amp_image_create(int width, int height, int channels, int bits, amp_image *out);
+
+/* Frees an image's pixels that the library allocated and zeroes *img; NULL is a no-op. */
+void amp_image_free(amp_image *img);
+
+/* How to save an image file. Zero (or a NULL desc) means the defaults. */
+typedef struct amp_image_save_desc {
+    amp_image_format format; /* AUTO: from path's extension (no known extension: an error) */
+    int bits;                /* PNG: 0 (16 for 16-bit images, else 8), 8 or 16; others 8 only */
+    int quality;             /* JPEG: 1..100, 0 means 90 */
+    int png_level;           /* PNG compression, 1 (fastest) .. 12 (smallest); 0 means 2 */
+} amp_image_save_desc;
+
+/* Writes img to path in the format desc or the extension asks for. 16-bit samples
+ * written at 8 bits round to nearest ((v * 255 + 32767) / 65535); float samples are
+ * clamped to [0, 1] (NaN: 0) and scaled, except into HDR. JPEG stores gray or RGB
+ * (alpha is dropped), BMP and TGA gray-as-RGB/RGB/RGBA, HDR RGB floats. As with
+ * amp_texture_save_png, the file appears only when complete. */
+amp_status amp_image_save(const char *path, const amp_image *img, const amp_image_save_desc *desc);
+
+/* Encodes img into a malloc'ed file image in memory (*data, *size; free() it).
+ * desc->format must not be AUTO. */
+amp_status amp_image_encode(const amp_image *img, const amp_image_save_desc *desc, unsigned char **data,
+                            size_t *size);
+
+/* Makes a 2-D texture holding img: AMP_UNORM_n for 8/16-bit images, AMP_FLOAT_n for
+ * float ones, n = img->channels, on view (NULL: the default view), with mip_levels
+ * (0: 1; n or AMP_MIP_FULL) generated from level 0. The upload is recorded, not
+ * waited for; img may be freed on return. NULL and a message on failure. */
+amp_texture *amp_texture_from_image(amp_accelerator_view *view, const amp_image *img, int mip_levels);
+
+/* Copies mip level 0 of a 2-D unorm, norm or float texture into a new image of bits
+ * (0: as amp_texture_save_png picks; 8 or 16; 32 for float textures), converted as
+ * amp_texture_save_png converts. Waits for the texture's pending writes. */
+amp_status amp_texture_to_image(amp_texture *t, int bits, amp_image *out);
+
+/* Loads any supported image file into a new 2-D texture (amp_image_load, then
+ * amp_texture_from_image with desc->mip_levels; the size is checked against the
+ * device's largest 2-D image before decoding). */
+amp_texture *amp_texture_load(amp_accelerator_view *view, const char *path, const amp_image_load_desc *desc);
 
 /* Loads a PNG into a new 2-D unorm texture on view (NULL: the default view). Returns
  * NULL with AMP_ERROR_IO, AMP_ERROR_FORMAT, AMP_ERROR_OUT_OF_BOUNDS or
@@ -102,19 +191,28 @@ amp_texture *amp_texture_load_png(amp_accelerator_view *view, const char *path, 
  * desc->channels says otherwise). Errors as amp_texture_load_png. */
 amp_texture *amp_texture_load_hdr(amp_accelerator_view *view, const char *path, const amp_image_load_desc *desc);
 
+/* Writes mip level 0 of a 2-D texture to path in the format of desc or the name's
+ * extension (amp_texture_to_image, then amp_image_save). */
+amp_status amp_texture_save(amp_texture *t, const char *path, const amp_image_save_desc *desc);
+
 /* Writes mip level 0 of a 2-D texture to path as a PNG of bits (0, 8 or 16) per
  * channel, replacing the file only when the whole image was written. Waits for
  * the texture's pending writes. */
 amp_status amp_texture_save_png(amp_texture *t, const char *path, int bits);
 
-/* How to compare. Zero means exact. */
+/* How to compare. Zero means exact. A texel "differs" when any of its components
+ * differs by more than tolerance; the comparison passes when at most max_pixels
+ * texels, or at most max_fraction of all texels (the larger allowance), differ. */
 typedef struct amp_image_compare_desc {
-    double tolerance; /* largest |a - b| allowed per component, in the texture's units; 0: exact */
+    double tolerance;    /* largest |a - b| allowed per component, in the compared units; 0: exact */
+    size_t max_pixels;   /* texels allowed to differ; 0: none (unless max_fraction allows) */
+    double max_fraction; /* fraction (0..1) of the texels allowed to differ; 0: none */
 } amp_image_compare_desc;
 
 /* What a comparison found. */
 typedef struct amp_image_compare_result {
     bool equal;                     /* no component differs by more than the tolerance */
+    bool passed;                    /* differing_texels is within max_pixels / max_fraction */
     double max_abs_diff;            /* largest |a - b| over all components */
     double channel_max_abs_diff[4]; /* the same per channel (0 beyond the component count) */
     double mean_abs_diff;           /* mean |a - b| over all components of all texels */
@@ -122,12 +220,14 @@ typedef struct amp_image_compare_result {
                                        +INFINITY when identical */
     size_t texels;                  /* texels compared */
     size_t differing_texels;        /* texels with a component beyond the tolerance */
-    amp_index first_difference;     /* the first of them in row-major order; rank 0 if none */
+    size_t allowed_texels;          /* how many may differ under the description */
+    amp_index first_difference;     /* the first of them in row-major order, (row, column); rank 0 if none */
+    bool golden_written;            /* amp_image_check_golden wrote the golden file */
 } amp_image_compare_result;
 
 /* Compares mip level 0 of a and b (same extent, type and bits, else
  * AMP_ERROR_INVALID_ARGUMENT describing both) on the host. desc may be NULL. Returns
- * AMP_OK whether or not they are equal; out->equal says which. */
+ * AMP_OK whether or not they are equal; out->equal and out->passed say which. */
 amp_status amp_image_compare(amp_texture *a, amp_texture *b, const amp_image_compare_desc *desc,
                              amp_image_compare_result *out);
 
@@ -137,6 +237,36 @@ amp_status amp_image_compare(amp_texture *a, amp_texture *b, const amp_image_com
  * of the golden file's depth. Load errors as amp_texture_load_png. */
 amp_status amp_image_compare_png(amp_texture *t, const char *golden_path, const amp_image_compare_desc *desc,
                                  amp_image_compare_result *out);
+
+/* Compares two host images of the same width, height and channel count (else
+ * AMP_ERROR_INVALID_ARGUMENT naming both), in steps of expected's depth (8 or 16
+ * bits; actual is converted to it as amp_image_save converts) or, for float images,
+ * in values. */
+amp_status amp_image_compare_images(const amp_image *expected, const amp_image *actual,
+                                    const amp_image_compare_desc *desc, amp_image_compare_result *out);
+
+/* Makes the picture of a comparison: an 8-bit RGB image of expected's size, a faded
+ * gray copy of expected (luma / 3 + 170) with every texel that differs by more than
+ * tolerance in pure red. Same requirements as amp_image_compare_images. */
+amp_status amp_image_diff(const amp_image *expected, const amp_image *actual, double tolerance, amp_image *out);
+
+/* How to check a golden image. */
+typedef struct amp_image_golden_desc {
+    amp_image_compare_desc compare; /* the tolerance */
+    const char *failure_dir; /* on a failed check, write NAME.actual.png, NAME.expected.png and
+                                NAME.diff.png here (NAME: the golden's file name without .png);
+                                NULL: $AMPVK_GOLDEN_FAILURES, else nothing is written */
+} amp_image_golden_desc;
+
+/* Checks mip level 0 of t against the golden PNG at golden_path, as
+ * amp_image_compare_png does, under desc's tolerance (NULL: exact). Returns AMP_OK
+ * with out->passed saying whether it passed; when it did not and a failure folder is
+ * named, the actual, expected and diff PNGs are written there (the folder is created).
+ * With AMPVK_UPDATE_GOLDEN=1 in the environment the golden is written from t instead
+ * (out->golden_written; out->passed true). A missing golden is written the same way,
+ * unless CI is set in the environment: then it is AMP_ERROR_IO naming the file. */
+amp_status amp_image_check_golden(amp_texture *t, const char *golden_path, const amp_image_golden_desc *desc,
+                                  amp_image_compare_result *out);
 
 #ifdef __cplusplus
 }
