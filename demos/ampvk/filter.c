@@ -1,9 +1,434 @@
-/* ampvk filter: being written. */
+/*
+ * ampvk filter: a chain of built-in filters on an image, or on every image of a folder.
+ *
+ *     ampvk filter [OPTIONS] IN OUT FILTER[:key=value,...] [FILTER...]
+ *
+ * IN a file: it is read (PNG, JPEG, BMP, TGA, PSD or Radiance HDR), filtered on the
+ * accelerator and written to OUT in the format of OUT's extension. IN a folder: every
+ * image in it goes to the folder OUT under the same name (PSD files as .png). Host
+ * threads, one per core, each take the next file through decode, upload, filtering,
+ * download and encode, so that the stages of different files overlap and the batch
+ * runs at the speed of the busiest resource. Under mpirun the files are shared out by
+ * rank and each rank takes the GPU of its node-local rank; rank 0 reports.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dist.h"
 #include "tool.h"
+
+#define MAX_FILTERS 64
+#define MAX_VIEWS 64
+
+static const char help[] =
+    "usage: ampvk filter [OPTIONS] IN OUT FILTER[:key=value,...] [FILTER...]\n"
+    "\n"
+    "Runs a chain of built-in filters on the image IN and writes OUT; with IN a folder,\n"
+    "on every image in it, written to the folder OUT under the same names.\n"
+    "Images: PNG (8/16-bit gray, gray+alpha, RGB, RGBA: kept as they are), JPEG, BMP,\n"
+    "TGA, PSD and Radiance .hdr in; OUT's extension picks the format written: .png,\n"
+    ".jpg/.jpeg, .bmp, .tga or .hdr.\n"
+    "\n"
+    "FILTER is a filter name with optional parameters (ampvk/filter.h has them all):\n"
+    "  gaussian:sigma=2  gaussian:radius=2  box:radius=3  median:radius=2  sobel\n"
+    "  sharpen:amount=0.5,sigma=1  bilateral:diameter=9,sigma_color=50,sigma_space=5\n"
+    "  erode:radius=1  dilate:radius=1  grayscale  sepia  invert  gamma:gamma=2.2\n"
+    "  brightness_contrast:brightness=0.1,contrast=1.2  threshold:threshold=0.5,type=binary\n"
+    "  srgb_to_linear  linear_to_srgb  resize:width=1920[,height=1080,interpolation=area]\n"
+    "  equalize  copy\n"
+    "  and border=reflect_101|replicate|reflect|wrap|constant, border_value=V[/V/V/V].\n"
+    "\n"
+    "options:\n"
+    "  --device SPEC   the accelerator: an index, a device path or a name substring\n"
+    "                  (as AMPVK_DEFAULT_ACCELERATOR); `all`: every GPU\n"
+    "  --bits 8|16     PNG output depth (default: the input's)\n"
+    "  --quality N     JPEG quality, 1..100 (default 90)\n"
+    "  --png-level N   PNG compression, 1 (fastest) .. 12 (smallest); default 2\n"
+    "  --jobs N        host threads for a folder (default: one per core)\n"
+    "  --quiet         no progress and no summary\n"
+    "  -h, --help      this help\n"
+    "\n"
+    "A folder run shows a progress bar on a terminal, plain lines otherwise; files that\n"
+    "fail are listed with their reasons at the end, the others still complete, and the\n"
+    "exit code is 1. An output file appears only when it is complete.\n"
+    "Exit codes: 0 done, 1 a file or the device failed, 2 a usage error.\n";
+
+typedef struct options {
+    amp_image_filter filters[MAX_FILTERS];
+    int count;
+    int bits, quality, png_level, jobs;
+    bool quiet;
+    const char *device;
+} options;
+
+/* One folder run: the files of this rank, the views, the counters. */
+typedef struct run {
+    const options *opt;
+    const char *in_dir, *out_dir;
+    char **names; /* this rank's files */
+    size_t count;
+    amp_accelerator_view *views[MAX_VIEWS];
+    int nviews;
+    atomic_size_t next, done, failed;
+    pthread_mutex_t lock;
+    char *failures; /* "name: reason\n" lines */
+    size_t failures_len;
+    int next_view;
+} run;
+
+/* ---- one image ---- */
+
+/* Reads in_path, runs the chain on view and writes out_path. 0, or 1 with the reason
+ * in why. */
+static int filter_file(const options *o, amp_accelerator_view *view, const char *in_path, const char *out_path,
+                       char *why, size_t why_len, char *info, size_t info_len)
+{
+    amp_image img = {0}, out = {0};
+    amp_texture *src = NULL, *dst = NULL;
+    amp_image_format f = amp_image_format_from_path(out_path);
+    amp_status s = amp_image_load(in_path, NULL, &img);
+    if (s == AMP_OK) src = amp_texture_from_image(view, &img, 0);
+    int w = img.width, h = img.height, channels = img.channels, bits = img.bits;
+    amp_image_free(&img);
+    if (s == AMP_OK && !src) s = amp_last_status();
+    amp_extent e;
+    if (s == AMP_OK) s = amp_image_filter_output_extent(o->filters, o->count, amp_texture_extent(src), &e);
+    if (s == AMP_OK) {
+        amp_type type = amp_texture_type(src);
+        int comps = amp_image_filter_output_components(o->filters, o->count, amp_type_components(type));
+        dst = amp_texture_create(view, &(amp_texture_desc){
+            .extent = e, .type = (amp_type)AMP_MAKE_TYPE(amp_type_scalar(type), comps),
+            .bits_per_scalar_element = amp_texture_bits_per_scalar_element(src)});
+        if (!dst) s = amp_last_status();
+    }
+    if (s == AMP_OK) s = amp_image_filter_chain(o->filters, o->count, src, dst);
+    if (s == AMP_OK) s = amp_texture_to_image(dst, f == AMP_IMAGE_FORMAT_HDR ? 32 : o->bits, &out);
+    if (s == AMP_OK)
+        s = amp_image_save(out_path, &out,
+                           &(amp_image_save_desc){.format = f, .quality = o->quality, .png_level = o->png_level});
+    if (s == AMP_OK && info)
+        snprintf(info, info_len, "%dx%d, %d channel%s of %d bits -> %dx%d, %d channel%s of %d bits", w, h, channels,
+                 channels == 1 ? "" : "s", bits, out.width, out.height, out.channels, out.channels == 1 ? "" : "s",
+                 out.bits);
+    if (s != AMP_OK) snprintf(why, why_len, "%s", amp_last_error());
+    amp_image_free(&out);
+    amp_texture_destroy(&dst);
+    amp_texture_destroy(&src);
+    return s == AMP_OK ? 0 : 1;
+}
+
+/* ---- folders ---- */
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* dir/name, malloc'ed (with room for a longer extension). */
+static char *join(const char *dir, const char *name)
+{
+    char *p = malloc(strlen(dir) + strlen(name) + 8);
+    if (p) sprintf(p, "%s/%s", dir, name);
+    return p;
+}
+
+static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The image files of dir (by extension; hidden files skipped), sorted. -1 on error. */
+static long list_images(const char *dir, char ***out)
+{
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.' || amp_image_format_from_path(de->d_name) == AMP_IMAGE_FORMAT_AUTO) continue;
+        char *path = join(dir, de->d_name);
+        if (!path) break;
+        struct stat st;
+        bool regular = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+        free(path);
+        if (!regular) continue;
+        if (n == cap) {
+            char **p = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof *p);
+            if (!p) break;
+            names = p;
+        }
+        if (!(names[n] = strdup(de->d_name))) break;
+        n++;
+    }
+    closedir(d);
+    if (n) qsort(names, n, sizeof *names, cmp_names);
+    *out = names;
+    return (long)n;
+}
+
+/* The output path of an input name: the same name, except that PSD (read only)
+ * becomes PNG. */
+static char *output_name(const char *dir, const char *name)
+{
+    char *p = join(dir, name);
+    if (p && amp_image_format_from_path(name) == AMP_IMAGE_FORMAT_PSD) strcpy(strrchr(p, '.'), ".png");
+    return p;
+}
+
+static void add_failure(run *r, const char *name, const char *why)
+{
+    size_t add = strlen(name) + strlen(why) + 4;
+    pthread_mutex_lock(&r->lock);
+    char *p = realloc(r->failures, r->failures_len + add + 1);
+    if (p) {
+        r->failures = p;
+        r->failures_len += (size_t)sprintf(p + r->failures_len, "%s: %s\n", name, why);
+    }
+    pthread_mutex_unlock(&r->lock);
+}
+
+static void *worker(void *arg)
+{
+    run *r = arg;
+    pthread_mutex_lock(&r->lock);
+    amp_accelerator_view *view = r->views[r->next_view++ % r->nviews];
+    pthread_mutex_unlock(&r->lock);
+    char why[1024];
+    for (;;) {
+        size_t i = atomic_fetch_add(&r->next, 1);
+        if (i >= r->count) break;
+        char *in = join(r->in_dir, r->names[i]), *out = output_name(r->out_dir, r->names[i]);
+        int rc = in && out ? filter_file(r->opt, view, in, out, why, sizeof why, NULL, 0) : 1;
+        if (rc) {
+            add_failure(r, r->names[i], in && out ? why : "out of host memory");
+            atomic_fetch_add(&r->failed, 1);
+        }
+        atomic_fetch_add(&r->done, 1);
+        free(in);
+        free(out);
+    }
+    return NULL;
+}
+
+static void format_time(double s, char *buf, size_t n)
+{
+    long t = s < 0 ? 0 : s > 359999 ? 359999 : (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(buf, n, "%ld:%02ld", t / 60, t % 60);
+}
+
+/* Draws the progress: a bar on a terminal, else a plain line. */
+static void show_progress(bool tty, size_t done, size_t failed, size_t total, double elapsed, bool last)
+{
+    double rate = elapsed > 0 ? (double)done / elapsed : 0;
+    char left[32], fails[32] = "";
+    format_time(rate > 0 ? (double)(total - done) / rate : 0, left, sizeof left);
+    if (failed) snprintf(fails, sizeof fails, ", %zu failed", failed);
+    if (tty) {
+        char bar[31];
+        int filled = total ? (int)(30 * done / total) : 30;
+        for (int i = 0; i < 30; i++) bar[i] = i < filled ? '#' : '.';
+        bar[30] = '\0';
+        printf("\r%zu/%zu [%s] %3d%%  %.1f images/s  %s left%s\033[K%s", done, total, bar,
+               total ? (int)(100 * done / total) : 100, rate, left, fails, last ? "\n" : "");
+    } else {
+        printf("%zu/%zu images, %.1f images/s, %s left%s\n", done, total, rate, left, fails);
+    }
+    fflush(stdout);
+}
+
+/* The views of a run. --device all: one per GPU (under mpirun: the GPU of this
+ * rank's node-local rank); mpirun without --device or AMPVK_DEFAULT_ACCELERATOR: the
+ * same; else the default accelerator's view. No GPU: the default accelerator. */
+static int make_views(run *r, const options *o, const tool_dist *dist)
+{
+    amp_accelerator *gpus[MAX_VIEWS];
+    int ngpus = 0, n = amp_accelerator_count();
+    for (int i = 0; i < n && ngpus < MAX_VIEWS; i++) {
+        amp_accelerator_info info;
+        amp_accelerator *acc = amp_accelerator_at(i);
+        if (acc && amp_accelerator_get_info(acc, &info) == AMP_OK && !info.is_emulated) gpus[ngpus++] = acc;
+    }
+    bool all = o->device && strcmp(o->device, "all") == 0;
+    bool by_rank = dist->size > 1 && (all || (!o->device && !getenv("AMPVK_DEFAULT_ACCELERATOR")));
+    if (ngpus && by_rank) {
+        r->views[r->nviews++] = amp_accelerator_default_view(gpus[dist->local_rank % ngpus]);
+    } else if (ngpus && all) {
+        for (int i = 0; i < ngpus; i++) r->views[r->nviews++] = amp_accelerator_default_view(gpus[i]);
+    } else {
+        r->views[r->nviews++] = amp_default_view();
+    }
+    for (int i = 0; i < r->nviews; i++)
+        if (!r->views[i]) return tool_error("filter", "no accelerator: %s", amp_last_error());
+    return 0;
+}
+
+static int cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+
+static int filter_folder(const options *o, const char *in_dir, const char *out_dir)
+{
+    tool_dist dist;
+    if (tool_dist_init(&dist) != 0) return 1;
+    int code = 0;
+    run r = {.opt = o, .in_dir = in_dir, .out_dir = out_dir};
+    pthread_mutex_init(&r.lock, NULL);
+    char **all = NULL;
+    long total = list_images(in_dir, &all);
+    if (total < 0) code = tool_error("filter", "cannot read the folder %s: %s", in_dir, strerror(errno));
+    if (!code && mkdir(out_dir, 0755) != 0 && errno != EEXIST)
+        code = tool_error("filter", "cannot create the folder %s: %s", out_dir, strerror(errno));
+    char rin[PATH_MAX], rout[PATH_MAX];
+    if (!code && realpath(in_dir, rin) && realpath(out_dir, rout) && strcmp(rin, rout) == 0)
+        code = tool_error("filter", "IN and OUT are the same folder (%s): the inputs would be overwritten", rin);
+    if (!code && !is_dir(out_dir)) code = tool_error("filter", "%s is not a folder", out_dir);
+    /* this rank's share: every size-th file */
+    if (!code && total > 0) {
+        r.names = malloc(((size_t)total / (size_t)dist.size + 1) * sizeof *r.names);
+        if (!r.names) code = tool_error("filter", "out of host memory");
+        for (long i = dist.rank; !code && i < total; i += dist.size) r.names[r.count++] = all[i];
+    }
+    if (!code) code = make_views(&r, o, &dist);
+    bool report = dist.rank == 0 && !o->quiet, tty = isatty(STDOUT_FILENO);
+    double t0 = tool_now();
+    if (!code && r.count) {
+        int jobs = o->jobs ? o->jobs : cpu_count() / (dist.local_size > 0 ? dist.local_size : 1);
+        if (jobs < 1) jobs = 1;
+        if ((size_t)jobs > r.count) jobs = (int)r.count;
+        pthread_t threads[256];
+        int started = 0;
+        for (; started < jobs && started < 256; started++)
+            if (pthread_create(&threads[started], NULL, worker, &r) != 0) break;
+        if (started == 0) worker(&r); /* no thread could start: this one does the work */
+        size_t shown = SIZE_MAX;
+        double last_line = 0;
+        for (;;) {
+            size_t done = atomic_load(&r.done), failed = atomic_load(&r.failed), done_all, failed_all;
+            tool_dist_progress(&dist, done, failed, &done_all, &failed_all);
+            double now = tool_now();
+            if (report && done_all != shown && done_all > 0 && (tty || now - last_line >= 1.0 || done_all == (size_t)total)) {
+                show_progress(tty, done_all, failed_all, (size_t)total, now - t0, false);
+                shown = done_all;
+                last_line = now;
+            }
+            if (done == r.count) break;
+            nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+        }
+        for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
+    }
+    size_t done_all = 0, failed_all = 0;
+    tool_dist_progress(&dist, atomic_load(&r.done), atomic_load(&r.failed), &done_all, &failed_all);
+    char *failures = tool_dist_gather_text(&dist, r.failures ? r.failures : "");
+    double elapsed = tool_now() - t0;
+    if (report && tty && total > 0) show_progress(true, done_all, failed_all, (size_t)total, elapsed, true);
+    if (report && !code)
+        printf("%zu image%s in %.2f s (%.1f images/s), %zu failed\n", done_all, done_all == 1 ? "" : "s", elapsed,
+               elapsed > 0 ? (double)done_all / elapsed : 0.0, failed_all);
+    fflush(stdout);
+    if (dist.rank == 0 && failures && *failures) {
+        fprintf(stderr, "ampvk filter: %zu file%s failed:\n%s", failed_all, failed_all == 1 ? "" : "s", failures);
+        if (!code) code = 1;
+    }
+    if (!code && failed_all) code = 1;
+    code = tool_dist_max_code(&dist, code);
+    free(failures);
+    free(r.failures);
+    free(r.names);
+    for (long i = 0; i < total; i++) free(all[i]);
+    free(all);
+    pthread_mutex_destroy(&r.lock);
+    tool_dist_finalize(&dist);
+    return code;
+}
+
+/* ---- the command ---- */
 
 int ampvk_filter_main(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return tool_error("filter", "not built yet");
+    if (tool_wants_help(argc, argv)) {
+        fputs(help, stdout);
+        return 0;
+    }
+    static options o; /* 64 filters: not on the stack */
+    memset(&o, 0, sizeof o);
+    const char *files[2] = {NULL, NULL};
+    int nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        long n;
+        if (tool_option(argc, argv, &i, "--device", &v)) {
+            if (!v) return tool_usage_error("filter", "--device needs a SPEC (an index, a path, a name or all)");
+            o.device = v;
+        } else if (tool_option(argc, argv, &i, "--bits", &v)) {
+            if (!tool_parse_long(v, 8, 16, &n) || (n != 8 && n != 16))
+                return tool_usage_error("filter", "--bits must be 8 or 16, not '%s'", v ? v : "");
+            o.bits = (int)n;
+        } else if (tool_option(argc, argv, &i, "--quality", &v)) {
+            if (!tool_parse_long(v, 1, 100, &n))
+                return tool_usage_error("filter", "--quality must be 1..100, not '%s'", v ? v : "");
+            o.quality = (int)n;
+        } else if (tool_option(argc, argv, &i, "--png-level", &v)) {
+            if (!tool_parse_long(v, 1, 12, &n))
+                return tool_usage_error("filter", "--png-level must be 1..12, not '%s'", v ? v : "");
+            o.png_level = (int)n;
+        } else if (tool_option(argc, argv, &i, "--jobs", &v)) {
+            if (!tool_parse_long(v, 1, 256, &n))
+                return tool_usage_error("filter", "--jobs must be 1..256, not '%s'", v ? v : "");
+            o.jobs = (int)n;
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            o.quiet = true;
+        } else if (strcmp(a, "--") == 0) {
+            continue;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return tool_usage_error("filter", "unknown option '%s'", a);
+        } else if (nfiles < 2) {
+            files[nfiles++] = a;
+        } else if (o.count == MAX_FILTERS) {
+            return tool_usage_error("filter", "more than %d filters", MAX_FILTERS);
+        } else if (amp_image_filter_parse(a, &o.filters[o.count]) != AMP_OK) {
+            return tool_usage_error("filter", "%s", amp_last_error());
+        } else {
+            o.count++;
+        }
+    }
+    if (nfiles < 2) return tool_usage_error("filter", "missing %s", nfiles ? "OUT" : "IN and OUT");
+    if (o.count == 0) return tool_usage_error("filter", "missing FILTER (e.g. gaussian:sigma=2)");
+    if (o.device && strcmp(o.device, "all") != 0 && tool_select_device("filter", o.device) != 0) return 1;
+    if (is_dir(files[0])) return filter_folder(&o, files[0], files[1]);
+    amp_image_format f = amp_image_format_from_path(files[1]);
+    if (f == AMP_IMAGE_FORMAT_AUTO || f == AMP_IMAGE_FORMAT_PSD)
+        return tool_usage_error("filter", "OUT '%s' has no image extension ampvk writes (.png, .jpg, .bmp, .tga, .hdr)",
+                                files[1]);
+    if (is_dir(files[1])) return tool_usage_error("filter", "OUT '%s' is a folder but IN is a file", files[1]);
+    amp_accelerator_view *view = amp_default_view();
+    if (o.device && strcmp(o.device, "all") == 0) {
+        run r = {0};
+        tool_dist single = {.size = 1, .local_size = 1};
+        if (make_views(&r, &o, &single) != 0) return 1;
+        view = r.views[0];
+    }
+    if (!view) return tool_error("filter", "no accelerator: %s", amp_last_error());
+    char why[1024], info[256];
+    double t0 = tool_now();
+    if (filter_file(&o, view, files[0], files[1], why, sizeof why, info, sizeof info) != 0)
+        return tool_error("filter", "%s", why);
+    if (!o.quiet) {
+        amp_accelerator_info ai;
+        const char *dev = amp_accelerator_get_info(amp_view_accelerator(view), &ai) == AMP_OK ? ai.description : "?";
+        printf("%s -> %s (%s) in %.1f ms on %s\n", files[0], files[1], info, 1000 * (tool_now() - t0), dev);
+    }
+    return 0;
 }

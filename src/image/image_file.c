@@ -1,24 +1,26 @@
-/* Image files and comparison (ampvk/image.h): PNG and Radiance HDR loading through
- * stb_image (image_stb.c), PNG saving through png_write.c, golden-image comparison.
+/* Image files (ampvk/image.h): host images, loading any supported format (PNG through
+ * png_read.c and libspng; Radiance HDR, JPEG, BMP, TGA and PSD through stb_image in
+ * image_stb.c), saving (PNG through png_write.c; JPEG, BMP, TGA and HDR through
+ * stb_image_write), and textures made from and written to files. Comparison and
+ * golden images are in compare.c.
  *
- * A file is read whole into memory first; a PNG's structure (signature, chunk
- * lengths, CRCs, IHDR first, IDAT, IEND) is checked here because stb_image checks
- * no CRC and reports a truncated file with odd reasons, and its IHDR gives the
- * real color type (stb reports a palette as RGB or RGBA, and does not count the
- * alpha channel that a gray or RGB tRNS chunk adds). */
+ * A file is read whole into memory first and its format found from its content;
+ * the image size in its header is checked against the host limit (or the device's
+ * largest 2-D image, for textures) before any pixel is decoded. */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <strings.h>
 
 #include "ampvk/image.h"
 #include "image/image_internal.h"
+
+/* The host limits of amp_image_load: width and height, and bytes of samples. */
+#define MAX_SIDE 65535u
+#define MAX_SAMPLE_BYTES ((uint64_t)1 << 30)
 
 /* ---- files ---- */
 
@@ -27,9 +29,7 @@ static const char *errno_text(int err, char *buf, size_t n)
     return strerror_r(err, buf, n); /* the GNU strerror_r (_GNU_SOURCE) */
 }
 
-/* Reads a whole file. AMP_ERROR_IO if it cannot be read, AMP_ERROR_FORMAT if it is
- * empty. */
-static amp_status read_file(const char *who, const char *path, unsigned char **data, size_t *size)
+amp_status amp__image_read_file(const char *who, const char *path, unsigned char **data, size_t *size)
 {
     char eb[128], *buf;
     const char *step;
@@ -47,76 +47,439 @@ static amp_status read_file(const char *who, const char *path, unsigned char **d
 }
 
 /* Writes size bytes to path through a temporary file in the same directory, renamed
- * over path once complete and flushed to disk. */
-static amp_status write_file(const char *who, const char *path, const void *data, size_t size)
+ * over path once complete: readers see the old file or the new one, never a part.
+ * Not flushed to disk first (as other image tools, so a folder of images is not
+ * a disk flush per file). */
+amp_status amp__image_write_file(const char *who, const char *path, const void *data, size_t size)
 {
     char eb[128];
     const char *step;
-    int err = amp__file_write(path, data, size, true, &step);
+    int err = amp__file_write(path, data, size, false, &step);
     if (err == ENOMEM) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
     return err ? amp__fail(AMP_ERROR_IO, "%s: cannot %s %s: %s", who, step, path, errno_text(err, eb, sizeof eb))
                : AMP_OK;
 }
 
-/* The device's largest 2-D image, or the failure of finding the view. */
-static amp_status check_device_size(const char *who, const char *path, amp_accelerator_view **view, uint32_t w,
-                                    uint32_t h)
+/* ---- formats ---- */
+
+static const char *const format_names[] = {"auto", "png", "jpeg", "bmp", "tga", "psd", "hdr"};
+
+const char *amp_image_format_name(amp_image_format f)
 {
-    if (!*view && !(*view = amp_default_view())) return amp_last_status();
-    amp__device *d = (*view)->dev;
-    uint32_t max = d->props.limits.maxImageDimension2D;
-    if (w > max || h > max)
-        return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: %s: image %ux%u is larger than the device's %ux%u (\"%s\")", who,
-                         path, w, h, max, max, d->props.deviceName);
+    return (unsigned)f < sizeof format_names / sizeof format_names[0] ? format_names[f] : NULL;
+}
+
+amp_image_format amp_image_format_from_path(const char *path)
+{
+    static const struct {
+        const char *ext;
+        amp_image_format f;
+    } exts[] = {{"png", AMP_IMAGE_FORMAT_PNG}, {"jpg", AMP_IMAGE_FORMAT_JPEG}, {"jpeg", AMP_IMAGE_FORMAT_JPEG},
+                {"bmp", AMP_IMAGE_FORMAT_BMP}, {"tga", AMP_IMAGE_FORMAT_TGA},  {"psd", AMP_IMAGE_FORMAT_PSD},
+                {"hdr", AMP_IMAGE_FORMAT_HDR}};
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    if (!dot || strchr(dot, '/')) return AMP_IMAGE_FORMAT_AUTO;
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
+        if (strcasecmp(dot + 1, exts[i].ext) == 0) return exts[i].f;
+    return AMP_IMAGE_FORMAT_AUTO;
+}
+
+/* The format of a file in memory, from its first bytes (TGA, which has no signature,
+ * from stb_image's test of its header); AUTO when none matches. */
+static amp_image_format sniff(const unsigned char *d, size_t n)
+{
+    static const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    if (n >= 8 && memcmp(d, png, 8) == 0) return AMP_IMAGE_FORMAT_PNG;
+    if (n >= 3 && d[0] == 0xFF && d[1] == 0xD8 && d[2] == 0xFF) return AMP_IMAGE_FORMAT_JPEG;
+    if (n >= 2 && d[0] == 'B' && d[1] == 'M') return AMP_IMAGE_FORMAT_BMP;
+    if (n >= 4 && memcmp(d, "8BPS", 4) == 0) return AMP_IMAGE_FORMAT_PSD;
+    if (amp__stb_is_hdr(d, n)) return AMP_IMAGE_FORMAT_HDR;
+    int w, h, c, is16;
+    if (amp__stb_info(d, n, &w, &h, &c, &is16)) return AMP_IMAGE_FORMAT_TGA;
+    return AMP_IMAGE_FORMAT_AUTO;
+}
+
+/* ---- host images ---- */
+
+static size_t sample_bytes(int bits) { return (size_t)bits / 8; }
+
+static size_t packed_row(const amp_image *im) { return (size_t)im->width * (size_t)im->channels * sample_bytes(im->bits); }
+
+static amp_status check_image(const char *who, const char *what, const amp_image *im)
+{
+    if (!im) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL %s", who, what);
+    if (im->width < 1 || im->height < 1 || im->channels < 1 || im->channels > 4 ||
+        (im->bits != 8 && im->bits != 16 && im->bits != 32))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                         "%s: %s is %dx%d with %d channels of %d bits; images need width and height >= 1, 1..4 "
+                         "channels and 8, 16 or 32 bits",
+                         who, what, im->width, im->height, im->channels, im->bits);
+    if (!im->pixels) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: %s has no pixels", who, what);
+    if (im->stride < packed_row(im))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: %s has a stride of %zu bytes, less than its %zu-byte rows",
+                         who, what, im->stride, packed_row(im));
     return AMP_OK;
 }
 
-static amp_status check_load_desc(const char *who, const char *path, const amp_image_load_desc *desc, bool hdr)
+amp_status amp_image_create(int width, int height, int channels, int bits, amp_image *out)
+{
+    const char *who = "amp_image_create";
+    if (!out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL out", who);
+    *out = (amp_image){0};
+    amp_image im = {width, height, channels, bits, 0, (void *)1, AMP_IMAGE_FORMAT_AUTO};
+    im.stride = width > 0 && channels > 0 && bits > 0 ? packed_row(&im) : 0;
+    amp_status s = check_image(who, "the image", &im);
+    if (s != AMP_OK) return s;
+    if ((uint64_t)im.stride * (uint64_t)height > SIZE_MAX / 2)
+        return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: a %dx%d image is too large", who, width, height);
+    if (!(im.pixels = calloc((size_t)height, im.stride)))
+        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for a %dx%d image of %zu bytes", who, width,
+                         height, im.stride * (size_t)height);
+    *out = im;
+    return AMP_OK;
+}
+
+void amp_image_free(amp_image *img)
+{
+    if (!img) return;
+    free(img->pixels);
+    *img = (amp_image){0};
+}
+
+static uint16_t to8(uint32_t v) { return (uint16_t)((v * 255 + 32767) / 65535); }
+
+/* Sample i of a row of `bits` samples as a value of the target depth: integers
+ * exactly or rounded (8 <-> 16 as image.h says), floats clamped and scaled. */
+static double sample_as_float(const void *row, int bits, size_t i)
+{
+    return bits == 8 ? ((const uint8_t *)row)[i] / 255.0
+           : bits == 16 ? ((const uint16_t *)row)[i] / 65535.0
+                        : (double)((const float *)row)[i];
+}
+
+static uint32_t float_to_int(double x, int bits)
+{
+    x = x > 0 ? (x < 1 ? x : 1) : 0; /* NaN -> 0 */
+    return (uint32_t)(x * (bits == 16 ? 65535.0 : 255.0) + 0.5);
+}
+
+/* Converts n samples from `from` bits to `to` bits (8, 16 or 32). */
+static void convert_samples(const void *src, int from, void *dst, int to, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v;
+        if (to == 32) {
+            ((float *)dst)[i] = (float)sample_as_float(src, from, i);
+            continue;
+        }
+        if (from == 32)
+            v = float_to_int(((const float *)src)[i], to);
+        else if (from == to)
+            v = from == 8 ? ((const uint8_t *)src)[i] : ((const uint16_t *)src)[i];
+        else if (to == 16)
+            v = ((const uint8_t *)src)[i] * 257u;
+        else
+            v = to8(((const uint16_t *)src)[i]);
+        if (to == 16)
+            ((uint16_t *)dst)[i] = (uint16_t)v;
+        else
+            ((uint8_t *)dst)[i] = (uint8_t)v;
+    }
+}
+
+/* im's samples tightly packed at `bits`: im's own pixels when they already are, else
+ * a malloc'ed copy in *owned. NULL when out of memory. */
+const void *amp__image_packed(const amp_image *im, int bits, void **owned)
+{
+    *owned = NULL;
+    size_t row = packed_row(im);
+    if (bits == im->bits && im->stride == row) return im->pixels;
+    size_t n = (size_t)im->width * (size_t)im->channels, out_row = n * sample_bytes(bits);
+    unsigned char *p = malloc(out_row * (size_t)im->height);
+    if (!p) return NULL;
+    for (int y = 0; y < im->height; y++) {
+        const unsigned char *s = (const unsigned char *)im->pixels + (size_t)y * im->stride;
+        if (bits == im->bits)
+            memcpy(p + (size_t)y * out_row, s, out_row);
+        else
+            convert_samples(s, im->bits, p + (size_t)y * out_row, bits, n);
+    }
+    *owned = p;
+    return p;
+}
+
+/* Converts a decoded host image to `bits` in place (0 or the same: nothing). */
+static amp_status convert_bits(const char *who, const char *path, amp__host_image *im, int bits)
+{
+    if (!bits || bits == im->bits) return AMP_OK;
+    size_t count = (size_t)im->width * (size_t)im->height * (size_t)im->channels;
+    void *conv = malloc(count * sample_bytes(bits));
+    if (!conv) {
+        free(im->pixels);
+        im->pixels = NULL;
+        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for %s", who, path);
+    }
+    convert_samples(im->pixels, im->bits, conv, bits, count);
+    free(im->pixels); /* stb's pixels are malloc'ed too (STBI_FREE is free) */
+    im->pixels = conv;
+    im->bits = bits;
+    return AMP_OK;
+}
+
+/* ---- decoding ---- */
+
+static amp_status check_load_desc(const char *who, const char *path, const amp_image_load_desc *desc)
 {
     if (!path) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL path", who);
     if (!desc) return AMP_OK;
     if (desc->channels < 0 || desc->channels > 4)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: channels %d is outside 0..4", who, desc->channels);
-    if (hdr ? desc->bits != 0 && desc->bits != 32 : desc->bits != 0 && desc->bits != 8 && desc->bits != 16)
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: bits %d is not %s", who, desc->bits,
-                         hdr ? "0 or 32" : "0, 8 or 16");
+    if (desc->bits != 0 && desc->bits != 8 && desc->bits != 16 && desc->bits != 32)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: bits %d is not 0, 8, 16 or 32", who, desc->bits);
     return AMP_OK;
 }
 
-static void host_image_free(amp__host_image *im)
+/* The size check before decoding: the device's largest 2-D image when loading a
+ * texture (*view, found if NULL), else the host limits. */
+static amp_status check_size(const char *who, const char *path, amp_accelerator_view **view, bool texture,
+                             uint32_t w, uint32_t h, int channels, int bits)
 {
-    if (im->stb)
-        amp__stb_free(im->pixels);
-    else
-        free(im->pixels);
-    im->pixels = NULL;
+    if (texture) {
+        if (!*view && !(*view = amp_default_view())) return amp_last_status();
+        amp__device *d = (*view)->dev;
+        uint32_t max = d->props.limits.maxImageDimension2D;
+        if (w > max || h > max)
+            return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: %s: image %ux%u is larger than the device's %ux%u (\"%s\")",
+                             who, path, w, h, max, max, d->props.deviceName);
+    }
+    if (w > MAX_SIDE || h > MAX_SIDE)
+        return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: %s: image %ux%u is larger than ampvk's %ux%u", who, path, w, h,
+                         MAX_SIDE, MAX_SIDE);
+    uint64_t bytes = (uint64_t)w * h * (uint64_t)channels * (uint64_t)(bits / 8);
+    if (bytes > MAX_SAMPLE_BYTES)
+        return amp__fail(AMP_ERROR_OUT_OF_BOUNDS,
+                         "%s: %s: image %ux%u of %d channels at %d bits is %llu bytes; ampvk reads at most %llu", who,
+                         path, w, h, channels, bits, (unsigned long long)bytes, (unsigned long long)MAX_SAMPLE_BYTES);
+    return AMP_OK;
 }
 
-static uint16_t to8(uint16_t v) { return (uint16_t)(((uint32_t)v * 255 + 32767) / 65535); }
-
-/* Decodes a PNG to `channels` (0: the file's) at `bits` (0: the file's). */
-static amp_status png_decode(const char *who, const char *path, amp__png_reader *r, int channels, int bits,
+static amp_status decode_png(const char *who, const char *path, const unsigned char *data, size_t size,
+                             const amp_image_load_desc *desc, amp_accelerator_view **view, bool texture,
                              amp__host_image *out)
 {
-    amp_status s = amp__png_read(r, channels, out);
-    if (s != AMP_OK || !bits || bits == out->bits) return s;
-    size_t count = (size_t)out->width * (size_t)out->height * (size_t)out->channels;
-    void *conv = malloc(count * (size_t)(bits / 8));
-    if (!conv) {
-        host_image_free(out);
-        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for %s", who, path);
+    amp__png_info info;
+    int channels = desc ? desc->channels : 0, bits = desc ? desc->bits : 0;
+    if (bits == 32)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: bits 32 is not 0, 8 or 16 for %s, a PNG file", who, path);
+    amp__png_reader *r = amp__png_open(who, path, data, size, &info);
+    if (!r) return amp_last_status();
+    amp_status s = check_size(who, path, view, texture, info.width, info.height, channels ? channels : info.channels,
+                              bits ? bits : info.bits);
+    if (s == AMP_OK) s = amp__png_read(r, channels, out);
+    amp__png_close(r);
+    return s == AMP_OK ? convert_bits(who, path, out, bits) : s;
+}
+
+static amp_status decode_hdr(const char *who, const char *path, const unsigned char *data, size_t size,
+                             const amp_image_load_desc *desc, amp_accelerator_view **view, bool texture,
+                             amp__host_image *out)
+{
+    int w, h, comp, is16, channels = desc && desc->channels ? desc->channels : 4;
+    if (desc && desc->bits != 0 && desc->bits != 32)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: bits %d is not 0 or 32 for %s, a Radiance HDR file",
+                         who, desc->bits, path);
+    if (!amp__stb_info(data, size, &w, &h, &comp, &is16))
+        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: its header lacks a valid FORMAT or resolution line",
+                         who, path);
+    amp_status s = check_size(who, path, view, texture, (uint32_t)w, (uint32_t)h, channels, 32);
+    if (s != AMP_OK) return s;
+    float *px = amp__stb_load_hdr(data, size, channels, &w, &h);
+    if (!px) {
+        const char *why = amp__stb_reason();
+        return strcmp(why, "truncated") == 0
+                   ? amp__fail(AMP_ERROR_FORMAT, "%s: %s is truncated: it ends before its pixels do", who, path)
+                   : amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: %s", who, path, why);
     }
-    for (size_t i = 0; i < count; i++) {
-        if (bits == 16)
-            ((uint16_t *)conv)[i] = (uint16_t)(((const uint8_t *)out->pixels)[i] * 257u);
-        else
-            ((uint8_t *)conv)[i] = (uint8_t)to8(((const uint16_t *)out->pixels)[i]);
-    }
-    host_image_free(out);
-    out->pixels = conv;
-    out->bits = bits;
+    *out = (amp__host_image){w, h, channels, 32, px, false};
     return AMP_OK;
 }
+
+/* JPEG, BMP, TGA and PSD, through stb_image. */
+static amp_status decode_stb(const char *who, const char *path, amp_image_format f, const unsigned char *data,
+                             size_t size, const amp_image_load_desc *desc, amp_accelerator_view **view, bool texture,
+                             amp__host_image *out)
+{
+    int w, h, comp, is16, channels = desc ? desc->channels : 0, bits = desc ? desc->bits : 0;
+    const char *name = amp_image_format_name(f);
+    if (bits == 32)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: bits 32 is not 0, 8 or 16 for %s, a %s file", who, path,
+                         name);
+    if (!amp__stb_info(data, size, &w, &h, &comp, &is16))
+        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: its %s header is invalid (%s)", who, path, name,
+                         amp__stb_reason());
+    amp_status s = check_size(who, path, view, texture, (uint32_t)w, (uint32_t)h, channels ? channels : comp,
+                              bits ? bits : is16 ? 16 : 8);
+    if (s != AMP_OK) return s;
+    int file_channels;
+    bool wide;
+    void *px = amp__stb_load(data, size, channels, &w, &h, &file_channels, &wide);
+    if (!px) {
+        const char *why = amp__stb_reason();
+        return strcmp(why, "truncated") == 0
+                   ? amp__fail(AMP_ERROR_FORMAT, "%s: %s is truncated: it ends before its pixels do", who, path)
+                   : amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: %s (%s decoder)", who, path, why, name);
+    }
+    *out = (amp__host_image){w, h, channels ? channels : file_channels, wide ? 16 : 8, px, false};
+    return convert_bits(who, path, out, bits);
+}
+
+amp_status amp__image_decode(const char *who, const char *path, const unsigned char *data, size_t size,
+                         amp_image_format want, const amp_image_load_desc *desc, amp_accelerator_view **view,
+                         bool texture, amp__host_image *out)
+{
+    amp_image_format f = sniff(data, size);
+    if (want == AMP_IMAGE_FORMAT_PNG) return decode_png(who, path, data, size, desc, view, texture, out);
+    if (want == AMP_IMAGE_FORMAT_HDR && f != AMP_IMAGE_FORMAT_HDR)
+        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is not a Radiance HDR file (no #?RADIANCE or #?RGBE line)", who,
+                         path);
+    switch (f) {
+    case AMP_IMAGE_FORMAT_PNG:
+        return decode_png(who, path, data, size, desc, view, texture, out);
+    case AMP_IMAGE_FORMAT_HDR:
+        return decode_hdr(who, path, data, size, desc, view, texture, out);
+    case AMP_IMAGE_FORMAT_AUTO:
+        return amp__fail(AMP_ERROR_FORMAT,
+                         "%s: %s is not an image file ampvk reads (PNG, JPEG, BMP, TGA, PSD or Radiance HDR)", who,
+                         path);
+    default:
+        return decode_stb(who, path, f, data, size, desc, view, texture, out);
+    }
+}
+
+static void to_public(amp__host_image *im, amp_image_format f, amp_image *out)
+{
+    *out = (amp_image){im->width, im->height, im->channels, im->bits, 0, im->pixels, f};
+    out->stride = packed_row(out);
+}
+
+amp_status amp_image_load_memory(const void *data, size_t size, const char *name, const amp_image_load_desc *desc,
+                                 amp_image *out)
+{
+    const char *who = "amp_image_load";
+    if (!out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL out", who);
+    *out = (amp_image){0};
+    if (!name) name = "the image";
+    if (!data) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL data", who);
+    amp_status s = check_load_desc(who, name, desc);
+    if (s != AMP_OK) return s;
+    if (size == 0) return amp__fail(AMP_ERROR_FORMAT, "%s: %s is empty", who, name);
+    amp__host_image im;
+    s = amp__image_decode(who, name, data, size, AMP_IMAGE_FORMAT_AUTO, desc, NULL, false, &im);
+    if (s == AMP_OK) to_public(&im, sniff(data, size), out);
+    return s;
+}
+
+amp_status amp_image_load(const char *path, const amp_image_load_desc *desc, amp_image *out)
+{
+    const char *who = "amp_image_load";
+    if (!out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL out", who);
+    *out = (amp_image){0};
+    unsigned char *data;
+    size_t size;
+    amp_status s = check_load_desc(who, path, desc);
+    if (s == AMP_OK) s = amp__image_read_file(who, path, &data, &size);
+    if (s != AMP_OK) return s;
+    amp__host_image im;
+    s = amp__image_decode(who, path, data, size, AMP_IMAGE_FORMAT_AUTO, desc, NULL, false, &im);
+    if (s == AMP_OK) to_public(&im, sniff(data, size), out);
+    free(data);
+    return s;
+}
+
+/* ---- encoding ---- */
+
+amp_status amp_image_encode(const amp_image *img, const amp_image_save_desc *desc, unsigned char **data,
+                            size_t *size)
+{
+    const char *who = "amp_image_encode";
+    amp_image_save_desc d = desc ? *desc : (amp_image_save_desc){0};
+    if (!data || !size) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL data or size", who);
+    amp_status s = check_image(who, "the image", img);
+    if (s != AMP_OK) return s;
+    const char *name = amp_image_format_name(d.format);
+    if (d.format == AMP_IMAGE_FORMAT_AUTO || d.format == AMP_IMAGE_FORMAT_PSD || !name)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: format %s cannot be written (png, jpeg, bmp, tga or hdr)",
+                         who, name ? name : "(unknown)");
+    if (d.quality < 0 || d.quality > 100)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: JPEG quality %d is outside 1..100 (0: 90)", who, d.quality);
+    if (d.png_level < 0 || d.png_level > 12)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: PNG level %d is outside 1..12 (0: the default)", who,
+                         d.png_level);
+    int bits = d.format == AMP_IMAGE_FORMAT_HDR ? 32 : 8;
+    if (d.format == AMP_IMAGE_FORMAT_PNG) {
+        bits = d.bits ? d.bits : img->bits == 16 ? 16 : 8;
+        if (bits != 8 && bits != 16)
+            return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: a PNG has 8 or 16 bits per channel, not %d", who, bits);
+    } else if (d.bits && d.bits != bits) {
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: a %s file has %d bits per channel, not %d", who, name, bits,
+                         d.bits);
+    }
+    if ((uint64_t)img->width * (uint64_t)img->height > (uint64_t)INT_MAX)
+        return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: image %dx%d is too large to encode", who, img->width,
+                         img->height);
+    void *owned;
+    const void *samples = amp__image_packed(img, bits, &owned);
+    if (!samples) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
+    if (d.format == AMP_IMAGE_FORMAT_PNG) {
+        s = amp__png_encode(samples, img->width, img->height, img->channels, bits, 0, data, size);
+    } else {
+        *data = amp__stb_write(d.format, img->width, img->height, img->channels, samples, d.quality ? d.quality : 90,
+                               size);
+        s = *data ? AMP_OK
+                  : amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory encoding a %dx%d %s file", who,
+                              img->width, img->height, name);
+    }
+    free(owned);
+    return s;
+}
+
+/* The save description with the format resolved from path. */
+static amp_status save_format(const char *who, const char *path, const amp_image_save_desc *desc,
+                              amp_image_save_desc *out)
+{
+    *out = desc ? *desc : (amp_image_save_desc){0};
+    if (!path) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL path", who);
+    if (out->format == AMP_IMAGE_FORMAT_AUTO && !(out->format = amp_image_format_from_path(path)))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                         "%s: %s: no image format for this name (.png, .jpg, .jpeg, .bmp, .tga or .hdr)", who, path);
+    return AMP_OK;
+}
+
+static amp_status save_image(const char *who, const char *path, const amp_image *img, const amp_image_save_desc *d)
+{
+    unsigned char *file;
+    size_t size;
+    amp_status s = amp_image_encode(img, d, &file, &size);
+    if (s != AMP_OK) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", amp_last_error());
+        const char *m = strncmp(msg, "amp_image_encode: ", 18) == 0 ? msg + 18 : msg;
+        return amp__fail(s, "%s: %s: %s", who, path, m);
+    }
+    s = amp__image_write_file(who, path, file, size);
+    free(file);
+    return s;
+}
+
+amp_status amp_image_save(const char *path, const amp_image *img, const amp_image_save_desc *desc)
+{
+    const char *who = "amp_image_save";
+    amp_image_save_desc d;
+    amp_status s = save_format(who, path, desc, &d);
+    return s == AMP_OK ? save_image(who, path, img, &d) : s;
+}
+
+/* ---- textures ---- */
 
 /* Re-raises the last error with the file named in front. */
 static void name_file(const char *who, const char *path)
@@ -127,65 +490,67 @@ static void name_file(const char *who, const char *path)
     amp__fail(s, "%s: %s: %s", who, path, msg);
 }
 
-static amp_texture *make_texture(const char *who, const char *path, amp_accelerator_view *view, amp__host_image *im,
-                                 amp_scalar scalar, const amp_image_load_desc *desc)
+/* A texture holding the tightly packed samples of a host image. */
+static amp_texture *make_texture(amp_accelerator_view *view, int width, int height, int channels, int bits,
+                                 const void *pixels, int mips)
 {
-    int mips = desc ? desc->mip_levels : 0;
-    size_t size = (size_t)im->width * (size_t)im->height * (size_t)im->channels * (size_t)(im->bits / 8);
+    amp_scalar scalar = bits == 32 ? AMP_SCALAR_FLOAT : AMP_SCALAR_UNORM;
+    size_t size = (size_t)width * (size_t)height * (size_t)channels * sample_bytes(bits);
     amp_texture *t = amp_texture_create(view, &(amp_texture_desc){
-        .extent = amp_extent2(im->height, im->width), .type = (amp_type)AMP_MAKE_TYPE(scalar, im->channels),
-        .bits_per_scalar_element = im->bits, .mip_levels = mips, .data = im->pixels, .data_size = size});
-    host_image_free(im);
+        .extent = amp_extent2(height, width), .type = (amp_type)AMP_MAKE_TYPE(scalar, channels),
+        .bits_per_scalar_element = bits, .mip_levels = mips, .data = pixels, .data_size = size});
     if (t && amp_texture_mip_levels(t) > 1 && amp_texture_generate_mips(t) != AMP_OK) amp_texture_destroy(&t);
+    return t;
+}
+
+amp_texture *amp_texture_from_image(amp_accelerator_view *view, const amp_image *img, int mip_levels)
+{
+    const char *who = "amp_texture_from_image";
+    if (check_image(who, "the image", img) != AMP_OK) return NULL;
+    void *owned;
+    const void *samples = amp__image_packed(img, img->bits, &owned);
+    if (!samples) {
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
+        return NULL;
+    }
+    amp_texture *t = make_texture(view, img->width, img->height, img->channels, img->bits, samples, mip_levels);
+    free(owned);
+    return t;
+}
+
+/* Loads a file of format `want` (AUTO: any) into a texture. */
+static amp_texture *load_texture(const char *who, amp_accelerator_view *view, const char *path,
+                                 amp_image_format want, const amp_image_load_desc *desc)
+{
+    unsigned char *data;
+    size_t size;
+    amp__host_image im;
+    if (check_load_desc(who, path, desc) != AMP_OK || amp__image_read_file(who, path, &data, &size) != AMP_OK)
+        return NULL;
+    amp_status s = amp__image_decode(who, path, data, size, want, desc, &view, true, &im);
+    free(data);
+    if (s != AMP_OK) return NULL;
+    amp_texture *t = make_texture(view, im.width, im.height, im.channels, im.bits, im.pixels,
+                                  desc ? desc->mip_levels : 0);
+    free(im.pixels);
     if (!t) name_file(who, path);
     return t;
 }
 
+amp_texture *amp_texture_load(amp_accelerator_view *view, const char *path, const amp_image_load_desc *desc)
+{
+    return load_texture("amp_texture_load", view, path, AMP_IMAGE_FORMAT_AUTO, desc);
+}
+
 amp_texture *amp_texture_load_png(amp_accelerator_view *view, const char *path, const amp_image_load_desc *desc)
 {
-    const char *who = "amp_texture_load_png";
-    unsigned char *data;
-    size_t size;
-    amp__png_info info;
-    amp__host_image im;
-    if (check_load_desc(who, path, desc, false) != AMP_OK || read_file(who, path, &data, &size) != AMP_OK) return NULL;
-    amp__png_reader *r = amp__png_open(who, path, data, size, &info);
-    amp_status s = r ? check_device_size(who, path, &view, info.width, info.height) : amp_last_status();
-    if (s == AMP_OK) s = png_decode(who, path, r, desc ? desc->channels : 0, desc ? desc->bits : 0, &im);
-    amp__png_close(r);
-    free(data);
-    return s == AMP_OK ? make_texture(who, path, view, &im, AMP_SCALAR_UNORM, desc) : NULL;
+    return load_texture("amp_texture_load_png", view, path, AMP_IMAGE_FORMAT_PNG, desc);
 }
 
 amp_texture *amp_texture_load_hdr(amp_accelerator_view *view, const char *path, const amp_image_load_desc *desc)
 {
-    const char *who = "amp_texture_load_hdr";
-    unsigned char *data;
-    size_t size;
-    int w, h, comp, is16;
-    if (check_load_desc(who, path, desc, true) != AMP_OK || read_file(who, path, &data, &size) != AMP_OK) return NULL;
-    int channels = desc && desc->channels ? desc->channels : 4;
-    amp_status s = AMP_OK;
-    if (!amp__stb_is_hdr(data, size))
-        s = amp__fail(AMP_ERROR_FORMAT, "%s: %s is not a Radiance HDR file (no #?RADIANCE or #?RGBE line)", who, path);
-    else if (!amp__stb_info(data, size, &w, &h, &comp, &is16))
-        s = amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: its header lacks a valid FORMAT or resolution line", who,
-                      path);
-    if (s == AMP_OK) s = check_device_size(who, path, &view, (uint32_t)w, (uint32_t)h);
-    float *px = NULL;
-    if (s == AMP_OK && !(px = amp__stb_load_hdr(data, size, channels, &w, &h))) {
-        const char *why = amp__stb_reason();
-        s = strcmp(why, "truncated") == 0
-                ? amp__fail(AMP_ERROR_FORMAT, "%s: %s is truncated: it ends before its pixels do", who, path)
-                : amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: %s", who, path, why);
-    }
-    free(data);
-    if (s != AMP_OK) return NULL;
-    amp__host_image im = {w, h, channels, 32, px, true};
-    return make_texture(who, path, view, &im, AMP_SCALAR_FLOAT, desc);
+    return load_texture("amp_texture_load_hdr", view, path, AMP_IMAGE_FORMAT_HDR, desc);
 }
-
-/* ---- texels on the host ---- */
 
 static float half_to_float(uint16_t h)
 {
@@ -194,8 +559,7 @@ static float half_to_float(uint16_t h)
     return h & 0x8000 ? -f : f;
 }
 
-/* Component i of host texel data of a scalar family and size, as a double. */
-static double component(const void *p, amp_scalar s, int bits, size_t i)
+double amp__texel_component(const void *p, amp_scalar s, int bits, size_t i)
 {
     switch (s) {
     case AMP_SCALAR_UNORM:
@@ -213,15 +577,14 @@ static double component(const void *p, amp_scalar s, int bits, size_t i)
     }
 }
 
-static void describe(const amp_texture *t, char *buf, size_t n)
+void amp__texture_describe(const amp_texture *t, char *buf, size_t n)
 {
     char e[48];
     snprintf(buf, n, "%s of %d bits, extent %s", amp_type_name(amp_texture_type(t)),
              amp_texture_bits_per_scalar_element(t), amp_extent_format(amp_texture_extent(t), e, sizeof e));
 }
 
-/* Level 0 of t on the host, malloc'ed. */
-static amp_status texture_host(const char *who, amp_texture *t, void **out)
+amp_status amp__texture_host(const char *who, amp_texture *t, void **out)
 {
     size_t size = amp_extent_size(amp_texture_extent(t)) * amp_texture_texel_size(t);
     void *p = malloc(size ? size : 1);
@@ -235,168 +598,99 @@ static amp_status texture_host(const char *who, amp_texture *t, void **out)
     return AMP_OK;
 }
 
-/* t as PNG samples of `bits` (0: see image.h) per channel. */
-static amp_status texture_samples(const char *who, amp_texture *t, int bits, amp__host_image *out)
+amp_status amp__texture_samples(const char *who, amp_texture *t, int bits, amp_image *out)
 {
     char d[96];
     if (!t) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL texture", who);
-    if (bits != 0 && bits != 8 && bits != 16)
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: bits %d is not 0, 8 or 16", who, bits);
+    if (bits != 0 && bits != 8 && bits != 16 && bits != 32)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: bits %d is not 0, 8, 16 or 32", who, bits);
     amp_extent e = amp_texture_extent(t);
     amp_type type = amp_texture_type(t);
     amp_scalar sc = amp_type_scalar(type);
     int tbits = amp_texture_bits_per_scalar_element(t), comps = amp_type_components(type);
-    describe(t, d, sizeof d);
+    amp__texture_describe(t, d, sizeof d);
     if (e.rank != 2)
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: the texture (%s) is %d-D; only 2-D textures can be saved as PNG",
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: the texture (%s) is %d-D; only 2-D textures are images",
                          who, d, e.rank);
     if (sc != AMP_SCALAR_UNORM && sc != AMP_SCALAR_NORM && sc != AMP_SCALAR_FLOAT)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
-                         "%s: %s textures cannot be saved as PNG (only unorm, norm and float textures can; texture: %s)",
+                         "%s: %s textures cannot be saved as images (only unorm, norm and float textures can; texture: "
+                         "%s)",
                          who, amp_type_name(type), d);
     if (!bits) bits = (sc == AMP_SCALAR_UNORM || sc == AMP_SCALAR_NORM) && tbits == 16 ? 16 : 8;
     void *src = NULL;
-    amp_status s = texture_host(who, t, &src);
+    amp_status s = amp__texture_host(who, t, &src);
     if (s != AMP_OK) return s;
     size_t count = amp_extent_size(e) * (size_t)comps;
-    void *dst = malloc(count * (size_t)(bits / 8));
+    if (sc == AMP_SCALAR_UNORM && tbits == bits) { /* the texture's own samples */
+        *out = (amp_image){e.dims[1], e.dims[0], comps, bits, 0, src, AMP_IMAGE_FORMAT_AUTO};
+        out->stride = packed_row(out);
+        return AMP_OK;
+    }
+    void *dst = malloc(count * sample_bytes(bits));
     if (!dst) {
         free(src);
         return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
     }
-    double scale = bits == 16 ? 65535.0 : 255.0;
     for (size_t i = 0; i < count; i++) {
-        uint32_t v;
-        if (sc == AMP_SCALAR_UNORM && tbits == bits) {
-            v = (uint32_t)component(src, sc, tbits, i);
-        } else if (sc == AMP_SCALAR_UNORM) {
-            uint32_t u = (uint32_t)component(src, sc, tbits, i);
-            v = bits == 16 ? u * 257 : to8((uint16_t)u);
-        } else {
-            double x = component(src, sc, tbits, i);
-            if (sc == AMP_SCALAR_NORM) x = x / (tbits == 8 ? 127.0 : 32767.0);
-            x = x > 0 ? (x < 1 ? x : 1) : 0; /* NaN -> 0 */
-            v = (uint32_t)(x * scale + 0.5);
+        double x = amp__texel_component(src, sc, tbits, i);
+        if (sc == AMP_SCALAR_UNORM) {
+            uint32_t u = (uint32_t)x;
+            if (bits == 32)
+                ((float *)dst)[i] = (float)(x / (tbits == 8 ? 255.0 : 65535.0));
+            else if (bits == 16)
+                ((uint16_t *)dst)[i] = (uint16_t)(u * 257);
+            else
+                ((uint8_t *)dst)[i] = (uint8_t)to8(u);
+            continue;
         }
-        if (bits == 16)
-            ((uint16_t *)dst)[i] = (uint16_t)v;
+        if (sc == AMP_SCALAR_NORM) x = x / (tbits == 8 ? 127.0 : 32767.0);
+        if (bits == 32)
+            ((float *)dst)[i] = (float)x;
+        else if (bits == 16)
+            ((uint16_t *)dst)[i] = (uint16_t)float_to_int(x, 16);
         else
-            ((uint8_t *)dst)[i] = (uint8_t)v;
+            ((uint8_t *)dst)[i] = (uint8_t)float_to_int(x, 8);
     }
     free(src);
-    *out = (amp__host_image){e.dims[1], e.dims[0], comps, bits, dst, false};
+    *out = (amp_image){e.dims[1], e.dims[0], comps, bits, 0, dst, AMP_IMAGE_FORMAT_AUTO};
+    out->stride = packed_row(out);
     return AMP_OK;
+}
+
+amp_status amp_texture_to_image(amp_texture *t, int bits, amp_image *out)
+{
+    const char *who = "amp_texture_to_image";
+    if (!out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL out", who);
+    *out = (amp_image){0};
+    return amp__texture_samples(who, t, bits, out);
+}
+
+amp_status amp_texture_save(amp_texture *t, const char *path, const amp_image_save_desc *desc)
+{
+    const char *who = "amp_texture_save";
+    amp_image_save_desc d;
+    amp_status s = save_format(who, path, desc, &d);
+    if (s != AMP_OK) return s;
+    amp_image im;
+    s = amp__texture_samples(who, t, d.format == AMP_IMAGE_FORMAT_HDR ? 32 : d.format == AMP_IMAGE_FORMAT_PNG ? d.bits : 8,
+                             &im);
+    if (s != AMP_OK) return s;
+    s = save_image(who, path, &im, &d);
+    amp_image_free(&im);
+    return s;
 }
 
 amp_status amp_texture_save_png(amp_texture *t, const char *path, int bits)
 {
     const char *who = "amp_texture_save_png";
     if (!path) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL path", who);
-    amp__host_image im;
-    amp_status s = texture_samples(who, t, bits, &im);
+    if (bits != 0 && bits != 8 && bits != 16)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: bits %d is not 0, 8 or 16", who, bits);
+    amp_image im;
+    amp_status s = amp__texture_samples(who, t, bits, &im);
     if (s != AMP_OK) return s;
-    unsigned char *png;
-    size_t size;
-    s = amp__png_encode(im.pixels, im.width, im.height, im.channels, im.bits, &png, &size);
-    host_image_free(&im);
-    if (s != AMP_OK) return s;
-    s = write_file(who, path, png, size);
-    free(png);
-    return s;
-}
-
-/* ---- comparison ---- */
-
-static amp_status compare_host(const char *who, const void *a, const void *b, amp_extent e, amp_type type, int bits,
-                               const amp_image_compare_desc *desc, amp_image_compare_result *out)
-{
-    double tol = desc ? desc->tolerance : 0;
-    if (!(tol >= 0)) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: tolerance %g is negative or NaN", who, tol);
-    amp_scalar sc = amp_type_scalar(type);
-    int comps = amp_type_components(type);
-    double peak = sc == AMP_SCALAR_UNORM || sc == AMP_SCALAR_UINT ? ldexp(1, bits) - 1
-                  : sc == AMP_SCALAR_NORM || sc == AMP_SCALAR_INT ? ldexp(1, bits - 1) - 1
-                                                                  : 1.0;
-    amp_image_compare_result r = {.texels = amp_extent_size(e), .first_difference = {0}};
-    double sum = 0, sum2 = 0;
-    for (size_t t = 0; t < r.texels; t++) {
-        bool differs = false;
-        for (int c = 0; c < comps; c++) {
-            size_t i = t * (size_t)comps + (size_t)c;
-            double x = component(a, sc, bits, i), y = component(b, sc, bits, i);
-            double d = isnan(x) && isnan(y) ? 0 : isnan(x) || isnan(y) ? INFINITY : fabs(x - y);
-            sum += d;
-            sum2 += d * d;
-            if (d > r.channel_max_abs_diff[c]) r.channel_max_abs_diff[c] = d;
-            if (d > r.max_abs_diff) r.max_abs_diff = d;
-            if (d > tol) differs = true;
-        }
-        if (differs && r.differing_texels++ == 0) r.first_difference = amp_extent_unlinear(e, t);
-    }
-    size_t n = r.texels * (size_t)comps;
-    r.mean_abs_diff = n ? sum / (double)n : 0;
-    double mse = n ? sum2 / (double)n : 0;
-    r.psnr = mse == 0 ? INFINITY : 10 * log10(peak * peak / mse);
-    r.equal = r.differing_texels == 0;
-    *out = r;
-    return AMP_OK;
-}
-
-amp_status amp_image_compare(amp_texture *a, amp_texture *b, const amp_image_compare_desc *desc,
-                             amp_image_compare_result *out)
-{
-    const char *who = "amp_image_compare";
-    if (!a || !b || !out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL argument", who);
-    amp_extent e = amp_texture_extent(a);
-    amp_type type = amp_texture_type(a);
-    int bits = amp_texture_bits_per_scalar_element(a);
-    if (type != amp_texture_type(b) || bits != amp_texture_bits_per_scalar_element(b) ||
-        !amp_extent_equal(e, amp_texture_extent(b))) {
-        char da[96], db[96];
-        describe(a, da, sizeof da);
-        describe(b, db, sizeof db);
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: cannot compare %s with %s", who, da, db);
-    }
-    void *ha = NULL, *hb = NULL;
-    amp_status s = texture_host(who, a, &ha);
-    if (s == AMP_OK) s = texture_host(who, b, &hb);
-    if (s == AMP_OK) s = compare_host(who, ha, hb, e, type, bits, desc, out);
-    free(ha);
-    free(hb);
-    return s;
-}
-
-amp_status amp_image_compare_png(amp_texture *t, const char *golden_path, const amp_image_compare_desc *desc,
-                                 amp_image_compare_result *out)
-{
-    const char *who = "amp_image_compare_png";
-    if (!t || !golden_path || !out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL argument", who);
-    unsigned char *data;
-    size_t size;
-    amp__png_info info;
-    amp_status s = read_file(who, golden_path, &data, &size);
-    if (s != AMP_OK) return s;
-    amp__png_reader *reader = amp__png_open(who, golden_path, data, size, &info);
-    s = reader ? AMP_OK : amp_last_status();
-    amp_extent e = amp_texture_extent(t);
-    int comps = amp_type_components(amp_texture_type(t));
-    if (s == AMP_OK && (e.rank != 2 || (uint32_t)e.dims[0] != info.height || (uint32_t)e.dims[1] != info.width ||
-                        comps != info.channels)) {
-        char d[96];
-        describe(t, d, sizeof d);
-        s = amp__fail(AMP_ERROR_INVALID_ARGUMENT,
-                      "%s: cannot compare the texture (%s) with %s, an image of %ux%u with %d channels", who, d,
-                      golden_path, info.width, info.height, info.channels);
-    }
-    amp__host_image golden = {0}, mine = {0};
-    if (s == AMP_OK) s = png_decode(who, golden_path, reader, 0, 0, &golden);
-    amp__png_close(reader);
-    free(data);
-    if (s == AMP_OK) s = texture_samples(who, t, golden.bits, &mine);
-    if (s == AMP_OK)
-        s = compare_host(who, mine.pixels, golden.pixels, e, (amp_type)AMP_MAKE_TYPE(AMP_SCALAR_UNORM, comps),
-                         golden.bits, desc, out);
-    host_image_free(&golden);
-    host_image_free(&mine);
+    s = save_image(who, path, &im, &(amp_image_save_desc){.format = AMP_IMAGE_FORMAT_PNG});
+    amp_image_free(&im);
     return s;
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ampvk/image.h"
 #include "vulkan/gpu.h"
 
 /* ---- image_stb.c: stb_image and stb_image_write, compiled privately ---- */
@@ -19,11 +20,19 @@ AMP_HIDDEN int amp__stb_info(const unsigned char *data, size_t size, int *w, int
 AMP_HIDDEN float *amp__stb_load_hdr(const unsigned char *data, size_t size, int channels, int *w, int *h);
 AMP_HIDDEN bool amp__stb_is_hdr(const unsigned char *data, size_t size);
 AMP_HIDDEN void amp__stb_free(void *pixels);
+/* Decodes a JPEG, BMP, TGA or PSD in memory to `channels` (0: the file's, in
+ * *file_channels) of 8 bits, or 16 bits where the file has them (*is16: a 16-bit
+ * PSD). A file that ends before its pixels do fails with the reason "truncated";
+ * NULL and amp__stb_reason() on failure. */
+AMP_HIDDEN void *amp__stb_load(const unsigned char *data, size_t size, int channels, int *w, int *h,
+                               int *file_channels, bool *is16);
+/* Encodes w x h texels of `channels` 8-bit samples (floats for AMP_IMAGE_FORMAT_HDR),
+ * tightly packed, as a JPEG (quality 1..100), BMP, TGA or HDR file in memory;
+ * malloc'ed, NULL when out of memory. */
+AMP_HIDDEN unsigned char *amp__stb_write(int format, int w, int h, int channels, const void *pixels, int quality,
+                                         size_t *out_size);
 /* The calling thread's reason for the last stb failure. */
 AMP_HIDDEN const char *amp__stb_reason(void);
-/* zlib-compresses size bytes (size <= INT_MAX); malloc'ed result in *out_size, NULL
- * when out of memory. */
-AMP_HIDDEN unsigned char *amp__zlib_compress(const unsigned char *data, size_t size, size_t *out_size);
 
 /* A decoded image on the host: 8-bit, 16-bit (host order) or float samples, rows
  * of width texels of channels samples, top row first. */
@@ -32,6 +41,29 @@ typedef struct amp__host_image {
     void *pixels;
     bool stb; /* pixels belong to stb (free with amp__stb_free), else malloc'ed */
 } amp__host_image;
+
+/* ---- image_file.c: shared with compare.c ---- */
+/* Reads a whole file: AMP_ERROR_IO if it cannot be read, AMP_ERROR_FORMAT if empty. */
+AMP_HIDDEN amp_status amp__image_read_file(const char *who, const char *path, unsigned char **data, size_t *size);
+/* Writes a file whole through a temporary name renamed over path. */
+AMP_HIDDEN amp_status amp__image_write_file(const char *who, const char *path, const void *data, size_t size);
+/* Decodes a file in memory of format `want` (AUTO: any); with `texture`, its size is
+ * checked against *view's device (the default view if NULL). */
+AMP_HIDDEN amp_status amp__image_decode(const char *who, const char *path, const unsigned char *data, size_t size,
+                                        amp_image_format want, const amp_image_load_desc *desc,
+                                        amp_accelerator_view **view, bool texture, struct amp__host_image *out);
+/* im's samples tightly packed at bits (8, 16, 32): im's own pixels, or a malloc'ed
+ * converted copy left in *owned (free it). NULL when out of memory. */
+AMP_HIDDEN const void *amp__image_packed(const amp_image *im, int bits, void **owned);
+/* Component i of host texel data of a scalar family and size, as a double. */
+AMP_HIDDEN double amp__texel_component(const void *p, amp_scalar s, int bits, size_t i);
+/* "unorm_4 of 8 bits, extent [2, 3]" */
+AMP_HIDDEN void amp__texture_describe(const amp_texture *t, char *buf, size_t n);
+/* Level 0 of t on the host, malloc'ed (waits). */
+AMP_HIDDEN amp_status amp__texture_host(const char *who, amp_texture *t, void **out);
+/* Level 0 of a 2-D unorm/norm/float texture as an image of bits (0: 16 for 16-bit
+ * unorm/norm, else 8; 8, 16; 32: floats), converted as amp_texture_save_png does. */
+AMP_HIDDEN amp_status amp__texture_samples(const char *who, amp_texture *t, int bits, amp_image *out);
 
 /* ---- png_read.c: PNG files through libspng ---- */
 /* What a PNG decodes to, from its header: channels as the file has them (palette 3,
@@ -57,13 +89,15 @@ AMP_HIDDEN amp__png_reader *amp__png_open(const char *who, const char *path, con
 AMP_HIDDEN amp_status amp__png_read(amp__png_reader *r, int channels, amp__host_image *out);
 AMP_HIDDEN void amp__png_close(amp__png_reader *r);
 
-/* ---- png_write.c ---- */
+/* ---- png_write.c: the PNG encoder (libdeflate) ---- */
 /* CRC-32 (ISO 3309, as PNG uses it) of size bytes, continuing from crc (0 to start). */
 AMP_HIDDEN uint32_t amp__crc32(uint32_t crc, const unsigned char *data, size_t size);
 /* Encodes an image of 8- or 16-bit samples (16-bit in host order), `channels` (1..4)
- * per texel, rows of width texels, top row first, as a PNG in memory. Returns AMP_OK
- * with a malloc'ed *png of *png_size bytes, or a status with a message. */
-AMP_HIDDEN amp_status amp__png_encode(const void *samples, int width, int height, int channels, int bits,
+ * per texel, rows of width texels, top row first, as a PNG in memory, at libdeflate
+ * compression level `level` (1 fastest .. 12 smallest; 0: the default, which writes
+ * files no larger than OpenCV's and no slower). Returns AMP_OK with a malloc'ed
+ * *png of *png_size bytes, or a status with a message. */
+AMP_HIDDEN amp_status amp__png_encode(const void *samples, int width, int height, int channels, int bits, int level,
                                       unsigned char **png, size_t *png_size);
 
 #endif

@@ -1,19 +1,27 @@
-/* stb_image (its Radiance HDR decoder only: PNG goes through libspng, png_read.c)
- * and stb_image_write's zlib compressor,
+/* stb_image (its Radiance HDR, JPEG, BMP, TGA and PSD decoders: PNG goes through
+ * libspng, png_read.c) and stb_image_write (JPEG, BMP, TGA and HDR files),
  * compiled static into this one file so that none of their symbols leave the
- * library, with thin wrappers for image_file.c and png_write.c. This file is built
+ * library, with thin wrappers for image_file.c. This file is built
  * without warnings (CMakeLists.txt): stb's code is not ours to fix. */
 #include <limits.h>
 
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_HDR
+#define STBI_ONLY_JPEG
+#define STBI_ONLY_BMP
+#define STBI_ONLY_TGA
+#define STBI_ONLY_PSD
 #define STBI_NO_STDIO
+/* ampvk's own limit on a file's width and height (image.h), so that stb refuses a
+ * header that claims more before it allocates. */
+#define STBI_MAX_DIMENSIONS 65535
 #include <stb/stb_image.h>
 
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION
-#define STBI_WRITE_NO_STDIO
+/* not STBI_WRITE_NO_STDIO: stb_image_write 1.16 compiles its HDR writer only with
+   stdio (its file functions stay static and unused) */
 #include <stb/stb_image_write.h>
 
 #include "image/image_internal.h"
@@ -119,19 +127,95 @@ float *amp__stb_load_hdr(const unsigned char *data, size_t size, int channels, i
     return px;
 }
 
+/* Whether `rest` bytes can plausibly hold w x h texels in the most compact encoding
+ * stb reads: a JPEG's 8x8 block in a few bits, an RLE TGA or PSD packet of 128
+ * texels in 2 bytes, a 1-bit BMP; 1024 texels a byte bounds them all. So a few bytes
+ * cannot make the decoder allocate a large image. */
+static bool can_hold(size_t rest, int w, int h)
+{
+    return (uint64_t)w * (uint64_t)h <= ((uint64_t)rest + 64) * 1024;
+}
+
+void *amp__stb_load(const unsigned char *data, size_t size, int channels, int *w, int *h, int *file_channels,
+                    bool *is16)
+{
+    int iw, ih, ic, i16;
+    if (!amp__stb_info(data, size, &iw, &ih, &ic, &i16)) return NULL;
+    if (!can_hold(size, iw, ih))
+        return stbi__errpuc("truncated", "file ends before its pixels");
+    reader r = {data, size, 0, false};
+    stbi_io_callbacks io = {reader_read, reader_skip, reader_eof};
+    int n;
+    void *px = i16 ? (void *)stbi_load_16_from_callbacks(&io, &r, w, h, &n, channels)
+                   : (void *)stbi_load_from_callbacks(&io, &r, w, h, &n, channels);
+    if (px && r.overrun) {
+        stbi_image_free(px);
+        return stbi__errpuc("truncated", "file ends before its pixels");
+    }
+    *file_channels = n;
+    *is16 = i16 != 0;
+    return px;
+}
+
+/* stb_image_write's output, gathered in a growing buffer. */
+typedef struct sink {
+    unsigned char *data;
+    size_t size, cap;
+    bool failed;
+} sink;
+
+static void sink_write(void *user, void *data, int n)
+{
+    sink *s = user;
+    if (s->failed || n <= 0) return;
+    if (s->size + (size_t)n > s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 1 << 16;
+        while (cap < s->size + (size_t)n) cap *= 2;
+        unsigned char *p = realloc(s->data, cap);
+        if (!p) {
+            s->failed = true;
+            return;
+        }
+        s->data = p;
+        s->cap = cap;
+    }
+    memcpy(s->data + s->size, data, (size_t)n);
+    s->size += (size_t)n;
+}
+
+unsigned char *amp__stb_write(int format, int w, int h, int channels, const void *pixels, int quality,
+                              size_t *out_size)
+{
+    sink s = {0};
+    int ok = 0;
+    switch (format) {
+    case AMP_IMAGE_FORMAT_JPEG:
+        ok = stbi_write_jpg_to_func(sink_write, &s, w, h, channels, pixels, quality);
+        break;
+    case AMP_IMAGE_FORMAT_BMP:
+        ok = stbi_write_bmp_to_func(sink_write, &s, w, h, channels, pixels);
+        break;
+    case AMP_IMAGE_FORMAT_TGA:
+        ok = stbi_write_tga_to_func(sink_write, &s, w, h, channels, pixels);
+        break;
+    case AMP_IMAGE_FORMAT_HDR:
+        ok = stbi_write_hdr_to_func(sink_write, &s, w, h, channels, pixels);
+        break;
+    default:
+        break;
+    }
+    if (!ok || s.failed) {
+        free(s.data);
+        return NULL;
+    }
+    *out_size = s.size;
+    return s.data;
+}
+
 void amp__stb_free(void *pixels) { stbi_image_free(pixels); }
 
 const char *amp__stb_reason(void)
 {
     const char *r = stbi_failure_reason();
     return r ? r : "unknown reason";
-}
-
-unsigned char *amp__zlib_compress(const unsigned char *data, size_t size, size_t *out_size)
-{
-    int n = 0;
-    if (size > INT_MAX) return NULL;
-    unsigned char *z = stbi_zlib_compress((unsigned char *)data, (int)size, &n, 8);
-    *out_size = z ? (size_t)n : 0;
-    return z;
 }
