@@ -421,6 +421,37 @@ static void large_radius(int radius)
     amp_texture_destroy(&dst);
 }
 
+/* Equalize of a gray + alpha image: the gray channel exactly as equalize of the gray
+ * channel alone (itself checked against OpenCV above), alpha unchanged. */
+static void equalize_gray_alpha(void)
+{
+    int w = 37, h = 23;
+    amp_texture *ga = sample_u8(2, w, h), *ga_out = sample_u8(2, w, h);
+    size_t n;
+    float *v = read_values(ga, &n), *gray = malloc((size_t)w * h * sizeof *gray);
+    REQUIRE(v && gray && n == (size_t)w * h * 2);
+    for (int i = 0; i < w * h; i++) gray[i] = v[2 * i];
+    amp_texture *g = make_texture("u8", 1, amp_extent2(h, w), gray), *g_out = make_texture("u8", 1, amp_extent2(h, w), gray);
+    amp_image_filter eq = {.op = AMP_IMAGE_EQUALIZE};
+    REQUIRE_OK(amp_image_filter_apply(&eq, ga, ga_out));
+    REQUIRE_OK(amp_image_filter_apply(&eq, g, g_out));
+    size_t n2, n1;
+    float *r2 = read_values(ga_out, &n2), *r1 = read_values(g_out, &n1);
+    REQUIRE(r2 && r1 && n2 == n && n1 == (size_t)w * h);
+    int wrong = 0;
+    for (int i = 0; i < w * h; i++) wrong += r2[2 * i] != r1[i] || r2[2 * i + 1] != v[2 * i + 1];
+    REQUIRE_INT(wrong, 0);
+    REQUIRE(!same_texels(g, g_out)); /* it did equalize something */
+    free(v);
+    free(gray);
+    free(r1);
+    free(r2);
+    amp_texture_destroy(&ga);
+    amp_texture_destroy(&ga_out);
+    amp_texture_destroy(&g);
+    amp_texture_destroy(&g_out);
+}
+
 int main(int argc, char **argv)
 {
     test_begin();
@@ -428,6 +459,7 @@ int main(int argc, char **argv)
     opencv_cases(argc > 1 ? argv[1] : NULL);
     if (argc <= 1) {
         chains();
+        equalize_gray_alpha();
         errors();
         large_radius(20);
         large_radius(70);

@@ -70,7 +70,8 @@
  *                         0: the destination's extent) with interpolation
  *                         AMP_INTERP_LINEAR (default), _NEAREST, _AREA, _CUBIC or
  *                         _LANCZOS4, as cv2.resize's INTER_* (edges replicated)
- *   AMP_IMAGE_EQUALIZE    cv2.equalizeHist of a 1-component unorm texture
+ *   AMP_IMAGE_EQUALIZE    cv2.equalizeHist of a 1-component unorm texture (of the gray
+ *                         channel of a 2-component one: gray + alpha, alpha kept)
  * Alpha of the color filters: grayscale, sepia, invert, gamma, brightness/contrast,
  * threshold and the sRGB functions change the colors only.
  *

@@ -1,5 +1,18 @@
 /*
- * ampvk/image.h: image files (PNG, Radiance HDR) and image comparison.
+ * ampvk/image.h: image files, host images, image comparison and golden images.
+ *
+ * Host images. An amp_image is pixels in host memory as a file holds them: width x
+ * height texels of 1..4 channels (gray, gray+alpha, RGB, RGBA) of 8-bit, 16-bit or
+ * float samples. amp_image_load() reads any supported file into one, found from the
+ * content: PNG (through libspng, below), Radiance HDR, JPEG, BMP, TGA and PSD
+ * (through stb_image); amp_image_save() writes PNG, JPEG, BMP, TGA or HDR, picked by
+ * the name's extension. amp_texture_from_image() and amp_texture_to_image() move an
+ * image to and from a 2-D texture, so a program can decode on one thread while the
+ * device works for another (the `ampvk filter` tool's folder mode does so);
+ * amp_texture_load() and amp_texture_save() do both steps at once.
+ *
+ * PNG writing uses libdeflate; its default level (2) writes files no larger than
+ * OpenCV's cv2.imwrite at its defaults, faster; png_level 1..12 trades speed for size.
  *
  * Loading. amp_texture_load_png() reads a PNG into a 2-D unorm texture that keeps
  * the file's channels and depth:
@@ -56,7 +69,17 @@
  * int, 1.0 for float and double. amp_image_compare_png() compares a texture with
  * a golden PNG: the texture is converted as amp_texture_save_png() would write it
  * at the golden file's depth (so a float kernel result compares with the PNG that
- * was saved from it) and the channel counts must match.
+ * was saved from it) and the channel counts must match. A tolerance says how large
+ * a channel difference may be, and how many texels (or what fraction) may exceed
+ * it; the result has both "equal" (none exceed it) and "passed" (within the
+ * allowance). amp_image_compare_images() compares host images (the `ampvk diff`
+ * tool), amp_image_diff() draws the differing texels in red over a faded gray copy.
+ *
+ * Golden images. amp_image_check_golden() is a golden-image test in one call: it
+ * compares a texture with a golden PNG and, on failure, writes the actual, expected
+ * and diff images into a folder the caller names; AMPVK_UPDATE_GOLDEN=1 writes the
+ * golden instead, and a missing golden is written too unless CI is set, when it is
+ * a failure.
  *
  * Errors (the library never prints):
  *   AMP_ERROR_IO               a file that cannot be opened, read or written: the

@@ -1,5 +1,6 @@
 #version 450
-// cv2.equalizeHist of a 1-component unorm source with L + 1 codes (SRC_LEVELS):
+// cv2.equalizeHist of a 1-component unorm source with L + 1 codes (SRC_LEVELS), or
+// of component 0 of a gray + alpha source (alpha kept):
 // pass 0 counts the codes into h[0..L] of the scratch buffer (zeroed), pass 1 (one
 // invocation) turns the counts into the table h[L+1 ..] as OpenCV does, pass 2
 // maps every texel through it.
@@ -66,6 +67,6 @@ void main()
         ivec2 p = ivec2(gl_GlobalInvocationID.xy);
         if (outside(p)) return;
         uint L = uint(SRC_LEVELS);
-        store(p, vec4(float(S.h[L + 1u + code_at(p)]) / SRC_LEVELS, 0.0, 0.0, 0.0));
+        store(p, vec4(float(S.h[L + 1u + code_at(p)]) / SRC_LEVELS, texelFetch(src, p, 0).y, 0.0, 0.0));
     }
 }

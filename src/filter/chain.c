@@ -160,10 +160,10 @@ static amp_status check_pass(const group *gr, amp_texture *in, amp_texture *out)
     const amp_image_filter *f = gr->lead;
     texinfo i = info_of(in), o = info_of(out);
     if (!f) return AMP_OK;
-    if (f->op == AMP_IMAGE_EQUALIZE && (i.components != 1 || i.scalar != AMP_SCALAR_UNORM))
+    if (f->op == AMP_IMAGE_EQUALIZE && (i.components > 2 || i.scalar != AMP_SCALAR_UNORM))
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
-                         "filter %d (equalize): its input is %s with %d components; equalize takes 1-component "
-                         "unorm images", gr->lead_index, amp_type_name(AMP_MAKE_TYPE(i.scalar, i.components)),
+                         "filter %d (equalize): its input is %s with %d components; equalize takes gray (1-component) "
+                         "or gray + alpha (2-component) unorm images", gr->lead_index, amp_type_name(AMP_MAKE_TYPE(i.scalar, i.components)),
                          i.components);
     if (f->op == AMP_IMAGE_SOBEL && f->signed_output && o.scalar != AMP_SCALAR_FLOAT)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
