@@ -1,9 +1,791 @@
-/* ampvk bench: being written. */
+/*
+ * ampvk bench: what ampvk costs on an accelerator, and the host image codecs.
+ *
+ *     ampvk bench [--json] [--device SPEC] [--size-mb N] [--filters] [--only SECTIONS]
+ *                 [--image FILE.png] [--quick]
+ *
+ * Sections (--only takes a comma-separated list of their names; all but image by default):
+ *   bandwidth  copy / saxpy kernels over N MiB        GB/s counted as bytes read + written
+ *   dispatch   batched dependent dispatch             us per dispatch, one submit for all
+ *              dispatch + wait round trip             us per parallel_for_each followed by a wait
+ *   transfers  array_view synchronize to / from       GB/s, steady state and the first (pinning) one
+ *   filters    every built-in filter on 3840x2160 RGBA8 (equalize on its gray version), in ms,
+ *              beside the copy filter and a device copy (amp_texture_copy) of the same image
+ *   kernel     the first kernel of a new process, cold (empty cache) and warm (disk cache):
+ *              runs `<this program> bench --kernel-ready` as a child
+ *   image      with --image FILE: amp_image_load and amp_image_save (PNG, default settings) of
+ *              FILE on the host, median of 5 runs: ms, MB/s of raw pixels, bytes written
+ * --filters is --only filters. --quick (for tests) makes everything small: a 960x540 image
+ * and few repetitions. The table goes to stdout; with --json one JSON object goes to
+ * stdout and the table to stderr. Exit codes: 0, 1 on any error, 2 for a usage error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "tool.h"
 
+extern char **environ;
+
+static const char bench_help[] =
+    "usage: ampvk bench [--json] [--device SPEC] [--size-mb N] [--filters] [--only SECTIONS]\n"
+    "                   [--image FILE.png] [--quick]\n"
+    "\n"
+    "Times what ampvk costs on an accelerator, section by section:\n"
+    "  bandwidth  copy and saxpy kernels over N MiB (GB/s, bytes read + written)\n"
+    "  dispatch   batched dependent dispatches and dispatch + wait round trips (us)\n"
+    "  transfers  array_view synchronize to and from the device (GB/s)\n"
+    "  filters    every built-in filter on a 3840x2160 RGBA8 image (ms), beside the copy\n"
+    "             filter and a device copy (amp_texture_copy) of the same image\n"
+    "  kernel     the first kernel of a new process, cold and with a warm disk cache (ms)\n"
+    "  image      amp_image_load and amp_image_save (PNG, default settings) of --image's\n"
+    "             file on the host: median of 5 runs, ms, MB/s of raw pixels, bytes written\n"
+    "\n"
+    "options:\n"
+    "  --json            print one JSON object on stdout (the table goes to stderr)\n"
+    "  --device SPEC     the accelerator: an index, a device path or a name substring\n"
+    "  --size-mb N       MiB for the bandwidth and transfer sections (default 1024)\n"
+    "  --filters         only the filters section (as --only filters)\n"
+    "  --only SECTIONS   only these sections, comma-separated (bandwidth,dispatch,...)\n"
+    "  --image FILE.png  add the image section, timing FILE (any format ampvk reads)\n"
+    "  --quick           a small run for tests: a 960x540 image, few repetitions\n"
+    "  --kernel-ready    (internal) time this process's first kernel: prints MS FROM_CACHE\n"
+    "  -h, --help        print this help\n"
+    "\n"
+    "Exit status: 0; 1 on an error; 2 for a usage error.\n";
+
+enum {
+    SEC_BANDWIDTH = 1,
+    SEC_DISPATCH = 2,
+    SEC_TRANSFERS = 4,
+    SEC_FILTERS = 8,
+    SEC_KERNEL = 16,
+    SEC_IMAGE = 32,
+    SEC_DEVICE = SEC_BANDWIDTH | SEC_DISPATCH | SEC_TRANSFERS | SEC_FILTERS | SEC_KERNEL
+};
+static const struct {
+    const char *name;
+    unsigned bit;
+} sections[] = {{"bandwidth", SEC_BANDWIDTH}, {"dispatch", SEC_DISPATCH}, {"transfers", SEC_TRANSFERS},
+                {"filters", SEC_FILTERS},     {"kernel", SEC_KERNEL},     {"image", SEC_IMAGE}};
+
+/* What the filter section runs: the filters of filter.h on the 4K RGBA8 image
+ * (equalize on its gray version), as the ampvk tool writes them; every op appears. */
+static const char *const filter_specs[] = {
+    "gaussian:radius=2", "gaussian:sigma=5", "box:radius=2", "median:radius=2", "sobel",
+    "sharpen:amount=1,sigma=1", "bilateral:diameter=9,sigma_color=50,sigma_space=5", "erode:radius=2",
+    "dilate:radius=2", "grayscale", "sepia", "invert", "gamma:gamma=2.2", "brightness_contrast:contrast=1.2",
+    "threshold:threshold=0.5", "srgb_to_linear", "linear_to_srgb", "resize:width=1920,height=1080",
+    "resize:width=1920,height=1080,interpolation=nearest", "resize:width=1920,height=1080,interpolation=area",
+    "resize:width=1920,height=1080,interpolation=cubic", "resize:width=1920,height=1080,interpolation=lanczos4",
+    "equalize", "gaussian:radius=2 grayscale invert"};
+enum { FILTER_COUNT = sizeof filter_specs / sizeof *filter_specs, IMAGE_RUNS = 5 };
+
+/* The options and every figure measured; a figure is valid when its section ran. */
+typedef struct bench {
+    FILE *out;          /* the table: stdout, or stderr with --json */
+    bool started;       /* something is in the table: the next section starts with a blank line */
+    unsigned sections;  /* SEC_* that run */
+    bool quick;
+    size_t mb;
+    const char *device; /* --device SPEC, passed on to the kernel-ready child */
+    const char *image;  /* --image FILE */
+    amp_accelerator_view *view;
+    amp_accelerator_info info;
+
+    double copy_gbps, saxpy_gbps;
+    int chain, chain_submits, trips;
+    double chain_us, record_us, trip_us;
+    double up_gbps, down_gbps, first_up_gbps, first_down_gbps;
+    int filter_width, filter_height;
+    double device_copy_ms, copy_filter_ms, filter_ms[FILTER_COUNT];
+    double cold_ms, warm_ms;
+    int cold_cached, warm_cached;
+    struct {
+        int width, height, channels, bits;
+        const char *format;
+        size_t raw_bytes, output_bytes;
+        double load_ms, save_ms;
+    } img;
+} bench;
+
+/* When s is not AMP_OK: prints "ampvk bench: WHAT: <the library's error>" and returns true. */
+static bool failed(amp_status s, const char *what)
+{
+    if (s == AMP_OK) return false;
+    tool_error("bench", "%s: %s", what, amp_last_error());
+    return true;
+}
+
+/* Starts a section of the table: a blank line unless it is the first thing printed. */
+static void section_gap(bench *b)
+{
+    if (b->started) fputc('\n', b->out);
+    b->started = true;
+}
+
+/* qsort's comparison of doubles. */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median of n values (sorts them). */
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Makes a kernel on b's view into *k; 0, or 1 with the error printed. */
+static int make_kernel(const bench *b, const char *params, const char *body, amp_kernel **k)
+{
+    *k = amp_kernel_create(b->view, &(amp_kernel_desc){.params = params, .body = body});
+    return *k ? 0 : failed(amp_last_status(), "amp_kernel_create");
+}
+
+/* Makes a 1-D array of n elements of type on b's view into *a; 0, or 1 with the error printed. */
+static int make_array(const bench *b, size_t n, amp_type type, amp_array **a)
+{
+    *a = amp_array_create(b->view, &(amp_array_desc){.extent = amp_extent1((int)n), .type = type});
+    return *a ? 0 : failed(amp_last_status(), "amp_array_create");
+}
+
+/* Seconds per call of fn(ctx) into *seconds, recorded back to back and waited for at
+ * the end, over enough calls for about half a second (at least 2, at most 50; --quick:
+ * a twentieth of a second, at most 5). 0, or 1 with the error printed (naming what). */
+static int per_call(const bench *b, amp_status (*fn)(void *), void *ctx, const char *what, double *seconds)
+{
+    amp_accelerator_view *v = b->view;
+    if (failed(fn(ctx), what) || failed(amp_view_wait(v), what)) return 1; /* warm-up */
+    double t0 = tool_now();
+    if (failed(fn(ctx), what) || failed(amp_view_wait(v), what)) return 1;
+    double one = tool_now() - t0, target = b->quick ? 0.05 : 0.5;
+    int most = b->quick ? 5 : 50;
+    int reps = one > 0 && target / one < most ? (int)(target / one) : most;
+    reps = reps < 2 ? 2 : reps;
+    t0 = tool_now();
+    for (int r = 0; r < reps; r++)
+        if (failed(fn(ctx), what)) return 1;
+    if (failed(amp_view_wait(v), what)) return 1;
+    *seconds = (tool_now() - t0) / reps;
+    return 0;
+}
+
+/* copy and saxpy kernels over b->mb MiB of floats, as float_4 for full-width loads. */
+static int bench_bandwidth(bench *b)
+{
+    int rc = 1;
+    amp_accelerator_view *v = b->view;
+    size_t n4 = b->mb * 1024 * 1024 / 16;
+    amp_extent e = amp_extent1((int)n4);
+    amp_array *x = NULL, *y = NULL;
+    amp_kernel *fill = NULL, *copy = NULL, *saxpy = NULL;
+    if (make_array(b, n4, AMP_FLOAT_4, &x) || make_array(b, n4, AMP_FLOAT_4, &y) ||
+        make_kernel(b, "array<vec4, 1> a", "a(idx) = vec4(float(idx));", &fill) ||
+        make_kernel(b, "array<const vec4, 1> a, array<vec4, 1> b", "b(idx) = a(idx);", &copy) ||
+        make_kernel(b, "array<const vec4, 1> x, array<vec4, 1> y, float s", "y(idx) = s * x(idx) + y(idx);", &saxpy))
+        goto done;
+    if (failed(amp_parallel_for_each(v, e, fill, AMP_ARGS(AMP_ARRAY("a", x))), "fill") ||
+        failed(amp_parallel_for_each(v, e, fill, AMP_ARGS(AMP_ARRAY("a", y))), "fill") ||
+        failed(amp_view_wait(v), "fill"))
+        goto done;
+    int reps = b->quick ? 2 : b->mb >= 512 ? 20 : 5;
+    double t0 = tool_now();
+    for (int r = 0; r < reps; r++)
+        if (failed(amp_parallel_for_each(v, e, copy, AMP_ARGS(AMP_ARRAY("a", x), AMP_ARRAY("b", y))), "copy"))
+            goto done;
+    if (failed(amp_view_wait(v), "copy")) goto done;
+    b->copy_gbps = 2.0 * (double)n4 * 16 * reps / (tool_now() - t0) / 1e9;
+    t0 = tool_now();
+    for (int r = 0; r < reps; r++)
+        if (failed(amp_parallel_for_each(v, e, saxpy,
+                                         AMP_ARGS(AMP_ARRAY("x", x), AMP_ARRAY("y", y), AMP_FLOAT("s", 0.5f))),
+                   "saxpy"))
+            goto done;
+    if (failed(amp_view_wait(v), "saxpy")) goto done;
+    b->saxpy_gbps = 3.0 * (double)n4 * 16 * reps / (tool_now() - t0) / 1e9;
+    fprintf(b->out, "%-54s %10.1f GB/s\n", "copy kernel (read + write)", b->copy_gbps);
+    fprintf(b->out, "%-54s %10.1f GB/s\n", "saxpy kernel (2 reads + write)", b->saxpy_gbps);
+    rc = 0;
+done:
+    amp_kernel_destroy(&fill);
+    amp_kernel_destroy(&copy);
+    amp_kernel_destroy(&saxpy);
+    amp_array_destroy(&x);
+    amp_array_destroy(&y);
+    return rc;
+}
+
+/* Dependent dispatches in one batch (each reads what the previous wrote), then
+ * dispatches each followed by a wait. */
+static int bench_dispatch(bench *b)
+{
+    int rc = 1;
+    amp_accelerator_view *v = b->view;
+    amp_array *small = NULL;
+    amp_kernel *inc = NULL;
+    if (make_array(b, 256, AMP_FLOAT, &small) || make_kernel(b, "array<float, 1> a", "a(idx) += 1.0;", &inc))
+        goto done;
+    const amp_extent e = amp_extent1(256);
+    if (failed(amp_parallel_for_each(v, e, inc, AMP_ARGS(AMP_ARRAY("a", small))), "warm-up") ||
+        failed(amp_view_wait(v), "warm-up"))
+        goto done;
+    b->chain = b->quick ? 200 : 2000;
+    amp_view_stats s0, s1;
+    if (failed(amp_view_get_stats(v, &s0), "amp_view_get_stats")) goto done;
+    double t0 = tool_now();
+    for (int r = 0; r < b->chain; r++)
+        if (failed(amp_parallel_for_each(v, e, inc, AMP_ARGS(AMP_ARRAY("a", small))), "batched dispatch")) goto done;
+    b->record_us = (tool_now() - t0) / b->chain * 1e6;
+    if (failed(amp_view_wait(v), "batched dispatch")) goto done;
+    b->chain_us = (tool_now() - t0) / b->chain * 1e6;
+    if (failed(amp_view_get_stats(v, &s1), "amp_view_get_stats")) goto done;
+    b->chain_submits = (int)(s1.submits - s0.submits);
+
+    b->trips = b->quick ? 50 : 500;
+    t0 = tool_now();
+    for (int r = 0; r < b->trips; r++)
+        if (failed(amp_parallel_for_each(v, e, inc, AMP_ARGS(AMP_ARRAY("a", small))), "round trip") ||
+            failed(amp_view_wait(v), "round trip"))
+            goto done;
+    b->trip_us = (tool_now() - t0) / b->trips * 1e6;
+    fprintf(b->out, "%-54s %10.2f us  (%d submits, %.2f us to record)\n", "batched dependent dispatch", b->chain_us,
+            b->chain_submits, b->record_us);
+    fprintf(b->out, "%-54s %10.1f us\n", "dispatch + wait round trip", b->trip_us);
+    rc = 0;
+done:
+    amp_kernel_destroy(&inc);
+    amp_array_destroy(&small);
+    return rc;
+}
+
+/* array_view synchronize to and from the device of b->mb MiB. The first transfer
+ * also pins the host memory (imported once per view): reported apart from the
+ * steady state (the median of the rest). */
+static int bench_transfers(bench *b)
+{
+    enum { SYNC_REPS = 5 };
+    int rc = 1;
+    amp_accelerator_view *v = b->view;
+    size_t nbytes = b->mb * 1024 * 1024;
+    amp_array_view *hv = NULL;
+    amp_kernel *touch = NULL;
+    float *host = malloc(nbytes);
+    if (!host) return tool_error("bench", "out of host memory for %zu MiB", b->mb);
+    for (size_t i = 0; i < nbytes / 4; i++) host[i] = (float)(i & 1023);
+    hv = amp_array_view_create(amp_extent1((int)(nbytes / 16)), AMP_FLOAT_4, 0, host);
+    if (!hv) {
+        failed(amp_last_status(), "amp_array_view_create");
+        goto done;
+    }
+    if (make_kernel(b, "array_view<vec4, 1> a", "if (idx == 0) a(idx) += vec4(1.0);", &touch)) goto done;
+    double ups[SYNC_REPS], downs[SYNC_REPS];
+    for (int r = 0; r < SYNC_REPS; r++) {
+        if (failed(amp_array_view_refresh(hv), "amp_array_view_refresh")) goto done;
+        double t0 = tool_now();
+        if (failed(amp_array_view_synchronize_to(hv, v), "synchronize to device") ||
+            failed(amp_view_wait(v), "synchronize to device"))
+            goto done;
+        ups[r] = tool_now() - t0;
+        if (failed(amp_parallel_for_each(v, amp_extent1(1), touch, AMP_ARGS(AMP_VIEW("a", hv))), "touch") ||
+            failed(amp_view_wait(v), "touch"))
+            goto done;
+        t0 = tool_now();
+        if (failed(amp_array_view_synchronize(hv), "synchronize from device")) goto done;
+        downs[r] = tool_now() - t0;
+    }
+    b->first_up_gbps = (double)nbytes / ups[0] / 1e9;
+    b->first_down_gbps = (double)nbytes / downs[0] / 1e9;
+    b->up_gbps = (double)nbytes / median(ups + 1, SYNC_REPS - 1) / 1e9;
+    b->down_gbps = (double)nbytes / median(downs + 1, SYNC_REPS - 1) / 1e9;
+    fprintf(b->out, "%-54s %10.1f GB/s\n", "array_view synchronize to device", b->up_gbps);
+    fprintf(b->out, "%-54s %10.1f GB/s\n", "array_view synchronize from device", b->down_gbps);
+    fprintf(b->out, "%-54s %10.1f / %.1f GB/s\n", "first transfer (pins memory) to / from", b->first_up_gbps,
+            b->first_down_gbps);
+    rc = 0;
+done:
+    amp_kernel_destroy(&touch);
+    amp_array_view_destroy(&hv); /* before the memory it wraps */
+    free(host);
+    return rc;
+}
+
+/* A filter chain and its textures, for per_call. */
+typedef struct filter_run {
+    amp_image_filter f[4];
+    int n;
+    amp_texture *src, *dst;
+} filter_run;
+
+/* Runs the chain once. */
+static amp_status run_filter(void *ctx)
+{
+    filter_run *r = ctx;
+    return amp_image_filter_chain(r->f, r->n, r->src, r->dst);
+}
+
+/* Copies src to dst on the device (vkCmdCopyImage). */
+static amp_status run_copy(void *ctx)
+{
+    filter_run *r = ctx;
+    return amp_texture_copy(r->src, NULL, r->dst, NULL);
+}
+
+/* Makes a 2-D unorm8 texture of comps components into *t, filled with a hash
+ * pattern when fill; 0, or 1 with the error printed. */
+static int make_image(const bench *b, int comps, amp_extent e, bool fill, amp_texture **t)
+{
+    amp_texture_desc d = {.extent = e, .type = AMP_MAKE_TYPE(AMP_SCALAR_UNORM, comps), .bits_per_scalar_element = 8};
+    size_t n = (size_t)e.dims[0] * (size_t)e.dims[1] * (size_t)comps;
+    unsigned char *data = NULL;
+    if (fill) {
+        data = malloc(n);
+        if (!data) return tool_error("bench", "out of host memory for a %dx%d image", e.dims[1], e.dims[0]);
+        for (size_t i = 0; i < n; i++) data[i] = (unsigned char)((i * 2654435761u) >> 24);
+        d.data = data;
+        d.data_size = n;
+    }
+    *t = amp_texture_create(b->view, &d);
+    free(data);
+    return *t ? 0 : failed(amp_last_status(), "amp_texture_create");
+}
+
+/* Every built-in filter on the 4K image (--quick: 960x540), with its ratio to the copy
+ * filter (one texel read, one written: the filters' floor) and to a device copy. */
+static int bench_filters(bench *b)
+{
+    int rc = 1;
+    b->filter_width = b->quick ? 960 : 3840;
+    b->filter_height = b->quick ? 540 : 2160;
+    amp_extent e = amp_extent2(b->filter_height, b->filter_width);
+    filter_run copy = {0};
+    double device_s, copy_s;
+    if (make_image(b, 4, e, true, &copy.src) || make_image(b, 4, e, false, &copy.dst) ||
+        per_call(b, run_copy, &copy, "amp_texture_copy", &device_s))
+        goto done;
+    copy.f[0] = (amp_image_filter){.op = AMP_IMAGE_COPY};
+    copy.n = 1;
+    if (per_call(b, run_filter, &copy, "copy filter", &copy_s)) goto done;
+    b->device_copy_ms = device_s * 1e3;
+    b->copy_filter_ms = copy_s * 1e3;
+    char title[80];
+    snprintf(title, sizeof title, "filter on %dx%d RGBA8", b->filter_width, b->filter_height);
+    section_gap(b);
+    fprintf(b->out, "%-54s %10s     %8s %12s\n", title, "time", "x copy", "x dev. copy");
+    fprintf(b->out, "%-54s %10.3f ms  %8.2f %12.2f\n", "device copy (amp_texture_copy)", b->device_copy_ms,
+            device_s / copy_s, 1.0);
+    fprintf(b->out, "%-54s %10.3f ms  %8.2f %12.2f\n", "copy filter", b->copy_filter_ms, 1.0, copy_s / device_s);
+    for (int i = 0; i < FILTER_COUNT; i++) {
+        filter_run r = {0};
+        char spec[160];
+        snprintf(spec, sizeof spec, "%s", filter_specs[i]);
+        char *save = NULL;
+        for (char *tok = strtok_r(spec, " ", &save); tok && r.n < 4; tok = strtok_r(NULL, " ", &save))
+            if (failed(amp_image_filter_parse(tok, &r.f[r.n++]), tok)) goto done;
+        int comps = strcmp(filter_specs[i], "equalize") == 0 ? 1 : 4;
+        amp_extent out;
+        if (failed(amp_image_filter_output_extent(r.f, r.n, e, &out), filter_specs[i])) goto done;
+        double s = 0;
+        int err = make_image(b, comps, e, true, &r.src) ||
+                  make_image(b, amp_image_filter_output_components(r.f, r.n, comps), out, false, &r.dst) ||
+                  per_call(b, run_filter, &r, filter_specs[i], &s);
+        amp_texture_destroy(&r.src);
+        amp_texture_destroy(&r.dst);
+        if (err) goto done;
+        b->filter_ms[i] = s * 1e3;
+        fprintf(b->out, "%-54s %10.3f ms  %8.2f %12.2f\n", filter_specs[i], s * 1e3, s / copy_s, s / device_s);
+    }
+    rc = 0;
+done:
+    amp_texture_destroy(&copy.src);
+    amp_texture_destroy(&copy.dst);
+    return rc;
+}
+
+/* Child mode (--kernel-ready): prints the milliseconds the first kernel of this
+ * process took to be ready, and whether it came from the disk cache. */
+static int kernel_ready(void)
+{
+    amp_accelerator_view *v = amp_default_view();
+    if (!v) return failed(amp_last_status(), "amp_default_view");
+    double t0 = tool_now();
+    amp_kernel *k =
+        amp_kernel_create(v, &(amp_kernel_desc){.params = "array_view<float, 1> a, float s",
+                                                .body = "a(idx) = a(idx) * s + 1.0;"});
+    double t1 = tool_now();
+    if (!k) return failed(amp_last_status(), "amp_kernel_create");
+    printf("%.3f %d\n", (t1 - t0) * 1e3, amp_kernel_from_cache(k));
+    amp_kernel_destroy(&k);
+    return 0;
+}
+
+/* Runs `<this program> bench --kernel-ready [--device SPEC]` with XDG_CACHE_HOME=cache_dir
+ * and reads its figures; 0, or 1 with the error printed. The program is run as
+ * /proc/self/exe: the very file this process runs, even if a rebuild replaced it since. */
+static int child_ms(const bench *b, const char *cache_dir, double *ms, int *cached)
+{
+    char self[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0) return tool_error("bench", "cannot find this program (/proc/self/exe): %s", strerror(errno));
+    self[len] = '\0';
+    const char *exe = "/proc/self/exe";
+    char *args[] = {self, "bench", "--kernel-ready", b->device ? "--device" : NULL, (char *)b->device, NULL};
+
+    size_t n = 0;
+    while (environ[n]) n++;
+    char **env = calloc(n + 2, sizeof *env);
+    char cache_var[PATH_MAX + 32];
+    if (!env) return tool_error("bench", "out of host memory");
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "XDG_CACHE_HOME=", 15) != 0) env[k++] = environ[i];
+    snprintf(cache_var, sizeof cache_var, "XDG_CACHE_HOME=%s", cache_dir);
+    env[k] = cache_var;
+
+    int fds[2], rc = 1;
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+        free(env);
+        return tool_error("bench", "pipe: %s", strerror(errno));
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+    pid_t pid;
+    int err = posix_spawn(&pid, exe, &fa, NULL, args, env);
+    posix_spawn_file_actions_destroy(&fa);
+    free(env);
+    close(fds[1]);
+    if (err != 0) {
+        close(fds[0]);
+        return tool_error("bench", "cannot run %s: %s", self, strerror(err));
+    }
+    char buf[256];
+    size_t got = 0;
+    for (;;) {
+        ssize_t r = read(fds[0], buf + got, sizeof buf - 1 - got);
+        if (r > 0 && (got += (size_t)r) < sizeof buf - 1) continue;
+        if (r < 0 && errno == EINTR) continue;
+        break;
+    }
+    buf[got] = '\0';
+    close(fds[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return tool_error("bench", "waitpid: %s", strerror(errno));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        tool_error("bench", "`%s bench --kernel-ready` failed (%s %d)", self,
+                   WIFEXITED(status) ? "exit status" : "signal",
+                   WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    else if (sscanf(buf, "%lf %d", ms, cached) != 2)
+        tool_error("bench", "`%s bench --kernel-ready` printed '%s', not 'MS FROM_CACHE'", self, buf);
+    else
+        rc = 0;
+    return rc;
+}
+
+/* nftw's callback for remove_tree: removes one entry. */
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    if (remove(path) != 0) tool_error("bench", "cannot remove %s: %s", path, strerror(errno));
+    return 0;
+}
+
+/* Removes a folder and everything in it. */
+static void remove_tree(const char *dir) { nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
+/* Makes a new folder under $TMPDIR (else /tmp) into dir; 0, or 1 with the error printed. */
+static int make_temp_dir(char *dir, size_t size)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, size, "%s/ampvk-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (mkdtemp(dir)) return 0;
+    return tool_error("bench", "cannot make a folder %s: %s", dir, strerror(errno));
+}
+
+/* The first kernel of a new process: cold (an empty cache folder), then warm (the
+ * disk cache the first one left). */
+static int bench_kernel(bench *b)
+{
+    char dir[PATH_MAX];
+    if (make_temp_dir(dir, sizeof dir)) return 1;
+    int rc = child_ms(b, dir, &b->cold_ms, &b->cold_cached) || child_ms(b, dir, &b->warm_ms, &b->warm_cached);
+    remove_tree(dir);
+    if (rc) return 1;
+    section_gap(b);
+    fprintf(b->out, "%-54s %10.2f ms%s\n", "first kernel, cold cache", b->cold_ms,
+            b->cold_cached ? "  (came from the cache)" : "");
+    fprintf(b->out, "%-54s %10.2f ms%s\n", "first kernel, warm disk cache", b->warm_ms,
+            b->warm_cached ? "" : "  (not from the cache)");
+    return 0;
+}
+
+/* amp_image_load and amp_image_save (PNG, default settings) of b->image on the host,
+ * IMAGE_RUNS times each; the medians. */
+static int bench_image(bench *b)
+{
+    int rc = 1;
+    double load[IMAGE_RUNS], save[IMAGE_RUNS];
+    amp_image img = {0};
+    char dir[PATH_MAX], path[PATH_MAX + 32];
+    if (make_temp_dir(dir, sizeof dir)) return 1;
+    snprintf(path, sizeof path, "%s/ampvk-bench.png", dir);
+    for (int r = 0; r < IMAGE_RUNS; r++) {
+        amp_image_free(&img);
+        double t0 = tool_now();
+        if (failed(amp_image_load(b->image, NULL, &img), "image")) goto done;
+        load[r] = tool_now() - t0;
+    }
+    for (int r = 0; r < IMAGE_RUNS; r++) {
+        double t0 = tool_now();
+        if (failed(amp_image_save(path, &img, NULL), "image")) goto done;
+        save[r] = tool_now() - t0;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        tool_error("bench", "%s: %s", path, strerror(errno));
+        goto done;
+    }
+    b->img.width = img.width;
+    b->img.height = img.height;
+    b->img.channels = img.channels;
+    b->img.bits = img.bits;
+    b->img.format = amp_image_format_name(img.format);
+    b->img.raw_bytes = (size_t)img.width * (size_t)img.height * (size_t)img.channels * (size_t)(img.bits / 8);
+    b->img.output_bytes = (size_t)st.st_size;
+    b->img.load_ms = median(load, IMAGE_RUNS) * 1e3;
+    b->img.save_ms = median(save, IMAGE_RUNS) * 1e3;
+    double mb = (double)b->img.raw_bytes / 1e6;
+    section_gap(b);
+    fprintf(b->out, "image %s: %dx%d, %d channels of %d bits (%s), %.1f MB raw; median of %d runs\n", b->image,
+            img.width, img.height, img.channels, img.bits, b->img.format ? b->img.format : "?", mb, IMAGE_RUNS);
+    fprintf(b->out, "%-54s %10.3f ms  %8.1f MB/s\n", "amp_image_load", b->img.load_ms, mb / (b->img.load_ms / 1e3));
+    fprintf(b->out, "%-54s %10.3f ms  %8.1f MB/s  %zu bytes\n", "amp_image_save (PNG, default settings)",
+            b->img.save_ms, mb / (b->img.save_ms / 1e3), b->img.output_bytes);
+    rc = 0;
+done:
+    amp_image_free(&img);
+    remove_tree(dir);
+    return rc;
+}
+
+/* Writes s as a JSON string: quotes, escapes, and U+FFFD for bytes that are not UTF-8. */
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        unsigned c = *p;
+        int n = c < 0x80 ? 0 : c >= 0xc2 && c < 0xe0 ? 1 : c >= 0xe0 && c < 0xf0 ? 2 : c >= 0xf0 && c < 0xf5 ? 3 : -1;
+        int k = 0;
+        while (n > 0 && k < n && (p[k + 1] & 0xc0) == 0x80) k++;
+        if (c == '"' || c == '\\')
+            printf("\\%c", (int)c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else if (n >= 0 && k == n)
+            fwrite(p, 1, (size_t)n + 1, stdout);
+        else
+            fputs("\\ufffd", stdout);
+        p += n > 0 && k == n ? n + 1 : 1;
+    }
+    putchar('"');
+}
+
+/* Writes ", KEY: V" with prec decimals (the leading comma unless first), null when
+ * V is not finite. */
+static void json_num(const char *key, double v, int prec, bool first)
+{
+    printf("%s\"%s\": ", first ? "" : ", ", key);
+    if (isfinite(v))
+        printf("%.*f", prec, v);
+    else
+        printf("null");
+}
+
+/* Prints every figure measured as one JSON object on stdout. */
+static void print_json(const bench *b)
+{
+    printf("{\"device\": ");
+    if (b->view) {
+        printf("{\"description\": ");
+        json_string(b->info.description);
+        printf(", \"device_path\": ");
+        json_string(b->info.device_path);
+        printf(", \"emulated\": %s, \"debug\": %s}", b->info.is_emulated ? "true" : "false",
+               b->info.is_debug ? "true" : "false");
+    } else {
+        printf("null");
+    }
+    printf(", \"quick\": %s, \"size_mb\": %zu", b->quick ? "true" : "false", b->mb);
+    if (b->sections & SEC_BANDWIDTH) {
+        printf(", \"bandwidth\": {");
+        json_num("copy_gbps", b->copy_gbps, 2, true);
+        json_num("saxpy_gbps", b->saxpy_gbps, 2, false);
+        printf("}");
+    }
+    if (b->sections & SEC_DISPATCH) {
+        printf(", \"dispatch\": {\"batched_dispatches\": %d, \"batched_submits\": %d", b->chain, b->chain_submits);
+        json_num("batched_dispatch_us", b->chain_us, 3, false);
+        json_num("dispatch_record_us", b->record_us, 3, false);
+        printf(", \"roundtrips\": %d", b->trips);
+        json_num("roundtrip_us", b->trip_us, 2, false);
+        printf("}");
+    }
+    if (b->sections & SEC_TRANSFERS) {
+        printf(", \"transfers\": {");
+        json_num("h2d_gbps", b->up_gbps, 2, true);
+        json_num("d2h_gbps", b->down_gbps, 2, false);
+        json_num("h2d_first_gbps", b->first_up_gbps, 2, false);
+        json_num("d2h_first_gbps", b->first_down_gbps, 2, false);
+        printf("}");
+    }
+    if (b->sections & SEC_FILTERS) {
+        printf(", \"filters\": {\"width\": %d, \"height\": %d, \"format\": \"rgba8\"", b->filter_width,
+               b->filter_height);
+        json_num("device_copy_ms", b->device_copy_ms, 4, false);
+        json_num("copy_filter_ms", b->copy_filter_ms, 4, false);
+        printf(", \"results\": [");
+        for (int i = 0; i < FILTER_COUNT; i++) {
+            printf("%s{\"filter\": ", i ? ", " : "");
+            json_string(filter_specs[i]);
+            json_num("ms", b->filter_ms[i], 4, false);
+            json_num("x_copy", b->filter_ms[i] / b->copy_filter_ms, 3, false);
+            json_num("x_device_copy", b->filter_ms[i] / b->device_copy_ms, 3, false);
+            printf("}");
+        }
+        printf("]}");
+    }
+    if (b->sections & SEC_KERNEL) {
+        printf(", \"kernel_ready\": {");
+        json_num("cold_ms", b->cold_ms, 2, true);
+        json_num("warm_ms", b->warm_ms, 3, false);
+        printf(", \"cold_from_cache\": %s, \"warm_from_cache\": %s}", b->cold_cached ? "true" : "false",
+               b->warm_cached ? "true" : "false");
+    }
+    if (b->sections & SEC_IMAGE) {
+        double mb = (double)b->img.raw_bytes / 1e6;
+        printf(", \"image\": {\"file\": ");
+        json_string(b->image);
+        printf(", \"format\": ");
+        json_string(b->img.format ? b->img.format : "");
+        printf(", \"width\": %d, \"height\": %d, \"channels\": %d, \"bits\": %d, \"raw_bytes\": %zu, \"runs\": %d",
+               b->img.width, b->img.height, b->img.channels, b->img.bits, b->img.raw_bytes, IMAGE_RUNS);
+        json_num("load_ms", b->img.load_ms, 4, false);
+        json_num("load_mbps", mb / (b->img.load_ms / 1e3), 2, false);
+        json_num("save_ms", b->img.save_ms, 4, false);
+        json_num("save_mbps", mb / (b->img.save_ms / 1e3), 2, false);
+        printf(", \"output_bytes\": %zu}", b->img.output_bytes);
+    }
+    printf(", \"validation_messages\": %llu}\n", (unsigned long long)amp_validation_message_count());
+}
+
+/* Parses --only's comma-separated section names into *bits; false on an unknown one
+ * (its name in bad). */
+static bool parse_sections(const char *list, unsigned *bits, char *bad, size_t bad_size)
+{
+    *bits = 0;
+    const char *p = list;
+    for (;;) {
+        size_t n = strcspn(p, ",");
+        bool found = false;
+        for (size_t i = 0; i < sizeof sections / sizeof *sections && n; i++)
+            if (strlen(sections[i].name) == n && strncmp(p, sections[i].name, n) == 0) {
+                *bits |= sections[i].bit;
+                found = true;
+            }
+        if (!found) {
+            snprintf(bad, bad_size, "%.*s", (int)n, p);
+            return false;
+        }
+        if (!p[n]) return true;
+        p += n + 1;
+    }
+}
+
+/* ampvk bench: see the header comment. */
 int ampvk_bench_main(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return tool_error("bench", "not built yet");
+    if (tool_wants_help(argc, argv)) {
+        fputs(bench_help, stdout);
+        return 0;
+    }
+    bench b = {.out = stdout, .mb = 1024};
+    bool json = false, child = false, filters_only = false;
+    const char *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val;
+        long n;
+        if (strcmp(a, "--json") == 0) {
+            json = true;
+        } else if (strcmp(a, "--filters") == 0) {
+            filters_only = true;
+        } else if (strcmp(a, "--quick") == 0) {
+            b.quick = true;
+        } else if (strcmp(a, "--kernel-ready") == 0) {
+            child = true;
+        } else if (tool_option(argc, argv, &i, "--device", &val)) {
+            if (!val || !*val) return tool_usage_error("bench", "--device needs SPEC");
+            b.device = val;
+        } else if (tool_option(argc, argv, &i, "--size-mb", &val)) {
+            if (!tool_parse_long(val, 1, 8192, &n))
+                return tool_usage_error("bench", "--size-mb needs a whole number of MiB from 1 to 8192");
+            b.mb = (size_t)n;
+        } else if (tool_option(argc, argv, &i, "--image", &val)) {
+            if (!val || !*val) return tool_usage_error("bench", "--image needs FILE");
+            b.image = val;
+        } else if (tool_option(argc, argv, &i, "--only", &val)) {
+            if (!val) return tool_usage_error("bench", "--only needs SECTIONS");
+            only = val;
+        } else {
+            return tool_usage_error("bench", "unknown %s '%s'", a[0] == '-' ? "option" : "argument", a);
+        }
+    }
+    if (filters_only && only) return tool_usage_error("bench", "--filters and --only: give one");
+    b.sections = filters_only ? SEC_FILTERS : SEC_DEVICE;
+    if (only) {
+        char bad[64];
+        if (!parse_sections(only, &b.sections, bad, sizeof bad))
+            return tool_usage_error("bench", "--only: no section '%s' (bandwidth, dispatch, transfers, filters, "
+                                    "kernel, image)", bad);
+    }
+    if (b.image) b.sections |= SEC_IMAGE;
+    if ((b.sections & SEC_IMAGE) && !b.image) return tool_usage_error("bench", "--only image needs --image FILE");
+
+    if (b.device && tool_select_device("bench", b.device)) return 1;
+    if (child) return kernel_ready();
+    if (json) b.out = stderr;
+
+    if (b.sections & SEC_DEVICE) {
+        b.view = amp_default_view();
+        if (!b.view) return failed(amp_last_status(), "amp_default_view");
+        if (failed(amp_accelerator_get_info(amp_view_accelerator(b.view), &b.info), "amp_accelerator_get_info"))
+            return 1;
+        fprintf(b.out, "ampvk bench on %s (%s)%s\n", b.info.description, b.info.device_path,
+                b.quick ? ", quick" : "");
+        if (b.sections & (SEC_BANDWIDTH | SEC_TRANSFERS)) fprintf(b.out, "%zu MiB for bandwidth and transfers\n", b.mb);
+        if (b.sections & (SEC_BANDWIDTH | SEC_DISPATCH | SEC_TRANSFERS))
+            fprintf(b.out, "\n%-54s %10s\n", "measure", "value");
+        b.started = true;
+    }
+    if (((b.sections & SEC_BANDWIDTH) && bench_bandwidth(&b)) || ((b.sections & SEC_DISPATCH) && bench_dispatch(&b)) ||
+        ((b.sections & SEC_TRANSFERS) && bench_transfers(&b)) || ((b.sections & SEC_FILTERS) && bench_filters(&b)) ||
+        ((b.sections & SEC_KERNEL) && bench_kernel(&b)) || ((b.sections & SEC_IMAGE) && bench_image(&b)))
+        return 1;
+    if (b.view && b.info.is_debug)
+        fprintf(b.out, "\nvalidation messages: %llu\n", (unsigned long long)amp_validation_message_count());
+    if (json) print_json(&b);
+    return 0;
 }
