@@ -4,7 +4,8 @@
  *     ampvk bench [--json] [--device SPEC] [--size-mb N] [--filters] [--only SECTIONS]
  *                 [--image FILE.png] [--quick]
  *
- * Sections (--only takes a comma-separated list of their names; all but image by default):
+ * Sections (--only takes a comma-separated list of their names, or all: every one but
+ * image; by default every section but image, or with --image only image):
  *   bandwidth  copy / saxpy kernels over N MiB        GB/s counted as bytes read + written
  *   dispatch   batched dependent dispatch             us per dispatch, one submit for all
  *              dispatch + wait round trip             us per parallel_for_each followed by a wait
@@ -15,9 +16,10 @@
  *              runs `<this program> bench --kernel-ready` as a child
  *   image      with --image FILE: amp_image_load and amp_image_save (PNG, default settings) of
  *              FILE on the host, median of 5 runs: ms, MB/s of raw pixels, bytes written
- * --filters is --only filters. --quick (for tests) makes everything small: a 960x540 image
- * and few repetitions. The table goes to stdout; with --json one JSON object goes to
- * stdout and the table to stderr. Exit codes: 0, 1 on any error, 2 for a usage error.
+ * --filters is --only filters; --image adds its section to --only's or --filters'. --quick
+ * (for tests) makes everything small: a 960x540 image and few repetitions. The table goes
+ * to stdout; with --json one JSON object goes to stdout and the table to stderr.
+ * Exit codes: 0, 1 on any error, 2 for a usage error.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,7 +42,8 @@ static const char bench_help[] =
     "usage: ampvk bench [--json] [--device SPEC] [--size-mb N] [--filters] [--only SECTIONS]\n"
     "                   [--image FILE.png] [--quick]\n"
     "\n"
-    "Times what ampvk costs on an accelerator, section by section:\n"
+    "Times what ampvk costs on an accelerator, section by section (by default every\n"
+    "section but image; with --image, only image):\n"
     "  bandwidth  copy and saxpy kernels over N MiB (GB/s, bytes read + written)\n"
     "  dispatch   batched dependent dispatches and dispatch + wait round trips (us)\n"
     "  transfers  array_view synchronize to and from the device (GB/s)\n"
@@ -54,9 +57,11 @@ static const char bench_help[] =
     "  --json            print one JSON object on stdout (the table goes to stderr)\n"
     "  --device SPEC     the accelerator: an index, a device path or a name substring\n"
     "  --size-mb N       MiB for the bandwidth and transfer sections (default 1024)\n"
-    "  --filters         only the filters section (as --only filters)\n"
-    "  --only SECTIONS   only these sections, comma-separated (bandwidth,dispatch,...)\n"
-    "  --image FILE.png  add the image section, timing FILE (any format ampvk reads)\n"
+    "  --filters         the filters section (as --only filters)\n"
+    "  --only SECTIONS   only these sections, comma-separated (bandwidth,dispatch,...), or\n"
+    "                    all: every one but image\n"
+    "  --image FILE.png  time FILE's load and save (any format ampvk reads): the image\n"
+    "                    section, alone or added to --only's or --filters'\n"
     "  --quick           a small run for tests: a 960x540 image, few repetitions\n"
     "  --kernel-ready    (internal) time this process's first kernel: prints MS FROM_CACHE\n"
     "  -h, --help        print this help\n"
@@ -687,13 +692,13 @@ static void print_json(const bench *b)
         json_num("load_mbps", mb / (b->img.load_ms / 1e3), 2, false);
         json_num("save_ms", b->img.save_ms, 4, false);
         json_num("save_mbps", mb / (b->img.save_ms / 1e3), 2, false);
-        printf(", \"output_bytes\": %zu}", b->img.output_bytes);
+        printf(", \"save_bytes\": %zu}", b->img.output_bytes);
     }
     printf(", \"validation_messages\": %llu}\n", (unsigned long long)amp_validation_message_count());
 }
 
-/* Parses --only's comma-separated section names into *bits; false on an unknown one
- * (its name in bad). */
+/* Parses --only's comma-separated section names ("all": every one but image, which
+ * --image adds) into *bits; false on an unknown one (its name in bad). */
 static bool parse_sections(const char *list, unsigned *bits, char *bad, size_t bad_size)
 {
     *bits = 0;
@@ -706,6 +711,10 @@ static bool parse_sections(const char *list, unsigned *bits, char *bad, size_t b
                 *bits |= sections[i].bit;
                 found = true;
             }
+        if (n == 3 && strncmp(p, "all", 3) == 0) {
+            *bits |= SEC_DEVICE;
+            found = true;
+        }
         if (!found) {
             snprintf(bad, bad_size, "%.*s", (int)n, p);
             return false;
@@ -754,12 +763,12 @@ int ampvk_bench_main(int argc, char **argv)
         }
     }
     if (filters_only && only) return tool_usage_error("bench", "--filters and --only: give one");
-    b.sections = filters_only ? SEC_FILTERS : SEC_DEVICE;
+    b.sections = filters_only ? SEC_FILTERS : b.image ? 0 : SEC_DEVICE;
     if (only) {
         char bad[64];
         if (!parse_sections(only, &b.sections, bad, sizeof bad))
             return tool_usage_error("bench", "--only: no section '%s' (bandwidth, dispatch, transfers, filters, "
-                                    "kernel, image)", bad);
+                                    "kernel, image or all)", bad);
     }
     if (b.image) b.sections |= SEC_IMAGE;
     if ((b.sections & SEC_IMAGE) && !b.image) return tool_usage_error("bench", "--only image needs --image FILE");
