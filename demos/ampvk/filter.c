@@ -55,6 +55,7 @@ static const char help[] =
     "  --png-level N   PNG compression, 1 (fastest) .. 12 (smallest); default 2\n"
     "  --jobs N        host threads for a folder (default: one per core)\n"
     "  --quiet         no progress and no summary\n"
+    "  --timings       (a file) print the time of each stage, each waited for\n"
     "  -h, --help      this help\n"
     "\n"
     "A folder run shows a progress bar on a terminal, plain lines otherwise; files that\n"
@@ -66,7 +67,7 @@ typedef struct options {
     amp_image_filter filters[MAX_FILTERS];
     int count;
     int bits, quality, png_level, jobs;
-    bool quiet;
+    bool quiet, timings;
     const char *device;
 } options;
 
@@ -90,13 +91,33 @@ typedef struct run {
 /* Reads in_path, runs the chain on view and writes out_path. 0, or 1 with the reason
  * in why. */
 static int filter_file(const options *o, amp_accelerator_view *view, const char *in_path, const char *out_path,
-                       char *why, size_t why_len, char *info, size_t info_len)
+                       char *why, size_t why_len, char *info, size_t info_len, double *stages, amp_image *decoded)
 {
+    /* stages (--timings): seconds of decode, upload, filter, download, encode + write,
+       each waited for (which costs a little overlap) */
+    double t = stages ? tool_now() : 0;
+#define STAGE(k)                                                                                                     \
+    do {                                                                                                             \
+        if (stages) {                                                                                                \
+            if ((k) == 1 || (k) == 2) amp_view_wait(view);                                                           \
+            double now_ = tool_now();                                                                                \
+            stages[k] = now_ - t;                                                                                    \
+            t = now_;                                                                                                \
+        }                                                                                                            \
+    } while (0)
     amp_image img = {0}, out = {0};
     amp_texture *src = NULL, *dst = NULL;
     amp_image_format f = amp_image_format_from_path(out_path);
-    amp_status s = amp_image_load(in_path, NULL, &img);
+    /* decoded: the image already read (taken over), else read here */
+    amp_status s = AMP_OK;
+    if (decoded)
+        img = *decoded, *decoded = (amp_image){0};
+    else
+        s = amp_image_load(in_path, NULL, &img);
+    if (!decoded) STAGE(0);
+    else if (stages) t = tool_now();
     if (s == AMP_OK) src = amp_texture_from_image(view, &img, 0);
+    STAGE(1);
     int w = img.width, h = img.height, channels = img.channels, bits = img.bits;
     amp_image_free(&img);
     if (s == AMP_OK && !src) s = amp_last_status();
@@ -111,10 +132,14 @@ static int filter_file(const options *o, amp_accelerator_view *view, const char 
         if (!dst) s = amp_last_status();
     }
     if (s == AMP_OK) s = amp_image_filter_chain(o->filters, o->count, src, dst);
+    STAGE(2);
     if (s == AMP_OK) s = amp_texture_to_image(dst, f == AMP_IMAGE_FORMAT_HDR ? 32 : o->bits, &out);
+    STAGE(3);
     if (s == AMP_OK)
         s = amp_image_save(out_path, &out,
                            &(amp_image_save_desc){.format = f, .quality = o->quality, .png_level = o->png_level});
+    STAGE(4);
+#undef STAGE
     if (s == AMP_OK && info)
         snprintf(info, info_len, "%dx%d, %d channel%s of %d bits -> %dx%d, %d channel%s of %d bits", w, h, channels,
                  channels == 1 ? "" : "s", bits, out.width, out.height, out.channels, out.channels == 1 ? "" : "s",
@@ -206,7 +231,7 @@ static void *worker(void *arg)
         size_t i = atomic_fetch_add(&r->next, 1);
         if (i >= r->count) break;
         char *in = join(r->in_dir, r->names[i]), *out = output_name(r->out_dir, r->names[i]);
-        int rc = in && out ? filter_file(r->opt, view, in, out, why, sizeof why, NULL, 0) : 1;
+        int rc = in && out ? filter_file(r->opt, view, in, out, why, sizeof why, NULL, 0, NULL, NULL) : 1;
         if (rc) {
             add_failure(r, r->names[i], in && out ? why : "out of host memory");
             atomic_fetch_add(&r->failed, 1);
@@ -329,11 +354,13 @@ static int filter_folder(const options *o, const char *in_dir, const char *out_d
         }
         for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
     }
+    /* this rank's last report; the failures (after every rank's last report); the totals */
     size_t done_all = 0, failed_all = 0;
     tool_dist_progress(&dist, atomic_load(&r.done), atomic_load(&r.failed), &done_all, &failed_all);
     char *failures = tool_dist_gather_text(&dist, r.failures ? r.failures : "");
+    tool_dist_progress(&dist, atomic_load(&r.done), atomic_load(&r.failed), &done_all, &failed_all);
     double elapsed = tool_now() - t0;
-    if (report && tty && total > 0) show_progress(true, done_all, failed_all, (size_t)total, elapsed, true);
+    if (report && tty && total > 0 && !code) show_progress(true, done_all, failed_all, (size_t)total, elapsed, true);
     if (report && !code)
         printf("%zu image%s in %.2f s (%.1f images/s), %zu failed\n", done_all, done_all == 1 ? "" : "s", elapsed,
                elapsed > 0 ? (double)done_all / elapsed : 0.0, failed_all);
@@ -355,6 +382,22 @@ static int filter_folder(const options *o, const char *in_dir, const char *out_d
 }
 
 /* ---- the command ---- */
+
+/* An image decoded on another thread (its error message is that thread's). */
+typedef struct decode_job {
+    const char *path;
+    amp_image img;
+    amp_status s;
+    char why[1024];
+} decode_job;
+
+static void *decode_thread(void *arg)
+{
+    decode_job *j = arg;
+    j->s = amp_image_load(j->path, NULL, &j->img);
+    if (j->s != AMP_OK) snprintf(j->why, sizeof j->why, "%s", amp_last_error());
+    return NULL;
+}
 
 int ampvk_filter_main(int argc, char **argv)
 {
@@ -390,6 +433,8 @@ int ampvk_filter_main(int argc, char **argv)
             o.jobs = (int)n;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             o.quiet = true;
+        } else if (strcmp(a, "--timings") == 0) {
+            o.timings = true;
         } else if (strcmp(a, "--") == 0) {
             continue;
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -422,9 +467,27 @@ int ampvk_filter_main(int argc, char **argv)
     }
     if (!view) return tool_error("filter", "no accelerator: %s", amp_last_error());
     char why[1024], info[256];
-    double t0 = tool_now();
-    if (filter_file(&o, view, files[0], files[1], why, sizeof why, info, sizeof info) != 0)
-        return tool_error("filter", "%s", why);
+    double t0 = tool_now(), stages[5] = {0};
+    /* Decode on a thread while this one makes the chain's pipelines (on lavapipe each is
+       compiled to machine code: 0.1-0.5 s), from the type the file's header gives. */
+    decode_job job = {.path = files[0]};
+    amp_image head;
+    if (amp_image_info(files[0], &head) != AMP_OK) return tool_error("filter", "%s", amp_last_error());
+    pthread_t decoder;
+    bool threaded = pthread_create(&decoder, NULL, decode_thread, &job) == 0;
+    if (!threaded) decode_thread(&job);
+    amp_type type = (amp_type)AMP_MAKE_TYPE(head.bits == 32 ? AMP_SCALAR_FLOAT : AMP_SCALAR_UNORM, head.channels);
+    amp_image_filter_prepare(view, o.filters, o.count, type, head.bits); /* a failure shows in the run itself */
+    if (threaded) pthread_join(decoder, NULL);
+    if (job.s != AMP_OK) return tool_error("filter", "%s", job.why);
+    if (o.timings) stages[0] = tool_now() - t0; /* decode, beside the pipelines */
+    int rc = filter_file(&o, view, files[0], files[1], why, sizeof why, info, sizeof info, o.timings ? stages : NULL,
+                         &job.img);
+    amp_image_free(&job.img);
+    if (rc != 0) return tool_error("filter", "%s", why);
+    if (o.timings)
+        printf("decode %.1f ms, upload %.1f ms, filter %.1f ms, download %.1f ms, encode and write %.1f ms\n",
+               1000 * stages[0], 1000 * stages[1], 1000 * stages[2], 1000 * stages[3], 1000 * stages[4]);
     if (!o.quiet) {
         amp_accelerator_info ai;
         const char *dev = amp_accelerator_get_info(amp_view_accelerator(view), &ai) == AMP_OK ? ai.description : "?";

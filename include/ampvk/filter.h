@@ -188,6 +188,16 @@ typedef struct amp_image_filter {
 amp_status amp_image_filter_apply(const amp_image_filter *filter, amp_texture *src, amp_texture *dst);
 /* Runs count filters (1 to 64) from src into dst, the intermediates on the device. */
 amp_status amp_image_filter_chain(const amp_image_filter *filters, int count, amp_texture *src, amp_texture *dst);
+/* Makes the device pipelines that the chain will use on sources of `type` and
+ * `bits` (into destinations of the same scalar type and bits) on view's device
+ * (NULL: the default view), so that its first run compiles nothing. Worth it on CPU
+ * devices, where lavapipe compiles each pipeline to machine code on creation (0.1 to
+ * 0.5 s), while the program does something else (the ampvk tool decodes the image
+ * meanwhile), and before timing a chain. It runs the chain on a 16 x 16 texture
+ * (resizes to 8 x 8) and submits it (drivers such as lavapipe compile a pipeline
+ * when it first runs); nothing waits. Errors as amp_image_filter_chain. */
+amp_status amp_image_filter_prepare(amp_accelerator_view *view, const amp_image_filter *filters, int count,
+                                    amp_type type, int bits);
 /* The extent a chain produces from a source of extent src (rows, columns): the
  * resizes' sizes. A last resize with no size keeps src's extent here. */
 amp_status amp_image_filter_output_extent(const amp_image_filter *filters, int count, amp_extent src,

@@ -163,6 +163,12 @@ amp_status amp_image_load(const char *path, const amp_image_load_desc *desc, amp
 amp_status amp_image_load_memory(const void *data, size_t size, const char *name, const amp_image_load_desc *desc,
                                  amp_image *out);
 
+/* What amp_image_load(path, NULL, ...) would give, from the file's header: width,
+ * height, channels, bits and format in *out (pixels NULL, stride 0). The whole file
+ * is read and, for a PNG, its chunks and CRCs checked, but no pixel is decoded.
+ * Errors as amp_image_load. */
+amp_status amp_image_info(const char *path, amp_image *out);
+
 /* Allocates a zeroed, tightly packed image (bits 8, 16 or 32; channels 1..4). */
 amp_status amp_image_create(int width, int height, int channels, int bits, amp_image *out);
 

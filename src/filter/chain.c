@@ -333,6 +333,39 @@ amp_status amp_image_filter_chain(const amp_image_filter *filters, int count, am
     return st;
 }
 
+amp_status amp_image_filter_prepare(amp_accelerator_view *view, const amp_image_filter *filters, int count,
+                                    amp_type type, int bits)
+{
+    if (!filters || count < 1 || count > MAX_CHAIN)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_image_filter_prepare: %d filters (1 to %d)", count,
+                         MAX_CHAIN);
+    /* The pipelines depend on the types, the filters and their parameters, not on the
+       extents: the same chain on a 16 x 16 texture, with resizes to 8 x 8 of the same
+       interpolation, makes them all. */
+    amp_image_filter small[MAX_CHAIN];
+    memcpy(small, filters, (size_t)count * sizeof *small);
+    for (int i = 0; i < count; i++)
+        if (small[i].op == AMP_IMAGE_RESIZE) small[i].width = small[i].height = 8;
+    amp_extent in = amp_extent2(16, 16), out;
+    amp_status st = amp_image_filter_output_extent(small, count, in, &out);
+    if (st != AMP_OK) return st;
+    float zeros[16 * 16 * 4] = {0}; /* the largest texel: 4 floats */
+    int comps = amp_type_components(type);
+    amp_texture *src = amp_texture_create(view, &(amp_texture_desc){.extent = in, .type = type,
+        .bits_per_scalar_element = bits, .data = zeros, .data_size = 16 * 16 * (size_t)comps * (size_t)(bits / 8)});
+    if (!src) return amp_last_status();
+    amp_type out_type = AMP_MAKE_TYPE(amp_type_scalar(type), amp_image_filter_output_components(small, count, comps));
+    amp_texture *dst = amp_texture_create(view, &(amp_texture_desc){.extent = out, .type = out_type,
+                                                                      .bits_per_scalar_element = bits});
+    st = dst ? amp_image_filter_chain(small, count, src, dst) : amp_last_status();
+    /* submitted now: a driver may compile a pipeline only when it first runs it
+       (lavapipe does), and that should happen now, in the background */
+    if (st == AMP_OK) st = amp_view_flush(amp_texture_accelerator_view(src));
+    amp_texture_destroy(&dst);
+    amp_texture_destroy(&src);
+    return st;
+}
+
 amp_status amp_image_filter_apply(const amp_image_filter *filter, amp_texture *src, amp_texture *dst)
 {
     return amp_image_filter_chain(filter, filter ? 1 : 0, src, dst);

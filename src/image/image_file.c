@@ -379,6 +379,40 @@ amp_status amp_image_load_memory(const void *data, size_t size, const char *name
     return s;
 }
 
+amp_status amp_image_info(const char *path, amp_image *out)
+{
+    const char *who = "amp_image_info";
+    if (!out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL out", who);
+    *out = (amp_image){0};
+    unsigned char *data;
+    size_t size;
+    amp_status s = check_load_desc(who, path, NULL);
+    if (s == AMP_OK) s = amp__image_read_file(who, path, &data, &size);
+    if (s != AMP_OK) return s;
+    amp_image_format f = sniff(data, size);
+    int w = 0, h = 0, channels = 0, bits = 8, is16;
+    if (f == AMP_IMAGE_FORMAT_PNG) {
+        amp__png_info info;
+        amp__png_reader *r = amp__png_open(who, path, data, size, &info);
+        if (r) w = (int)info.width, h = (int)info.height, channels = info.channels, bits = info.bits;
+        else s = amp_last_status();
+        amp__png_close(r);
+    } else if (f == AMP_IMAGE_FORMAT_AUTO) {
+        s = amp__fail(AMP_ERROR_FORMAT,
+                      "%s: %s is not an image file ampvk reads (PNG, JPEG, BMP, TGA, PSD or Radiance HDR)", who, path);
+    } else if (!amp__stb_info(data, size, &w, &h, &channels, &is16)) {
+        s = amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: its %s header is invalid (%s)", who, path,
+                      amp_image_format_name(f), amp__stb_reason());
+    } else if (f == AMP_IMAGE_FORMAT_HDR) {
+        channels = 4, bits = 32;
+    } else {
+        bits = is16 ? 16 : 8;
+    }
+    free(data);
+    if (s == AMP_OK) *out = (amp_image){w, h, channels, bits, 0, NULL, f};
+    return s;
+}
+
 amp_status amp_image_load(const char *path, const amp_image_load_desc *desc, amp_image *out)
 {
     const char *who = "amp_image_load";
