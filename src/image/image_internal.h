@@ -1,5 +1,5 @@
 /* The image layer (src/image): image files (image_file.c), the PNG decoder
- * (png_read.c, libspng), the PNG encoder (png_write.c) and the stb_image wrappers
+ * (png_read.c: libdeflate, libspng), the PNG encoder (png_write.c) and the stb_image wrappers
  * (image_stb.c, Radiance HDR). It uses the public API of the layers below
  * (textures, mips) and, for device limits, src/vulkan. Not installed. */
 #ifndef AMPVK_IMAGE_INTERNAL_H
@@ -65,7 +65,7 @@ AMP_HIDDEN amp_status amp__texture_host(const char *who, amp_texture *t, void **
  * unorm/norm, else 8; 8, 16; 32: floats), converted as amp_texture_save_png does. */
 AMP_HIDDEN amp_status amp__texture_samples(const char *who, amp_texture *t, int bits, amp_image *out);
 
-/* ---- png_read.c: PNG files through libspng ---- */
+/* ---- png_read.c: PNG files (libdeflate; libspng for the header, palettes, Adam7) ---- */
 /* What a PNG decodes to, from its header: channels as the file has them (palette 3,
  * or 4 with tRNS; gray or RGB with tRNS gain alpha), bits 8 (1-, 2-, 4- and 8-bit
  * files) or 16. */
@@ -83,20 +83,22 @@ typedef struct amp__png_reader amp__png_reader;
 AMP_HIDDEN amp__png_reader *amp__png_open(const char *who, const char *path, const unsigned char *data, size_t size,
                                           amp__png_info *info);
 /* Decodes the whole image at its own depth to `channels` (0: the file's; 1..4
- * converted as the overview of ampvk/image.h says), checking the zlib stream, its
- * Adler-32, every palette index and the chunks after the image data. On failure
- * nothing is allocated; out->pixels is malloc'ed. */
+ * converted as the overview of ampvk/image.h says), checking the zlib stream (it must
+ * inflate to exactly the image's filtered rows), its Adler-32, every row's filter
+ * type, every palette index and the chunks after the image data. On failure nothing
+ * is allocated; out->pixels is malloc'ed. */
 AMP_HIDDEN amp_status amp__png_read(amp__png_reader *r, int channels, amp__host_image *out);
 AMP_HIDDEN void amp__png_close(amp__png_reader *r);
 
-/* ---- png_write.c: the PNG encoder (libdeflate) ---- */
+/* ---- png_write.c: the PNG encoder ---- */
 /* CRC-32 (ISO 3309, as PNG uses it) of size bytes, continuing from crc (0 to start). */
 AMP_HIDDEN uint32_t amp__crc32(uint32_t crc, const unsigned char *data, size_t size);
 /* Encodes an image of 8- or 16-bit samples (16-bit in host order), `channels` (1..4)
- * per texel, rows of width texels, top row first, as a PNG in memory, at libdeflate
- * compression level `level` (1 fastest .. 12 smallest; 0: the default, which writes
- * files no larger than OpenCV's and no slower). Returns AMP_OK with a malloc'ed
- * *png of *png_size bytes, or a status with a message. */
+ * per texel, rows of width texels, top row first, as a PNG in memory. `level` 0 is
+ * the default, png_write.c's own Huffman and run-length coder (for photographs:
+ * faster than OpenCV's default and smaller); 1 (fastest) to 12 (smallest) are
+ * libdeflate's levels (for art). Returns AMP_OK with a malloc'ed *png of *png_size
+ * bytes, or a status with a message (AMP_ERROR_INVALID_ARGUMENT: level out of range). */
 AMP_HIDDEN amp_status amp__png_encode(const void *samples, int width, int height, int channels, int bits, int level,
                                       unsigned char **png, size_t *png_size);
 

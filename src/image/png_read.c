@@ -1,8 +1,14 @@
-/* Reading PNG files, which are untrusted input, through libspng: it checks the
- * signature, the chunk order and sizes, every chunk's CRC, the zlib stream and its
- * Adler-32, and every palette index, and decodes nothing until the header has been
- * checked. Pixels come out as RGBA at 8 or 16 bits and are narrowed here to the
- * channels the caller wants, so no byte the decoder did not write reaches a texture. */
+/* Reading PNG files, which are untrusted input. A walk over the chunks checks the
+ * signature, every chunk's frame and CRC and their order first. Then libspng checks
+ * the header and the chunks before the image data. Most files (8- and 16-bit gray,
+ * gray+alpha, RGB and RGBA, not interlaced, without tRNS) are decoded here: the IDAT
+ * data inflated whole by libdeflate, which checks the zlib stream and its Adler-32
+ * and must give exactly the filtered image's size, then the rows unfiltered, each
+ * filter in its own tight loop. libspng decodes the others (palette, 1- 2- and 4-bit,
+ * Adam7, tRNS): as RGBA at 8 or 16 bits, checking every palette index, narrowed here
+ * to the channels the caller wants. Either way no byte the decoder did not write
+ * reaches a texture. */
+#include <libdeflate.h>
 #include <spng.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +84,12 @@ static amp_status check_chunks(const char *who, const char *path, const unsigned
             return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: its PLTE has %u bytes, not 3 to 768 in whole "
                              "entries of 3", who, path, len);
         idat |= !memcmp(name, "IDAT", 4);
-        if (!memcmp(name, "IEND", 4)) break;
+        if (!memcmp(name, "IEND", 4)) {
+            if (len)
+                return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: its IEND chunk has %u bytes of data, not 0",
+                                 who, path, len);
+            break;
+        }
         pos += 12 + (size_t)len;
     }
     if (!idat) return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: it has no IDAT chunk", who, path);
@@ -111,24 +122,28 @@ static spng_ctx *open_png(const char *who, const char *path, const unsigned char
     return ctx;
 }
 
-/* What the header says the image decodes to. */
-static amp__png_info info_of(const struct spng_ihdr *ihdr, bool trns)
+/* What the header says the image decodes to, into *out, its padding zeroed: callers
+ * may compare two with memcmp. */
+static void info_of(const struct spng_ihdr *ihdr, bool trns, amp__png_info *out)
 {
     static const int channels[7] = {1, 0, 3, 3, 2, 0, 4};
     bool alpha = ihdr->color_type == SPNG_COLOR_TYPE_GRAYSCALE_ALPHA ||
                  ihdr->color_type == SPNG_COLOR_TYPE_TRUECOLOR_ALPHA;
-    return (amp__png_info){.width = ihdr->width, .height = ihdr->height,
-                           .channels = channels[ihdr->color_type] + (trns && !alpha),
-                           .bits = ihdr->bit_depth == 16 ? 16 : 8,
-                           .gray = ihdr->color_type == SPNG_COLOR_TYPE_GRAYSCALE ||
-                                   ihdr->color_type == SPNG_COLOR_TYPE_GRAYSCALE_ALPHA};
+    memset(out, 0, sizeof *out);
+    out->width = ihdr->width;
+    out->height = ihdr->height;
+    out->channels = channels[ihdr->color_type] + (trns && !alpha);
+    out->bits = ihdr->bit_depth == 16 ? 16 : 8;
+    out->gray = ihdr->color_type == SPNG_COLOR_TYPE_GRAYSCALE || ihdr->color_type == SPNG_COLOR_TYPE_GRAYSCALE_ALPHA;
 }
 
 struct amp__png_reader {
     spng_ctx *ctx;
     const char *who, *path;
+    const unsigned char *data; /* the file, checked by check_chunks */
     amp__png_info info;
     bool indexed;
+    bool direct; /* decoded here, not by libspng: 8 or 16 bits, no palette, no Adam7, no tRNS */
 };
 
 amp__png_reader *amp__png_open(const char *who, const char *path, const unsigned char *data, size_t size,
@@ -145,8 +160,13 @@ amp__png_reader *amp__png_open(const char *who, const char *path, const unsigned
         free(r);
         return NULL;
     }
-    *r = (amp__png_reader){r->ctx, who, path, info_of(&ihdr, trns), ihdr.color_type == SPNG_COLOR_TYPE_INDEXED};
-    if (info) *info = r->info;
+    r->who = who;
+    r->path = path;
+    r->data = data;
+    info_of(&ihdr, trns, &r->info);
+    r->indexed = ihdr.color_type == SPNG_COLOR_TYPE_INDEXED;
+    r->direct = (ihdr.bit_depth == 8 || ihdr.bit_depth == 16) && !r->indexed && !ihdr.interlace_method && !trns;
+    if (info) memcpy(info, &r->info, sizeof *info);
     return r;
 }
 
@@ -242,10 +262,261 @@ static amp_status decode_rgba(amp__png_reader *r, void **out)
     return AMP_OK;
 }
 
+/* ---- the direct decoder ---- */
+
+/* The image data: the IDAT chunks' contents, one after another (a pointer into the
+ * file when there is one IDAT, else a malloc'ed copy in *owned), with the checks of
+ * the chunks after them that libspng makes: no IDAT apart from the others, no
+ * critical chunk but IEND. check_chunks has checked every chunk's frame. */
+static amp_status image_data(amp__png_reader *r, const unsigned char **z, size_t *zsize, unsigned char **owned)
+{
+    const unsigned char *d = r->data;
+    size_t first = 0, total = 0, count = 0;
+    int where = 0; /* 0 before the IDAT chunks, 1 among them, 2 after */
+    for (size_t pos = 8;;) {
+        uint32_t len = get32(d + pos);
+        const unsigned char *type = d + pos + 4;
+        if (!memcmp(type, "IDAT", 4)) {
+            if (where == 2)
+                return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: the IDAT chunk at offset %zu is apart from the "
+                                 "others (IDAT chunks must follow each other)", r->who, r->path, pos);
+            if (!where) first = pos;
+            where = 1;
+            total += len;
+            count++;
+        } else {
+            if (where == 1) where = 2;
+            if (!memcmp(type, "IEND", 4)) break;
+            if (where == 2 && !(type[0] & 0x20))
+                return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: critical chunk %.4s at offset %zu after the image "
+                                 "data", r->who, r->path, (const char *)type, pos);
+        }
+        pos += 12 + (size_t)len;
+    }
+    *owned = NULL;
+    if (count == 1) {
+        *z = d + first + 8;
+        *zsize = total;
+        return AMP_OK;
+    }
+    unsigned char *cat = malloc(total ? total : 1);
+    if (!cat) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory decoding %s", r->who, r->path);
+    size_t at = 0;
+    for (size_t pos = first; !memcmp(d + pos + 4, "IDAT", 4); pos += 12 + (size_t)get32(d + pos)) {
+        memcpy(cat + at, d + pos + 8, get32(d + pos));
+        at += get32(d + pos);
+    }
+    *z = *owned = cat;
+    *zsize = total;
+    return AMP_OK;
+}
+
+/* The Paeth predictor (a left, b above, c above left). */
+static inline uint8_t paeth(int a, int b, int c)
+{
+    int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
+    int bc = pb <= pc ? b : c;
+    return (uint8_t)(pa <= pb && pa <= pc ? a : bc);
+}
+
+typedef uint8_t u8x16 __attribute__((vector_size(16)));
+typedef uint16_t u16x8 __attribute__((vector_size(16)));
+
+/* Undoes filter f on a row of n bytes, bpp bytes a texel: from src into dst, which may
+ * lie before src in the same buffer (never after); prev is the row above, unfiltered
+ * (zeros above the first). Each filter is a loop of its own, inlined for each texel
+ * size so that the loop over a texel's bytes unrolls, and the texel to the left (a)
+ * and above left (c) stay in registers rather than being read back. */
+static inline __attribute__((always_inline)) void unfilter_bpp(int f, uint8_t *dst, const uint8_t *src,
+                                                                 const uint8_t *prev, size_t n, size_t bpp)
+{
+    uint8_t a[8] = {0}, c[8] = {0};
+    size_t i = 0;
+    switch (f) {
+    case 0:
+        memmove(dst, src, n);
+        break;
+    case 1:
+        for (; i < n; i += bpp)
+#pragma GCC unroll 8
+            for (size_t k = 0; k < bpp; k++) dst[i + k] = a[k] = (uint8_t)(src[i + k] + a[k]);
+        break;
+    case 2:
+        /* 16 bytes at a time: all are loaded before any is stored, and dst <= src */
+        for (; i + 16 <= n; i += 16) {
+            u8x16 x, b;
+            memcpy(&x, src + i, 16);
+            memcpy(&b, prev + i, 16);
+            x += b;
+            memcpy(dst + i, &x, 16);
+        }
+        for (; i < n; i++) dst[i] = (uint8_t)(src[i] + prev[i]);
+        break;
+    case 3:
+        for (; i < n; i += bpp)
+#pragma GCC unroll 8
+            for (size_t k = 0; k < bpp; k++) dst[i + k] = a[k] = (uint8_t)(src[i + k] + ((a[k] + prev[i + k]) >> 1));
+        break;
+    default:
+        for (; i < n; i += bpp)
+#pragma GCC unroll 8
+            for (size_t k = 0; k < bpp; k++) {
+                uint8_t b = prev[i + k];
+                dst[i + k] = a[k] = (uint8_t)(src[i + k] + paeth(a[k], b, c[k]));
+                c[k] = b;
+            }
+        break;
+    }
+}
+
+/* unfilter_bpp for the texel sizes of 8- and 16-bit gray, gray+alpha, RGB and RGBA. */
+static void unfilter(int f, uint8_t *dst, const uint8_t *src, const uint8_t *prev, size_t n, size_t bpp)
+{
+    switch (bpp) {
+    case 1: unfilter_bpp(f, dst, src, prev, n, 1); break;
+    case 2: unfilter_bpp(f, dst, src, prev, n, 2); break;
+    case 3: unfilter_bpp(f, dst, src, prev, n, 3); break;
+    case 4: unfilter_bpp(f, dst, src, prev, n, 4); break;
+    case 6: unfilter_bpp(f, dst, src, prev, n, 6); break;
+    default: unfilter_bpp(f, dst, src, prev, n, 8); break;
+    }
+}
+
+/* Swaps the bytes of n 16-bit samples (big-endian in the file) to host order. */
+static void from_big_endian(uint8_t *p, size_t n)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        u16x8 v;
+        memcpy(&v, p + 2 * i, 16);
+        v = (u16x8)(v << 8) | (u16x8)(v >> 8);
+        memcpy(p + 2 * i, &v, 16);
+    }
+    for (; i < n; i++) {
+        uint8_t t = p[2 * i];
+        p[2 * i] = p[2 * i + 1];
+        p[2 * i + 1] = t;
+    }
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
+/* Sample c of texel i of an image of `from` channels at 8 or 16 bits. */
+static inline uint32_t sample_of(const void *px, size_t i, int from, int c, int bits)
+{
+    size_t k = i * (size_t)from + (size_t)c;
+    return bits == 16 ? ((const uint16_t *)px)[k] : ((const uint8_t *)px)[k];
+}
+
+/* Converts texels of a gray, gray+alpha, RGB or RGBA image (`from` channels) to
+ * `to` channels, as libspng's RGBA narrowed would be (see narrow): gray replicated,
+ * luma of color for 1 and 2 channels, alpha kept or opaque. */
+static void convert(const void *px, size_t texels, int from, int to, int bits, void *out)
+{
+    uint32_t max = bits == 16 ? 0xFFFF : 0xFF;
+    for (size_t i = 0; i < texels; i++) {
+        uint32_t v[4], r = sample_of(px, i, from, 0, bits), a = from == 2 || from == 4 ? sample_of(px, i, from, from - 1, bits) : max;
+        if (to >= 3) {
+            v[0] = r;
+            v[1] = from >= 3 ? sample_of(px, i, from, 1, bits) : r;
+            v[2] = from >= 3 ? sample_of(px, i, from, 2, bits) : r;
+            v[3] = a;
+        } else {
+            v[0] = from >= 3 ? (r * 77 + sample_of(px, i, from, 1, bits) * 150 + sample_of(px, i, from, 2, bits) * 29) >> 8
+                             : r;
+            v[1] = a;
+        }
+        for (int c = 0; c < to; c++) {
+            if (bits == 16) ((uint16_t *)out)[i * (size_t)to + (size_t)c] = (uint16_t)v[c];
+            else ((uint8_t *)out)[i * (size_t)to + (size_t)c] = (uint8_t)v[c];
+        }
+    }
+}
+
+/* Decodes a non-interlaced 8- or 16-bit image without palette or tRNS to `channels`:
+ * the image data inflated into one buffer (filter bytes and rows, exactly the
+ * image's size), the rows unfiltered in place and moved up over the filter bytes. */
+static amp_status read_direct(amp__png_reader *r, int channels, amp__host_image *out)
+{
+    const amp__png_info *info = &r->info;
+    size_t bpp = (size_t)info->channels * (size_t)(info->bits / 8), texels = (size_t)info->width * info->height;
+    size_t row = (size_t)info->width * bpp; /* at most 2^31 texels of 8 bytes: no overflow */
+    if (row + 1 > SIZE_MAX / info->height)
+        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: %s is %ux%u texels, too large to decode", r->who, r->path,
+                         info->width, info->height);
+    size_t raw_size = (row + 1) * info->height;
+    const unsigned char *z = NULL;
+    size_t zsize = 0;
+    unsigned char *owned = NULL;
+    amp_status s = image_data(r, &z, &zsize, &owned);
+    if (s != AMP_OK) return s;
+    /* deflate makes at most 1032 bytes of a byte (258-byte matches in 2 bits), so a
+     * file too short for its header's size fails before the image is allocated */
+    if (zsize < 2 || (raw_size - 1) / 1032 > zsize) {
+        free(owned);
+        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is truncated: %zu bytes of image data cannot hold the %zu bytes of "
+                         "a %ux%u image", r->who, r->path, zsize, raw_size, info->width, info->height);
+    }
+    uint8_t *buf = malloc(raw_size), *zeros = calloc(1, row);
+    struct libdeflate_decompressor *dd = libdeflate_alloc_decompressor();
+    if (!buf || !zeros || !dd) {
+        free(owned);
+        free(buf);
+        free(zeros);
+        libdeflate_free_decompressor(dd);
+        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory decoding %s", r->who, r->path);
+    }
+    size_t got = 0;
+    enum libdeflate_result res = libdeflate_zlib_decompress(dd, z, zsize, buf, raw_size, &got);
+    libdeflate_free_decompressor(dd);
+    free(owned);
+    if (res == LIBDEFLATE_SUCCESS && got < raw_size)
+        s = amp__fail(AMP_ERROR_FORMAT, "%s: %s is truncated: its image data ends after %zu of the %zu bytes of a "
+                      "%ux%u image", r->who, r->path, got, raw_size, info->width, info->height);
+    else if (res == LIBDEFLATE_INSUFFICIENT_SPACE)
+        s = amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: its image data is longer than the %zu bytes of a %ux%u "
+                      "image", r->who, r->path, raw_size, info->width, info->height);
+    else if (res != LIBDEFLATE_SUCCESS)
+        s = amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: its image data is not a valid zlib stream (bad deflate "
+                      "data or Adler-32)", r->who, r->path);
+    /* row y: filter type at y * (row + 1), unfiltered to y * row, below the bytes still to read */
+    for (uint32_t y = 0; s == AMP_OK && y < info->height; y++) {
+        int f = buf[(size_t)y * (row + 1)];
+        if (f > 4)
+            s = amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: row %u has filter type %d (0 to 4 exist)", r->who,
+                          r->path, y, f);
+        else
+            unfilter(f, buf + (size_t)y * row, buf + (size_t)y * (row + 1) + 1, y ? buf + (size_t)(y - 1) * row : zeros,
+                     row, bpp);
+    }
+    free(zeros);
+    if (s != AMP_OK) {
+        free(buf);
+        return s;
+    }
+    if (info->bits == 16) from_big_endian(buf, texels * (size_t)info->channels);
+    void *px = buf;
+    if (channels != info->channels) {
+        px = malloc(texels * (size_t)channels * (size_t)(info->bits / 8));
+        if (px) convert(buf, texels, info->channels, channels, info->bits, px);
+        free(buf);
+        if (!px) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory decoding %s", r->who, r->path);
+    } else {
+        void *fit = realloc(buf, texels * bpp); /* shrinking: fails only in name */
+        if (fit) px = fit;
+    }
+    *out = (amp__host_image){(int)info->width, (int)info->height, channels, info->bits, px, false};
+    return AMP_OK;
+}
+
 amp_status amp__png_read(amp__png_reader *r, int channels, amp__host_image *out)
 {
     const amp__png_info *info = &r->info;
     channels = channels ? channels : info->channels;
+    if (r->direct) return read_direct(r, channels, out);
     size_t texels = (size_t)info->width * info->height;
     void *rgba, *px = malloc(texels * (size_t)channels * (size_t)(info->bits / 8));
     if (!px) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory decoding %s", r->who, r->path);
