@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The peer of `ampvk-bench --filters`: the same filters in OpenCV on this machine's
+"""The peer of `ampvk bench --filters`: the same filters in OpenCV on this machine's
 CPUs (all cores), on a 3840x2160 RGBA8 image (equalize on its gray version), as
 milliseconds per call; run both in one session and compare ratios."""
 import json

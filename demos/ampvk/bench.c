@@ -587,28 +587,6 @@ done:
     return rc;
 }
 
-/* Writes s as a JSON string: quotes, escapes, and U+FFFD for bytes that are not UTF-8. */
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        unsigned c = *p;
-        int n = c < 0x80 ? 0 : c >= 0xc2 && c < 0xe0 ? 1 : c >= 0xe0 && c < 0xf0 ? 2 : c >= 0xf0 && c < 0xf5 ? 3 : -1;
-        int k = 0;
-        while (n > 0 && k < n && (p[k + 1] & 0xc0) == 0x80) k++;
-        if (c == '"' || c == '\\')
-            printf("\\%c", (int)c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else if (n >= 0 && k == n)
-            fwrite(p, 1, (size_t)n + 1, stdout);
-        else
-            fputs("\\ufffd", stdout);
-        p += n > 0 && k == n ? n + 1 : 1;
-    }
-    putchar('"');
-}
-
 /* Writes ", KEY: V" with prec decimals (the leading comma unless first), null when
  * V is not finite. */
 static void json_num(const char *key, double v, int prec, bool first)
@@ -626,9 +604,9 @@ static void print_json(const bench *b)
     printf("{\"device\": ");
     if (b->view) {
         printf("{\"description\": ");
-        json_string(b->info.description);
+        tool_json_string(b->info.description);
         printf(", \"device_path\": ");
-        json_string(b->info.device_path);
+        tool_json_string(b->info.device_path);
         printf(", \"emulated\": %s, \"debug\": %s}", b->info.is_emulated ? "true" : "false",
                b->info.is_debug ? "true" : "false");
     } else {
@@ -665,7 +643,7 @@ static void print_json(const bench *b)
         printf(", \"results\": [");
         for (int i = 0; i < FILTER_COUNT; i++) {
             printf("%s{\"filter\": ", i ? ", " : "");
-            json_string(filter_specs[i]);
+            tool_json_string(filter_specs[i]);
             json_num("ms", b->filter_ms[i], 4, false);
             json_num("x_copy", b->filter_ms[i] / b->copy_filter_ms, 3, false);
             json_num("x_device_copy", b->filter_ms[i] / b->device_copy_ms, 3, false);
@@ -683,9 +661,9 @@ static void print_json(const bench *b)
     if (b->sections & SEC_IMAGE) {
         double mb = (double)b->img.raw_bytes / 1e6;
         printf(", \"image\": {\"file\": ");
-        json_string(b->image);
+        tool_json_string(b->image);
         printf(", \"format\": ");
-        json_string(b->img.format ? b->img.format : "");
+        tool_json_string(b->img.format ? b->img.format : "");
         printf(", \"width\": %d, \"height\": %d, \"channels\": %d, \"bits\": %d, \"raw_bytes\": %zu, \"runs\": %d",
                b->img.width, b->img.height, b->img.channels, b->img.bits, b->img.raw_bytes, IMAGE_RUNS);
         json_num("load_ms", b->img.load_ms, 4, false);

@@ -243,37 +243,6 @@ static void print_text(const amp_accelerator_info *in, const vk_facts *f, bool i
     if (!f->found) printf("    (the Vulkan details of this device could not be read)\n");
 }
 
-/* Writes s as a JSON string: quotes, escapes, and U+FFFD for bytes that are not UTF-8. */
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        unsigned c = *p;
-        if (c == '"' || c == '\\') {
-            printf("\\%c", c);
-            p++;
-        } else if (c < 0x20) {
-            printf("\\u%04x", c);
-            p++;
-        } else if (c < 0x80) {
-            putchar((int)c);
-            p++;
-        } else {
-            int n = c >= 0xc2 && c < 0xe0 ? 1 : c >= 0xe0 && c < 0xf0 ? 2 : c >= 0xf0 && c < 0xf5 ? 3 : -1;
-            int k = 0;
-            while (n > 0 && k < n && (p[k + 1] & 0xc0) == 0x80) k++;
-            if (n > 0 && k == n) {
-                fwrite(p, 1, (size_t)n + 1, stdout);
-                p += n + 1;
-            } else {
-                fputs("\\ufffd", stdout);
-                p++;
-            }
-        }
-    }
-    putchar('"');
-}
-
 /* Writes a JSON key and a boolean value. */
 static void json_bool(const char *key, bool v) { printf(", \"%s\": %s", key, v ? "true" : "false"); }
 
@@ -285,9 +254,9 @@ static void json_u3(const char *key, const uint32_t v[3]) { printf(", \"%s\": [%
 static void print_json(const amp_accelerator_info *in, const vk_facts *f, bool is_default)
 {
     printf("{\"index\": %d, \"is_default\": %s, \"description\": ", in->index, is_default ? "true" : "false");
-    json_string(in->description);
+    tool_json_string(in->description);
     printf(", \"device_path\": ");
-    json_string(in->device_path);
+    tool_json_string(in->device_path);
     printf(", \"vulkan_version\": \"%u.%u\"", in->version >> 16, in->version & 0xffff);
     printf(", \"dedicated_memory_kb\": %zu", in->dedicated_memory);
     json_bool("double_precision", in->supports_double_precision);
@@ -312,9 +281,9 @@ static void print_json(const amp_accelerator_info *in, const vk_facts *f, bool i
     }
     const VkPhysicalDeviceLimits *l = &f->props.limits;
     printf(", \"device_type\": \"%s\", \"driver_name\": ", type_name(f->props.deviceType));
-    json_string(f->driver_name);
+    tool_json_string(f->driver_name);
     printf(", \"driver_info\": ");
-    json_string(f->driver_info);
+    tool_json_string(f->driver_info);
     printf(", \"vendor_id\": %u, \"device_id\": %u, \"memory_heaps\": [", f->props.vendorID, f->props.deviceID);
     for (uint32_t h = 0; h < f->mem.memoryHeapCount; h++) {
         const VkMemoryHeap *hp = &f->mem.memoryHeaps[h];

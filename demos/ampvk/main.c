@@ -4,7 +4,7 @@
  *     ampvk info   [--json]
  *     ampvk filter IN OUT FILTER[:key=value,...] [FILTER...]
  *     ampvk diff   EXPECTED ACTUAL [--max-diff N] [--max-pixels N|P%] [--diff OUT.png] [--json]
- *     ampvk bench  [--json] [--device SPEC]
+ *     ampvk bench  [--json] [--device SPEC] [--size-mb N] [--filters] [--only SECTIONS] [--image FILE.png]
  *
  * `ampvk --help` and `ampvk CMD --help` explain each; see tool.h for exit codes.
  */
@@ -121,6 +121,37 @@ int tool_select_device(const char *cmd, const char *spec)
     if (amp_accelerator_set_default(spec) != AMP_OK)
         return tool_error(cmd, "--device %s: %s", spec, amp_last_error());
     return 0;
+}
+
+/* Writes s as a JSON string: quotes, escapes, and U+FFFD for bytes that are not UTF-8. */
+void tool_json_string(const char *s)
+{
+    putchar('"');
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        unsigned c = *p;
+        if (c == '"' || c == '\\') {
+            printf("\\%c", c);
+            p++;
+        } else if (c < 0x20) {
+            printf("\\u%04x", c);
+            p++;
+        } else if (c < 0x80) {
+            putchar((int)c);
+            p++;
+        } else {
+            int n = c >= 0xc2 && c < 0xe0 ? 1 : c >= 0xe0 && c < 0xf0 ? 2 : c >= 0xf0 && c < 0xf5 ? 3 : -1;
+            int k = 0;
+            while (n > 0 && k < n && (p[k + 1] & 0xc0) == 0x80) k++;
+            if (n > 0 && k == n) {
+                fwrite(p, 1, (size_t)n + 1, stdout);
+                p += n + 1;
+            } else {
+                fputs("\\ufffd", stdout);
+                p++;
+            }
+        }
+    }
+    putchar('"');
 }
 
 double tool_now(void)

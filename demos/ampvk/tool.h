@@ -47,6 +47,9 @@ bool tool_parse_double(const char *s, double *out);
  * AMPVK_DEFAULT_ACCELERATOR. Returns 0, or prints the error and returns 1. */
 int tool_select_device(const char *cmd, const char *spec);
 
+/* Writes s to stdout as a JSON string: quoted, escaped, U+FFFD for bytes that are not UTF-8. */
+void tool_json_string(const char *s);
+
 /* Seconds on a monotonic clock. */
 double tool_now(void);
 
