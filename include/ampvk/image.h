@@ -11,8 +11,13 @@
  * device works for another (the `ampvk filter` tool's folder mode does so);
  * amp_texture_load() and amp_texture_save() do both steps at once.
  *
- * PNG writing uses libdeflate; its default level (2) writes files no larger than
- * OpenCV's cv2.imwrite at its defaults, faster; png_level 1..12 trades speed for size.
+ * PNG writing: each row takes the best of the five PNG filters; the default
+ * (png_level 0) compresses as zlib's run-length mode does, literals and runs under a
+ * Huffman code made for each 64 KiB, which on photographs writes files smaller than
+ * OpenCV's cv2.imwrite at its defaults in a third of its time; png_level 1..12 are
+ * libdeflate's levels (much smaller files for flat artwork, slower). PNG reading
+ * checks every chunk and CRC, then inflates with libdeflate (8/16-bit gray, gray +
+ * alpha, RGB, RGBA) or decodes through libspng (palette, 1-4-bit, interlaced, tRNS).
  *
  * Loading. amp_texture_load_png() reads a PNG into a 2-D unorm texture that keeps
  * the file's channels and depth:
@@ -180,7 +185,8 @@ typedef struct amp_image_save_desc {
     amp_image_format format; /* AUTO: from path's extension (no known extension: an error) */
     int bits;                /* PNG: 0 (16 for 16-bit images, else 8), 8 or 16; others 8 only */
     int quality;             /* JPEG: 1..100, 0 means 90 */
-    int png_level;           /* PNG compression, 1 (fastest) .. 12 (smallest); 0 means 2 */
+    int png_level;           /* PNG: 0 the fast run-length coder (see the overview); 1..12 libdeflate's
+                                levels, 1 fastest, 12 smallest */
 } amp_image_save_desc;
 
 /* Writes img to path in the format desc or the extension asks for. 16-bit samples

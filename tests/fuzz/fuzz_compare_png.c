@@ -8,7 +8,8 @@
  * decoder's own output (amp__png_read) and the texture's texels: the counts,
  * differences, first difference, PSNR and equality must all agree with
  * ampvk/image.h. A file that cannot match (not 8x8, not 4 channels) must be
- * refused with AMP_ERROR_INVALID_ARGUMENT, a broken one with AMP_ERROR_FORMAT. */
+ * refused with AMP_ERROR_INVALID_ARGUMENT, or AMP_ERROR_OUT_OF_BOUNDS when it claims
+ * more than ampvk reads (65535 a side), a broken one with AMP_ERROR_FORMAT. */
 #include <math.h>
 
 #include "fuzz.h"
@@ -101,9 +102,20 @@ static void compare(const uint8_t *data, size_t size, double tol)
         check_result(data, size, tol, &r);
         return;
     }
-    FUZZ_CHECK(s == AMP_ERROR_FORMAT || s == AMP_ERROR_INVALID_ARGUMENT || s == AMP_ERROR_OUT_OF_MEMORY,
+    FUZZ_CHECK(s == AMP_ERROR_FORMAT || s == AMP_ERROR_INVALID_ARGUMENT || s == AMP_ERROR_OUT_OF_MEMORY ||
+                   s == AMP_ERROR_OUT_OF_BOUNDS,
                "amp_image_compare_png failed with %s", amp_status_name(s));
     FUZZ_CHECK(!memcmp(&r, &untouched, sizeof r), "a failed comparison changed its result");
+    if (s == AMP_ERROR_OUT_OF_BOUNDS) {
+        /* refused as too large: the header must say so */
+        amp__png_info info;
+        amp__png_reader *rd = amp__png_open("fuzz", "golden", data, size, &info);
+        FUZZ_CHECK(rd && (info.width > 65535 || info.height > 65535 ||
+                          (uint64_t)info.width * info.height * (uint64_t)info.channels * (uint64_t)(info.bits / 8) >
+                              ((uint64_t)1 << 30)),
+                   "refused as too large, but the header gives %ux%u", rd ? info.width : 0, rd ? info.height : 0);
+        amp__png_close(rd);
+    }
     if (s == AMP_ERROR_INVALID_ARGUMENT) {
         /* refused as the wrong shape: the header must say so */
         amp__png_info info;
