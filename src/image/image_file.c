@@ -465,7 +465,7 @@ amp_status amp_image_encode(const amp_image *img, const amp_image_save_desc *des
     const void *samples = amp__image_packed(img, bits, &owned);
     if (!samples) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
     if (d.format == AMP_IMAGE_FORMAT_PNG) {
-        s = amp__png_encode(samples, img->width, img->height, img->channels, bits, 0, data, size);
+        s = amp__png_encode(samples, img->width, img->height, img->channels, bits, d.png_level, data, size);
     } else {
         *data = amp__stb_write(d.format, img->width, img->height, img->channels, samples, d.quality ? d.quality : 90,
                                size);
