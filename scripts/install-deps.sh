@@ -7,7 +7,8 @@
 set -eu
 pkgs="build-essential cmake pkg-config libvulkan-dev mesa-vulkan-drivers \
 vulkan-validationlayers vulkan-tools libshaderc-dev glslang-dev glslc \
-spirv-tools libstb-dev libspng-dev libdeflate-dev clang libclang-rt-dev llvm"
+spirv-tools libstb-dev libspng-dev libdeflate-dev clang libclang-rt-dev llvm \
+libopenmpi-dev openmpi-bin"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

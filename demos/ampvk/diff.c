@@ -255,7 +255,11 @@ int ampvk_diff_main(int argc, char **argv)
             printf("\n");
         }
         if (diff_path && !*diff_error) printf("diff image: %s\n", diff_path);
-        printf("result: %s\n", r.passed ? (r.equal ? "MATCH" : "MATCH (within tolerance)") : "DIFFERENT");
+        /* r.equal: no channel beyond the tolerance; a plain MATCH is for identical images */
+        bool identical = true;
+        for (int c = 0; c < e.channels; c++)
+            if (r.channel_max_abs_diff[c] != 0) identical = false;
+        printf("result: %s\n", r.passed ? (identical ? "MATCH" : "MATCH (within tolerance)") : "DIFFERENT");
     }
     code = r.passed ? 0 : 1;
     if (*diff_error) code = fail(false, diff_error);
