@@ -38,22 +38,6 @@ static const char help[] =
 static const char *const channel_names[5][4] = {
     {0}, {"gray"}, {"gray", "alpha"}, {"R", "G", "B"}, {"R", "G", "B", "A"}};
 
-/* Writes s as a JSON string. */
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
-
 static double sample(const amp_image *im, int x, int y, int c)
 {
     const unsigned char *row = (const unsigned char *)im->pixels + (size_t)y * im->stride;
@@ -94,7 +78,7 @@ static int fail(bool json, const char *msg)
 {
     if (json) {
         printf("{\"result\": \"error\", \"error\": ");
-        json_string(msg);
+        tool_json_string(msg);
         printf("}\n");
     }
     tool_error("diff", "%s", msg);
@@ -170,13 +154,13 @@ int ampvk_diff_main(int argc, char **argv)
         const char *what = e.width != a.width || e.height != a.height ? "size" : "channel count";
         if (json) {
             printf("{\"result\": \"different\", \"reason\": \"%s mismatch\", \"expected\": ", what);
-            json_string(files[0]);
+            tool_json_string(files[0]);
             printf(", \"actual\": ");
-            json_string(files[1]);
+            tool_json_string(files[1]);
             printf(", \"expected_image\": ");
-            json_string(de);
+            tool_json_string(de);
             printf(", \"actual_image\": ");
-            json_string(da);
+            tool_json_string(da);
             printf("}\n");
         } else {
             printf("expected: %s (%s)\nactual:   %s (%s)\nresult: DIFFERENT (%s mismatch)\n", files[0], de, files[1],
@@ -206,9 +190,9 @@ int ampvk_diff_main(int argc, char **argv)
     if (json) {
         printf("{\"result\": \"%s\", \"passed\": %s, \"equal\": %s, \"expected\": ", r.passed ? "match" : "different",
                r.passed ? "true" : "false", r.equal ? "true" : "false");
-        json_string(files[0]);
+        tool_json_string(files[0]);
         printf(", \"actual\": ");
-        json_string(files[1]);
+        tool_json_string(files[1]);
         printf(", \"width\": %d, \"height\": %d, \"channels\": %d, \"bits\": %d, \"max_diff\": {", e.width, e.height,
                e.channels, e.bits);
         for (int c = 0; c < e.channels; c++)
@@ -232,7 +216,7 @@ int ampvk_diff_main(int argc, char **argv)
         }
         printf(", \"diff_image\": ");
         if (diff_path && !*diff_error)
-            json_string(diff_path);
+            tool_json_string(diff_path);
         else
             printf("null");
         printf("}\n");
