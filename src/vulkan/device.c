@@ -5,8 +5,17 @@
 
 #include "vulkan/gpu.h"
 
-void amp__lock(amp__device *d) { pthread_mutex_lock(&d->lock); }
-void amp__unlock(amp__device *d) { pthread_mutex_unlock(&d->lock); }
+void amp__lock(amp__device *d)
+{
+    pthread_mutex_lock(&d->lock);
+    d->lock_depth++;
+}
+
+void amp__unlock(amp__device *d)
+{
+    d->lock_depth--;
+    pthread_mutex_unlock(&d->lock);
+}
 
 /* True if the list of n extensions has name. */
 static bool has_extension(const VkExtensionProperties *e, uint32_t n, const char *name)
@@ -342,22 +351,35 @@ amp_status amp__device_wait_serial(amp__device *d, uint64_t serial, uint64_t tim
     amp_status lost = amp__device_check(d);
     if (lost != AMP_OK) return lost;
     if (amp__device_serial_done(d, serial)) return AMP_OK;
+    /* The wait lets go of the device lock (all the levels this thread holds), so that
+     * other threads record, submit and copy while this one waits: a thread waiting
+     * for its download must not stop the others' uploads. Only the device's own
+     * semaphore is touched meanwhile; done_serial is updated under the lock again. */
+    int depth = d->lock_depth;
+    for (int i = 0; i < depth; i++) amp__unlock(d);
     /* Poll briefly before sleeping in the driver: a short kernel finishes sooner than
      * a blocking wait wakes up (tens of microseconds on common drivers). Not on a
      * CPU device, whose threads need the cores we would spin on. */
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    uint64_t spin_ns = timeout_ns < 200000 ? timeout_ns : 200000;
+    uint64_t spin_ns = timeout_ns < 200000 ? timeout_ns : 200000, value = 0;
     if (d->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) spin_ns = 0; /* the CPU does the work */
+    VkResult r = VK_NOT_READY;
     for (;;) {
-        if (amp__device_serial_done(d, serial)) return AMP_OK;
+        if (vkGetSemaphoreCounterValue(d->device, d->timeline, &value) == VK_SUCCESS && value >= serial) {
+            r = VK_SUCCESS;
+            break;
+        }
         clock_gettime(CLOCK_MONOTONIC, &t);
         uint64_t el = (uint64_t)(t.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t.tv_nsec - t0.tv_nsec);
         if (el >= spin_ns) break;
     }
-    VkSemaphoreWaitInfo wi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
-                              .pSemaphores = &d->timeline, .pValues = &serial};
-    VkResult r = vkWaitSemaphores(d->device, &wi, timeout_ns);
+    if (r != VK_SUCCESS) {
+        VkSemaphoreWaitInfo wi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
+                                  .pSemaphores = &d->timeline, .pValues = &serial};
+        r = vkWaitSemaphores(d->device, &wi, timeout_ns);
+    }
+    for (int i = 0; i < depth; i++) amp__lock(d);
     if (r == VK_TIMEOUT) return amp__fail(AMP_ERROR_TIMEOUT, "wait timed out after %llu ns",
                                          (unsigned long long)timeout_ns);
     if (r == VK_ERROR_DEVICE_LOST) {

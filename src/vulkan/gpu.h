@@ -73,6 +73,7 @@ typedef struct amp__device {
     uint64_t done_serial;     /* highest serial known complete */
     amp_status lost;          /* AMP_ERROR_DEVICE_LOST once the device is lost */
     pthread_mutex_t lock;     /* guards all of the device's state (recursive) */
+    int lock_depth;           /* how many times its owner holds lock (read and written by the owner) */
     amp__block *blocks;
     amp__staging *staging;    /* free staging buffers */
     VkPipelineCache pipeline_cache;
