@@ -16,7 +16,7 @@ set -eu
 cd "$(dirname "$0")/.."
 root=$PWD
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-all="fuzz_png fuzz_hdr fuzz_params fuzz_compare_png fuzz_api"
+all="fuzz_png fuzz_hdr fuzz_params fuzz_compare_png fuzz_api fuzz_image"
 
 if [ $# -lt 1 ] || ! [ "$1" -gt 0 ] 2>/dev/null; then
     echo "usage: $0 SECONDS [FUZZER ...]   (fuzzers: $all)" >&2
@@ -57,7 +57,7 @@ for f in $fuzzers; do
     fi
     # the device fuzzers run slower inputs and hold the Vulkan driver
     case $f in
-        fuzz_png|fuzz_hdr) limits="-timeout=30 -rss_limit_mb=2560" ;;
+        fuzz_png|fuzz_hdr|fuzz_image) limits="-timeout=30 -rss_limit_mb=2560" ;;
         *) limits="-timeout=120 -rss_limit_mb=4096" ;;
     esac
     log=build-fuzz/work/$f.log

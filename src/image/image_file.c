@@ -84,13 +84,18 @@ amp_image_format amp_image_format_from_path(const char *path)
     return AMP_IMAGE_FORMAT_AUTO;
 }
 
-/* The format of a file in memory, from its first bytes (TGA, which has no signature,
- * from stb_image's test of its header); AUTO when none matches. */
+/* The format of a file in memory, from its first bytes as the decoders find them
+ * (TGA, which has no signature, from stb_image's test of its header); AUTO when none
+ * matches. */
 static amp_image_format sniff(const unsigned char *d, size_t n)
 {
     static const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
     if (n >= 8 && memcmp(d, png, 8) == 0) return AMP_IMAGE_FORMAT_PNG;
-    if (n >= 3 && d[0] == 0xFF && d[1] == 0xD8 && d[2] == 0xFF) return AMP_IMAGE_FORMAT_JPEG;
+    if (n >= 2 && d[0] == 0xFF) { /* stb_image's JPEG start: 0xFF fill bytes, then SOI (0xD8) */
+        size_t i = 1;
+        while (i < n && d[i] == 0xFF) i++;
+        if (i < n && d[i] == 0xD8) return AMP_IMAGE_FORMAT_JPEG;
+    }
     if (n >= 2 && d[0] == 'B' && d[1] == 'M') return AMP_IMAGE_FORMAT_BMP;
     if (n >= 4 && memcmp(d, "8BPS", 4) == 0) return AMP_IMAGE_FORMAT_PSD;
     if (amp__stb_is_hdr(d, n)) return AMP_IMAGE_FORMAT_HDR;

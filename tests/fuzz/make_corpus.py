@@ -17,6 +17,12 @@ fuzzing never grows these.
   fuzz_params       the parameter lists of tests/test_kernel.c and kernel.h, and
                     'K'-prefixed ones with declarations
   fuzz_api          call sequences in the harness's encoding (ops[] in fuzz_api.c)
+  fuzz_image        tests/data/formats/* (JPEG baseline, progressive, restart and
+                    gray; BMP, TGA and PSD), a few PNGs and the HDR of tests/data,
+                    and the kinds the fixtures lack: BMP 1-, 4-, 8-bit paletted,
+                    16-bit 565 bitfields, V5 32-bit with an alpha mask, OS/2; TGA
+                    paletted (raw and RLE), 16-bit RGB, gray + alpha; PSD RLE RGBA
+                    with partial alpha, 5 channels; and truncated ones
 """
 import os
 import shutil
@@ -120,6 +126,82 @@ def hdr_corpus():
     write("fuzz_hdr", "corrupt_format.hdr", b"#?RADIANCE\nFORMAT=32-bit_rle_xyze\n\n-Y 2 +X 3\n" + flat)
 
 
+# ---- any image format (fuzz_image) ----
+
+def bmp(w, h, bits, pixels, palette=b"", header=40, masks=None, compress=0):
+    """A BMP: pixels(y) -> the bytes of row y (bottom-up on disk), padded here."""
+    rows = b"".join(r + bytes((-len(r)) & 3) for r in (pixels(y) for y in range(h - 1, -1, -1)))
+    if header == 12:
+        info = struct.pack("<IHHHH", 12, w, h, 1, bits)
+    else:
+        info = struct.pack("<IiiHHIIiiII", header, w, h, 1, bits, compress, len(rows), 2835, 2835,
+                           len(palette) // 4, 0)
+        if header == 124:
+            info += struct.pack("<IIII", *masks) + b"sRGB" + bytes(36 + 12 + 16)
+        elif masks:
+            info += struct.pack("<III", *masks[:3])
+    off = 14 + len(info) + len(palette)
+    return struct.pack("<2sIHHI", b"BM", off + len(rows), 0, 0, off) + info + palette + rows
+
+
+def tga(kind, w, h, bits, data, cmap=b"", cmap_bits=0, descriptor=0):
+    entries = len(cmap) * 8 // cmap_bits if cmap_bits else 0
+    head = struct.pack("<BBBHHBHHHHBB", 0, 1 if cmap else 0, kind, 0, entries, cmap_bits, 0, 0, w, h, bits,
+                       descriptor)
+    return head + cmap + data
+
+
+def psd(w, h, channels, planes, rle=False):
+    """planes: per channel, per row, the row's bytes (already PackBits'ed with rle)."""
+    head = struct.pack(">4sH6sHIIHH", b"8BPS", 1, bytes(6), channels, h, w, 8, 3) + struct.pack(">III", 0, 0, 0)
+    if not rle:
+        return head + struct.pack(">H", 0) + b"".join(r for p in planes for r in p)
+    counts = b"".join(struct.pack(">H", len(r)) for p in planes for r in p)
+    return head + struct.pack(">H", 1) + counts + b"".join(r for p in planes for r in p)
+
+
+def image_corpus():
+    fmt = os.path.join(DATA, "formats")
+    for name in sorted(os.listdir(fmt)):
+        if not name.endswith(".cv2.png"):
+            shutil.copy(os.path.join(fmt, name), os.path.join(OUT, "fuzz_image", name))
+    for name in ["rgb8.png", "ga16.png", "pal8_trns.png", "gray1.png", "rgb8_adam7.png", "hdr_3x2.hdr"]:
+        shutil.copy(os.path.join(DATA, name), os.path.join(OUT, "fuzz_image", name))
+    pal = b"".join(bytes([(i * 40) & 255, (i * 90) & 255, (i * 20) & 255, 0]) for i in range(16))
+    write("fuzz_image", "bmp8_palette.bmp", bmp(9, 4, 8, lambda y: bytes((x + y) % 16 for x in range(9)), pal))
+    write("fuzz_image", "bmp4_palette.bmp",
+          bmp(9, 4, 4, lambda y: bytes(((x + y) % 16) << 4 | ((x + 2 * y) % 16) for x in range(5)), pal))
+    write("fuzz_image", "bmp1.bmp", bmp(11, 3, 1, lambda y: bytes([0xA5 ^ y, 0x3C]), pal[:8]))
+    write("fuzz_image", "bmp16_565.bmp",
+          bmp(5, 3, 16, lambda y: b"".join(struct.pack("<H", x * 2000 + y * 333) for x in range(5)),
+              masks=(0xF800, 0x07E0, 0x001F), compress=3))
+    write("fuzz_image", "bmp32_v5_alpha.bmp",
+          bmp(4, 3, 32, lambda y: bytes((x * 60 + y * 10 + c * 30) & 255 for x in range(4) for c in range(4)),
+              header=124, masks=(0x00FF0000, 0x0000FF00, 0x000000FF, 0xFF000000), compress=3))
+    write("fuzz_image", "bmp24_os2.bmp", bmp(5, 3, 24, lambda y: bytes((x * 50 + y) & 255 for x in range(15)),
+                                            header=12))
+    cmap = bytes((i * 70 + c * 20) & 255 for i in range(6) for c in range(3))
+    write("fuzz_image", "tga_palette.tga", tga(1, 6, 3, 8, bytes((x + y) % 6 for y in range(3) for x in range(6)),
+                                               cmap, 24))
+    write("fuzz_image", "tga_palette_rle.tga", tga(9, 6, 3, 8, bytes([0x85, 2, 0x05, 0, 1, 2, 3, 4, 5, 0x85, 1]),
+                                                   cmap, 24))
+    write("fuzz_image", "tga_rgb16.tga",
+          tga(2, 4, 3, 16, b"".join(struct.pack("<H", x * 4000 + y * 700) for y in range(3) for x in range(4))))
+    write("fuzz_image", "tga_gray_alpha.tga", tga(3, 4, 2, 16, bytes(range(16)), descriptor=0x28))
+    plane = lambda c: [bytes([c * 60 + x * 7 + y for x in range(6)]) for y in range(4)]
+    alpha = [bytes([255, 128, 64, 0, 200, 255]) for y in range(4)]
+    packed = [[bytes([5]) + r for r in plane(c)] for c in range(3)] + [[bytes([5]) + r for r in alpha]]
+    write("fuzz_image", "psd_rgba8_rle_alpha.psd", psd(6, 4, 4, packed, rle=True))
+    write("fuzz_image", "psd_5_channels.psd", psd(6, 4, 5, [plane(c % 4) for c in range(5)]))
+    with open(os.path.join(fmt, "jpeg_rgb_progressive.jpg"), "rb") as f:
+        write("fuzz_image", "corrupt_truncated_progressive.jpg", f.read()[:-120])
+    with open(os.path.join(fmt, "tga_rgba_rle.tga"), "rb") as f:
+        write("fuzz_image", "corrupt_truncated_rle.tga", f.read()[:-10])
+    bad = bytearray(bmp(5, 3, 24, lambda y: bytes(15)))
+    bad[10] = 200  # the pixels' offset past the end
+    write("fuzz_image", "corrupt_offset.bmp", bytes(bad))
+
+
 # ---- parameters ----
 
 def params_corpus():
@@ -216,9 +298,10 @@ def api_corpus():
 def main():
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
-    for f in ["fuzz_png", "fuzz_hdr", "fuzz_compare_png", "fuzz_params", "fuzz_api"]:
+    for f in ["fuzz_png", "fuzz_hdr", "fuzz_compare_png", "fuzz_params", "fuzz_api", "fuzz_image"]:
         os.makedirs(os.path.join(OUT, f))
     png_corpus()
+    image_corpus()
     compare_png_corpus()
     hdr_corpus()
     params_corpus()
