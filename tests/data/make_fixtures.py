@@ -20,6 +20,33 @@ PNG filter is decoded. rgb8_adam7.png is Adam7-interlaced.
 
 hdr_3x2.hdr is an uncompressed Radiance file of 3 columns by 2 rows whose texels
 are the RGBE quads in HDR_PIXELS (value = mantissa * 2^(e - 136), e = 0: zero).
+
+formats/ holds the other formats' fixtures of tests/test_image_api.c, written by
+hand with struct (stb cannot be called from Python), 7x5 like the PNGs:
+
+    bmp24.bmp       24-bit BMP (BI_RGB, rows bottom-up, padded to 4 bytes), v8
+    bmp24_topdown.bmp  the same with a negative height (rows top-down)
+    bmp32.bmp       32-bit BMP (BI_RGB, BGRA), alpha v8(x, y, 3)
+    tga_gray.tga    TGA type 3 (gray), 8 bits, bottom-up, v8
+    tga_rgb.tga     TGA type 2, 24 bits (BGR), bottom-up, v8
+    tga_rgba.tga    TGA type 2, 32 bits (BGRA), top-down (descriptor 0x28), v8
+    tga_gray_rle.tga, tga_rgb_rle.tga, tga_rgba_rle.tga
+                    TGA types 11 and 10 (RLE), bottom-up, of run8(x, y, c) =
+                    v8(x // 3, y, c): run packets of 3 pixels and raw packets of 1
+    psd_rgb8.psd    PSD, RGB mode, 3 channels, 8 bits, raw (compression 0), v8
+    psd_rgb8_rle.psd   the same, PackBits (compression 1), run8
+    psd_rgb16.psd   PSD, 3 channels, 16 bits, raw, v16
+    psd_rgba16.psd  PSD, 4 channels, 16 bits, raw, v16 with alpha 65535 where
+                    (x + y) is even, else 0 (no partial alpha: stb_image removes
+                    Photoshop's white matte from partial alpha)
+
+and the JPEG fixtures, which need OpenCV (python3-opencv; skipped with a note when
+it is missing, the committed files stay): a 16x12 smooth image smooth(x, y, c) =
+10 + x*7 + y*5 + c*40 + (x*y) % 5 (no wrap-around: smooth) written by cv2.imwrite at quality 90
+(jpeg_rgb.jpg, 4:2:0), also progressive (jpeg_rgb_progressive.jpg) and with a
+restart marker after every MCU (jpeg_rgb_restart.jpg), and its gray channel 0
+(jpeg_gray.jpg), with what cv2.imread decodes them to as PNGs (jpeg_rgb.cv2.png,
+RGB, which the progressive and restart files decode to as well; jpeg_gray.cv2.png).
 """
 import os
 import struct
@@ -86,8 +113,9 @@ def pack_row(samples, depth):
 ADAM7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
 
 
-def png(name, depth, ctype, channels, pixel, extra=b"", interlace=False):
+def png(name, depth, ctype, channels, pixel, extra=b"", interlace=False, size=(W, H)):
     """pixel(x, y) -> list of `channels` samples."""
+    W, H = size
     bpp = max(1, channels * depth // 8)
     passes = ADAM7 if interlace else [(0, 0, 1, 1)]
     raw = bytearray()
@@ -114,6 +142,164 @@ def plte(n, alphas=0):
     return out
 
 
+# ---- BMP, TGA, PSD (tests/data/formats) ----
+
+FORMATS = os.path.join(HERE, "formats")
+
+
+def run8(x, y, c):
+    return v8(x // 3, y, c)
+
+
+def write(name, data):
+    os.makedirs(FORMATS, exist_ok=True)
+    with open(os.path.join(FORMATS, name), "wb") as f:
+        f.write(data)
+
+
+def bmp(name, bits, topdown=False):
+    """BI_RGB BMP of v8: 24-bit BGR, or 32-bit BGRA with alpha v8(x, y, 3)."""
+    pad = (-W * bits // 8) & 3
+    rows = []
+    for y in range(H):
+        row = bytearray()
+        for x in range(W):
+            row += bytes([v8(x, y, 2), v8(x, y, 1), v8(x, y, 0)])
+            if bits == 32:
+                row.append(v8(x, y, 3))
+        rows.append(bytes(row) + bytes(pad))
+    data = b"".join(rows if topdown else rows[::-1])
+    info = struct.pack("<IiiHHIIiiII", 40, W, -H if topdown else H, 1, bits, 0, len(data), 2835, 2835, 0, 0)
+    head = struct.pack("<2sIHHI", b"BM", 14 + len(info) + len(data), 0, 0, 14 + len(info))
+    write(name, head + info + data)
+
+
+def tga_pixel(value, x, y, channels):
+    s = [value(x, y, c) for c in range(channels)]
+    if channels >= 3:
+        s[0], s[2] = s[2], s[0]  # BGR(A)
+    return bytes(s)
+
+
+def tga_rle(pixels):
+    """RLE packets: a run of equal pixels (2..128) as one, else raw packets (1..128)."""
+    out, i = bytearray(), 0
+    while i < len(pixels):
+        j = i
+        while j + 1 < len(pixels) and pixels[j + 1] == pixels[i] and j + 1 - i < 128:
+            j += 1
+        if j > i:
+            out += bytes([0x80 | (j - i)]) + pixels[i]
+            i = j + 1
+            continue
+        j = i + 1
+        while j < len(pixels) and j - i < 128 and (j + 1 >= len(pixels) or pixels[j + 1] != pixels[j]):
+            j += 1
+        out += bytes([j - i - 1]) + b"".join(pixels[i:j])
+        i = j
+    return bytes(out)
+
+
+def tga(name, channels, value, rle=False, topdown=False):
+    """TGA of channels 1 (type 3/11), 3 or 4 (type 2/10); bottom-up unless topdown."""
+    kind = (3 if channels == 1 else 2) + (8 if rle else 0)
+    alpha_bits = 8 if channels == 4 else 0
+    head = struct.pack("<BBBHHBHHHHBB", 0, 0, kind, 0, 0, 0, 0, 0, W, H, channels * 8,
+                       alpha_bits | (0x20 if topdown else 0))
+    ys = range(H) if topdown else range(H - 1, -1, -1)
+    pixels = [tga_pixel(value, x, y, channels) for y in ys for x in range(W)]
+    write(name, head + (tga_rle(pixels) if rle else b"".join(pixels)))
+
+
+def packbits(data):
+    """PackBits as PSD uses it: n < 128 copies n+1 bytes, 257-n repeats the next one."""
+    out, i = bytearray(), 0
+    while i < len(data):
+        j = i
+        while j + 1 < len(data) and data[j + 1] == data[i] and j + 1 - i < 127:
+            j += 1
+        if j > i:
+            out += bytes([257 - (j - i + 1), data[i]])
+            i = j + 1
+            continue
+        j = i + 1
+        while j < len(data) and j - i < 128 and (j + 1 >= len(data) or data[j + 1] != data[j]):
+            j += 1
+        out += bytes([j - i - 1]) + data[i:j]
+        i = j
+    return bytes(out)
+
+
+def psd(name, channels, depth, value, rle=False):
+    """An RGB-mode PSD with only the merged image: channel planes, row by row."""
+    head = struct.pack(">4sH6sHIIHH", b"8BPS", 1, bytes(6), channels, H, W, depth, 3)
+    head += struct.pack(">III", 0, 0, 0)  # color mode data, image resources, layers: empty
+    fmt = ">H" if depth == 16 else ">B"
+    rows = [[b"".join(struct.pack(fmt, value(x, y, c)) for x in range(W)) for y in range(H)] for c in range(channels)]
+    if not rle:
+        return write(name, head + struct.pack(">H", 0) + b"".join(r for plane in rows for r in plane))
+    packed = [packbits(r) for plane in rows for r in plane]
+    write(name, head + struct.pack(">H", 1) + b"".join(struct.pack(">H", len(p)) for p in packed) + b"".join(packed))
+
+
+def psd_rgba16(x, y, c):
+    return v16(x, y, c) if c < 3 else (65535 if (x + y) % 2 == 0 else 0)
+
+
+JPEG_W, JPEG_H = 16, 12
+
+
+def smooth(x, y, c):
+    return 10 + x * 7 + y * 5 + c * 40 + (x * y) % 5
+
+
+def jpegs():
+    try:
+        import cv2
+        import numpy as np
+    except ImportError:
+        print("make_fixtures.py: no OpenCV (python3-opencv): the JPEG fixtures in formats/ are kept as they are")
+        return
+    rgb = np.array([[[smooth(x, y, c) for c in range(3)] for x in range(JPEG_W)] for y in range(JPEG_H)], np.uint8)
+    bgr, q90 = rgb[:, :, ::-1], [cv2.IMWRITE_JPEG_QUALITY, 90]
+    for name, img, params in (("jpeg_rgb", bgr, q90), ("jpeg_gray", rgb[:, :, 0].copy(), q90),
+                              ("jpeg_rgb_progressive", bgr, q90 + [cv2.IMWRITE_JPEG_PROGRESSIVE, 1]),
+                              ("jpeg_rgb_restart", bgr, q90 + [cv2.IMWRITE_JPEG_RST_INTERVAL, 1])):
+        path = os.path.join(FORMATS, name + ".jpg")
+        ok, data = cv2.imencode(".jpg", img, params)
+        assert ok
+        write(name + ".jpg", data.tobytes())
+        dec = cv2.imread(path, cv2.IMREAD_UNCHANGED)
+        if name != "jpeg_rgb" and dec.ndim == 3:
+            # the same coefficients: libjpeg decodes them as jpeg_rgb.jpg's
+            assert (dec == cv2.imread(os.path.join(FORMATS, "jpeg_rgb.jpg"), cv2.IMREAD_UNCHANGED)).all()
+            continue
+        if dec.ndim == 3:
+            dec = dec[:, :, ::-1]
+            png(os.path.join("formats", name + ".cv2.png"), 8, 2, 3, lambda x, y: [int(v) for v in dec[y, x]],
+                size=(JPEG_W, JPEG_H))
+        else:
+            png(os.path.join("formats", name + ".cv2.png"), 8, 0, 1, lambda x, y: [int(dec[y, x])],
+                size=(JPEG_W, JPEG_H))
+
+
+def formats():
+    bmp("bmp24.bmp", 24)
+    bmp("bmp24_topdown.bmp", 24, topdown=True)
+    bmp("bmp32.bmp", 32)
+    tga("tga_gray.tga", 1, v8)
+    tga("tga_rgb.tga", 3, v8)
+    tga("tga_rgba.tga", 4, v8, topdown=True)
+    tga("tga_gray_rle.tga", 1, run8, rle=True)
+    tga("tga_rgb_rle.tga", 3, run8, rle=True)
+    tga("tga_rgba_rle.tga", 4, run8, rle=True)
+    psd("psd_rgb8.psd", 3, 8, v8)
+    psd("psd_rgb8_rle.psd", 3, 8, run8, rle=True)
+    psd("psd_rgb16.psd", 3, 16, v16)
+    psd("psd_rgba16.psd", 4, 16, psd_rgba16)
+    jpegs()
+
+
 HDR_PIXELS = [(128, 64, 32, 129), (0, 0, 0, 0), (255, 1, 128, 136),
               (200, 100, 50, 120), (16, 32, 64, 140), (1, 2, 3, 128)]
 
@@ -135,6 +321,7 @@ def main():
     hdr = b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 2 +X 3\n" + bytes(b for p in HDR_PIXELS for b in p)
     with open(os.path.join(HERE, "hdr_3x2.hdr"), "wb") as f:
         f.write(hdr)
+    formats()
 
 
 if __name__ == "__main__":
