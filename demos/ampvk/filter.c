@@ -6,7 +6,7 @@
  * IN a file: it is read (PNG, JPEG, BMP, TGA, PSD or Radiance HDR), filtered on the
  * accelerator and written to OUT in the format of OUT's extension. IN a folder: every
  * image in it goes to the folder OUT under the same name (PSD files as .png). Host
- * threads, one per core, each take the next file through decode, upload, filtering,
+ * threads, 1.5 per core, each take the next file through decode, upload, filtering,
  * download and encode, so that the stages of different files overlap and the batch
  * runs at the speed of the busiest resource. Under mpirun the files are shared out by
  * rank and each rank takes the GPU of its node-local rank; rank 0 reports.
@@ -54,9 +54,10 @@ static const char help[] =
     "  --quality N     JPEG quality, 1..100 (default 90)\n"
     "  --png-level N   PNG compression: 1 (fast) .. 12 (smallest) through libdeflate;\n"
     "                  default: a run-length coder, fastest (best for photographs)\n"
-    "  --jobs N        host threads for a folder (default: one per core)\n"
+    "  --jobs N        host threads for a folder (default: 1.5 per core)\n"
     "  --quiet         no progress and no summary\n"
-    "  --timings       (a file) print the time of each stage, each waited for\n"
+    "  --timings       print the time of each stage (a file: each waited for; a folder:\n"
+    "                  the sums over all threads, without waits)\n"
     "  -h, --help      this help\n"
     "\n"
     "A folder run shows a progress bar on a terminal, plain lines otherwise; files that\n"
@@ -69,6 +70,7 @@ typedef struct options {
     int count;
     int bits, quality, png_level, jobs;
     bool quiet, timings;
+    bool folder; /* set for a folder run: --timings then sums the stages without waits */
     const char *device;
 } options;
 
@@ -82,6 +84,7 @@ typedef struct run {
     int nviews;
     atomic_size_t next, done, failed;
     pthread_mutex_t lock;
+    double stage_sum[5]; /* --timings: seconds in each stage, all threads */
     char *failures; /* "name: reason\n" lines */
     size_t failures_len;
     int next_view;
@@ -100,7 +103,7 @@ static int filter_file(const options *o, amp_accelerator_view *view, const char 
 #define STAGE(k)                                                                                                     \
     do {                                                                                                             \
         if (stages) {                                                                                                \
-            if ((k) == 1 || (k) == 2) amp_view_wait(view);                                                           \
+            if (((k) == 1 || (k) == 2) && !o->folder) amp_view_wait(view);                                           \
             double now_ = tool_now();                                                                                \
             stages[k] = now_ - t;                                                                                    \
             t = now_;                                                                                                \
@@ -232,7 +235,15 @@ static void *worker(void *arg)
         size_t i = atomic_fetch_add(&r->next, 1);
         if (i >= r->count) break;
         char *in = join(r->in_dir, r->names[i]), *out = output_name(r->out_dir, r->names[i]);
-        int rc = in && out ? filter_file(r->opt, view, in, out, why, sizeof why, NULL, 0, NULL, NULL) : 1;
+        double st[5] = {0};
+        int rc = in && out ? filter_file(r->opt, view, in, out, why, sizeof why, NULL, 0, r->opt->timings ? st : NULL,
+                                         NULL)
+                           : 1;
+        if (r->opt->timings) {
+            pthread_mutex_lock(&r->lock);
+            for (int k = 0; k < 5; k++) r->stage_sum[k] += st[k];
+            pthread_mutex_unlock(&r->lock);
+        }
         if (rc) {
             add_failure(r, r->names[i], in && out ? why : "out of host memory");
             atomic_fetch_add(&r->failed, 1);
@@ -331,7 +342,11 @@ static int filter_folder(const options *o, const char *in_dir, const char *out_d
     bool report = dist.rank == 0 && !o->quiet, tty = isatty(STDOUT_FILENO);
     double t0 = tool_now();
     if (!code && r.count) {
-        int jobs = o->jobs ? o->jobs : cpu_count() / (dist.local_size > 0 ? dist.local_size : 1);
+        /* one and a half threads per core: a thread waiting for the device or a lock
+           leaves its core to another (24 threads on 16 cores: 145 images/s against
+           112 with 16, 1080p PNGs on an H200) */
+        int cores = cpu_count() / (dist.local_size > 0 ? dist.local_size : 1);
+        int jobs = o->jobs ? o->jobs : cores + cores / 2;
         if (jobs < 1) jobs = 1;
         if ((size_t)jobs > r.count) jobs = (int)r.count;
         pthread_t threads[256];
@@ -365,6 +380,12 @@ static int filter_folder(const options *o, const char *in_dir, const char *out_d
     if (report && !code)
         printf("%zu image%s in %.2f s (%.1f images/s), %zu failed\n", done_all, done_all == 1 ? "" : "s", elapsed,
                elapsed > 0 ? (double)done_all / elapsed : 0.0, failed_all);
+    if (o->timings && r.count) /* this rank's threads */
+        printf("per image, summed over threads: decode %.1f ms, upload %.1f ms, filter %.1f ms, download %.1f ms, "
+               "encode and write %.1f ms\n",
+               1000 * r.stage_sum[0] / (double)r.count, 1000 * r.stage_sum[1] / (double)r.count,
+               1000 * r.stage_sum[2] / (double)r.count, 1000 * r.stage_sum[3] / (double)r.count,
+               1000 * r.stage_sum[4] / (double)r.count);
     fflush(stdout);
     if (dist.rank == 0 && failures && *failures) {
         fprintf(stderr, "ampvk filter: %zu file%s failed:\n%s", failed_all, failed_all == 1 ? "" : "s", failures);
@@ -453,7 +474,10 @@ int ampvk_filter_main(int argc, char **argv)
     if (nfiles < 2) return tool_usage_error("filter", "missing %s", nfiles ? "OUT" : "IN and OUT");
     if (o.count == 0) return tool_usage_error("filter", "missing FILTER (e.g. gaussian:sigma=2)");
     if (o.device && strcmp(o.device, "all") != 0 && tool_select_device("filter", o.device) != 0) return 1;
-    if (is_dir(files[0])) return filter_folder(&o, files[0], files[1]);
+    if (is_dir(files[0])) {
+        o.folder = true;
+        return filter_folder(&o, files[0], files[1]);
+    }
     amp_image_format f = amp_image_format_from_path(files[1]);
     if (f == AMP_IMAGE_FORMAT_AUTO || f == AMP_IMAGE_FORMAT_PSD)
         return tool_usage_error("filter", "OUT '%s' has no image extension ampvk writes (.png, .jpg, .bmp, .tga, .hdr)",

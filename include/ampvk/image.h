@@ -191,7 +191,7 @@ typedef struct amp_image_save_desc {
 
 /* Writes img to path in the format desc or the extension asks for. 16-bit samples
  * written at 8 bits round to nearest ((v * 255 + 32767) / 65535); float samples are
- * clamped to [0, 1] (NaN: 0) and scaled, except into HDR. JPEG stores gray or RGB
+ * clamped to [0, 1] (NaN: 0) and scaled, except into HDR. JPEG stores RGB (gray as RGB)
  * (alpha is dropped), BMP and TGA gray-as-RGB/RGB/RGBA, HDR RGB floats. As with
  * amp_texture_save_png, the file appears only when complete. */
 amp_status amp_image_save(const char *path, const amp_image *img, const amp_image_save_desc *desc);

@@ -464,9 +464,18 @@ static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *re
     amp_accelerator_view *v = t->home ? t->home : t->av;
     amp__device *d = t->dev;
     amp__lock(d);
-    amp__batch *b = amp__batch_current(v);
-    amp__staging *st = b ? amp__staging_get(d, texels * t->fmt.image_texel, !to_device) : NULL;
-    if (!st) {
+    amp__staging *st = amp__device_check(d) == AMP_OK ? amp__staging_get(d, texels * t->fmt.image_texel, !to_device)
+                                                      : NULL;
+    if (st && to_device) {
+        /* the texels go into the staging buffer (ours until it joins a batch) outside
+           the device lock: other threads record and copy meanwhile */
+        amp__unlock(d);
+        convert_texels(&t->fmt, host, st->buf.alloc.mapped, texels, true);
+        amp__lock(d);
+    }
+    amp__batch *b = st ? amp__batch_current(v) : NULL;
+    if (!b) {
+        if (st) amp__staging_put(d, st);
         amp__unlock(d);
         return amp_last_status();
     }
@@ -480,7 +489,6 @@ static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *re
     VkBufferImageCopy c = image_copy(&r);
     uint64_t serial = amp__batch_serial(b);
     if (to_device) {
-        convert_texels(&t->fmt, host, st->buf.alloc.mapped, texels, true);
         vkCmdCopyBufferToImage(cmd, st->buf.buffer, t->image, layout, 1, &c);
         amp__batch_keep_staging(b, st);
         v->stats.uploads++;

@@ -553,8 +553,19 @@ amp_status amp_future_wait_for(amp_future *f, uint64_t timeout_ns)
     if (f->done) return f->status;
     amp__lock(f->dev);
     amp_status s = f->serial ? amp__device_wait_serial(f->dev, f->serial, timeout_ns) : AMP_OK;
-    if (s != AMP_ERROR_TIMEOUT) future_complete(f, s);
+    /* the host action (a readback's copy out of its staging buffer, which is the
+       future's until the action gives it back) runs outside the device lock, so
+       that threads copying their downloads do not wait for each other */
+    amp__host_action act = {0};
+    if (s != AMP_ERROR_TIMEOUT) {
+        act = f->action;
+        f->action.run = NULL;
+    }
     amp__unlock(f->dev);
+    if (s == AMP_ERROR_TIMEOUT) return s;
+    if (act.run) act.run(act.ctx, s == AMP_OK);
+    f->status = s;
+    f->done = true;
     return s;
 }
 
@@ -591,8 +602,8 @@ typedef struct readback_job {
 static void finish_readback(void *ctx, bool ok)
 {
     readback_job *j = ctx;
+    j->unpack(j->ctx, j->staging->buf.alloc.mapped, ok); /* the staging buffer is this job's until put back */
     amp__lock(j->dev);
-    j->unpack(j->ctx, j->staging->buf.alloc.mapped, ok);
     amp__staging_put(j->dev, j->staging);
     amp__unlock(j->dev);
     free(j);
