@@ -120,4 +120,28 @@ static inline amp_accelerator_view *test_view(void)
     return v;
 }
 
+/* The first `max` bytes of a file, malloc'ed, their count in *size; NULL (and a
+ * failed check) when it cannot be opened. */
+static inline unsigned char *test_read_bytes(const char *path, size_t max, size_t *size)
+{
+    *size = 0;
+    FILE *f = fopen(path, "rb");
+    REQUIRE(f);
+    if (!f) return NULL;
+    unsigned char *buf = malloc(max);
+    *size = buf ? fread(buf, 1, max, f) : 0;
+    fclose(f);
+    return buf;
+}
+
+/* Writes size bytes to a file (a failed check if it cannot). */
+static inline void test_write_bytes(const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    REQUIRE(f);
+    if (!f) return;
+    REQUIRE_INT(fwrite(data, 1, size, f), size);
+    fclose(f);
+}
+
 #endif

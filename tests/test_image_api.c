@@ -99,27 +99,6 @@ static void require_pixels(const char *what, const amp_image *im, int w, int h, 
     if (bad) test_failures++;
 }
 
-static unsigned char *read_bytes(const char *path, size_t *size)
-{
-    *size = 0;
-    FILE *f = fopen(path, "rb");
-    REQUIRE(f);
-    if (!f) return NULL;
-    unsigned char *buf = malloc(1 << 20);
-    *size = fread(buf, 1, 1 << 20, f);
-    fclose(f);
-    return buf;
-}
-
-static void write_bytes(const char *path, const void *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    REQUIRE(f);
-    if (!f) return;
-    REQUIRE_INT(fwrite(data, 1, size, f), size);
-    fclose(f);
-}
-
 static bool exists(const char *path) { return access(path, F_OK) == 0; }
 
 /* A new image of w x h, channels x bits, filled with want(x, y, c). */
@@ -189,7 +168,7 @@ static void test_load_formats(void)
         REQUIRE(im.pixels == NULL && im.width == 0);
 
         size_t n;
-        unsigned char *bytes = read_bytes(path, &n);
+        unsigned char *bytes = test_read_bytes(path, 1 << 20, &n);
         REQUIRE_OK(amp_image_load_memory(bytes, n, f->file, &(amp_image_load_desc){0}, &im));
         require_pixels(f->file, &im, W, H, f->channels, f->bits, f->file_channels, f->bits, f->want);
         REQUIRE_INT(im.format, f->format);
@@ -286,7 +265,7 @@ static void test_load_jpeg(void)
         REQUIRE(worst <= 6);
 
         size_t n;
-        unsigned char *bytes = read_bytes(cases[i].jpg, &n);
+        unsigned char *bytes = test_read_bytes(cases[i].jpg, 1 << 20, &n);
         amp_image mem;
         REQUIRE_OK(amp_image_load_memory(bytes, n, "jpeg", NULL, &mem));
         REQUIRE(same_pixels(&jpg, &mem) && mem.format == AMP_IMAGE_FORMAT_JPEG);
@@ -336,13 +315,13 @@ static void test_load_errors(void)
         char path[512];
         snprintf(path, sizeof path, FMT "%s", files[i]);
         size_t n;
-        unsigned char *bytes = read_bytes(path, &n);
+        unsigned char *bytes = test_read_bytes(path, 1 << 20, &n);
         amp_image im = {.width = 1};
         /* cut in the pixels: a truncated file */
         REQUIRE_FAIL(amp_image_load_memory(bytes, n * 3 / 4, files[i], NULL, &im), AMP_ERROR_FORMAT, files[i]);
         REQUIRE(im.pixels == NULL && im.width == 0);
         snprintf(path, sizeof path, OUT "short-%s", files[i]);
-        write_bytes(path, bytes, n * 3 / 4);
+        test_write_bytes(path, bytes, n * 3 / 4);
         REQUIRE_FAIL(amp_image_load(path, NULL, &im), AMP_ERROR_FORMAT, path);
         /* the header alone */
         REQUIRE_FAIL(amp_image_load_memory(bytes, 20, files[i], NULL, &im), AMP_ERROR_FORMAT, files[i]);
@@ -357,7 +336,7 @@ static void test_load_errors(void)
     REQUIRE_FAIL(amp_image_load_memory(text, 10, "x", NULL, NULL), AMP_ERROR_INVALID_ARGUMENT, "NULL out");
     REQUIRE_FAIL(amp_image_load(OUT "missing.tga", NULL, &im), AMP_ERROR_IO, OUT "missing.tga");
     REQUIRE_FAIL(amp_image_load(NULL, NULL, &im), AMP_ERROR_INVALID_ARGUMENT, "NULL path");
-    write_bytes(OUT "empty.bmp", "", 0);
+    test_write_bytes(OUT "empty.bmp", "", 0);
     REQUIRE_FAIL(amp_image_load(OUT "empty.bmp", NULL, &im), AMP_ERROR_FORMAT, "is empty");
     /* "the image" stands for a NULL name */
     REQUIRE_FAIL(amp_image_load_memory(text, sizeof text - 1, NULL, NULL, &im), AMP_ERROR_FORMAT, "the image");
@@ -381,7 +360,7 @@ static void test_load_errors(void)
     REQUIRE_FAIL(amp_image_load(DATA "fuzz/fuzz_image/jpeg-progressive-many-scans.jpg", NULL, &im), AMP_ERROR_FORMAT,
                  "151 scans of a 1300x1300 image");
     size_t n;
-    unsigned char *rle = read_bytes(FMT "psd_rgb8_rle.psd", &n);
+    unsigned char *rle = test_read_bytes(FMT "psd_rgb8_rle.psd", 1 << 20, &n);
     if (rle) rle[23] = 16; /* 16 bits: stb would decode the RLE data as 8-bit */
     REQUIRE_FAIL(amp_image_load_memory(rle, n, "rle16.psd", NULL, &im), AMP_ERROR_FORMAT,
                  "16-bit RLE-compressed PSD files are not supported");
@@ -468,7 +447,7 @@ static void test_save_bmp_tga(void)
             unsigned char *data;
             size_t size, fsize;
             REQUIRE_OK(amp_image_encode(&im, &(amp_image_save_desc){.format = format}, &data, &size));
-            unsigned char *file = read_bytes(path, &fsize);
+            unsigned char *file = test_read_bytes(path, 1 << 20, &fsize);
             REQUIRE(size == fsize && memcmp(data, file, size) == 0);
             free(file);
             free(data);

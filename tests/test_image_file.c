@@ -99,26 +99,6 @@ static void check_texels(const char *what, amp_texture *t, amp_type type, int bi
     free(p);
 }
 
-static unsigned char *read_bytes(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    REQUIRE(f);
-    if (!f) return NULL;
-    unsigned char *buf = malloc(1 << 16);
-    *size = fread(buf, 1, 1 << 16, f);
-    fclose(f);
-    return buf;
-}
-
-static void write_bytes(const char *path, const void *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    REQUIRE(f);
-    if (!f) return;
-    REQUIRE_INT(fwrite(data, 1, size, f), size);
-    fclose(f);
-}
-
 static uint32_t crc32_of(const unsigned char *p, size_t n)
 {
     uint32_t c = 0xFFFFFFFFu;
@@ -395,7 +375,7 @@ static void test_save_errors(amp_accelerator_view *v)
 
     REQUIRE_OK(amp_texture_save_png(good, OUT "keep.png", 8));
     size_t before_size, after_size;
-    unsigned char *before = read_bytes(OUT "keep.png", &before_size);
+    unsigned char *before = test_read_bytes(OUT "keep.png", 1 << 16, &before_size);
 
     unsigned char px[W * H * 4 * 8] = {0};
     amp_texture *bad[4] = {
@@ -414,7 +394,7 @@ static void test_save_errors(amp_accelerator_view *v)
     REQUIRE_FAIL(amp_texture_save_png(good, OUT "keep.png", 12), AMP_ERROR_INVALID_ARGUMENT, "bits 12");
     REQUIRE_FAIL(amp_texture_save_png(NULL, OUT "keep.png", 8), AMP_ERROR_INVALID_ARGUMENT, "NULL texture");
     REQUIRE_FAIL(amp_texture_save_png(good, NULL, 8), AMP_ERROR_INVALID_ARGUMENT, "NULL path");
-    unsigned char *after = read_bytes(OUT "keep.png", &after_size);
+    unsigned char *after = test_read_bytes(OUT "keep.png", 1 << 16, &after_size);
     REQUIRE(before && after && before_size == after_size && memcmp(before, after, before_size) == 0);
     REQUIRE(!temp_files_left());
     free(before);
@@ -428,7 +408,7 @@ static void require_png_fails(const char *name, const void *data, size_t size, a
 {
     char path[512];
     snprintf(path, sizeof path, OUT "%s", name);
-    write_bytes(path, data, size);
+    test_write_bytes(path, data, size);
     amp_clear_error();
     REQUIRE_NULL_FAIL(amp_texture_load_png(NULL, path, NULL), st, text);
     REQUIRE_NULL_FAIL(amp_texture_load_png(NULL, path, NULL), st, path);
@@ -448,7 +428,7 @@ static double seconds(void)
 static void test_bad_files(void)
 {
     size_t n;
-    unsigned char *png = read_bytes(DATA "gray8.png", &n);
+    unsigned char *png = test_read_bytes(DATA "gray8.png", 1 << 16, &n);
     REQUIRE(png && n > 60);
     if (!png) return;
     unsigned char *copy = malloc(n);
@@ -484,7 +464,7 @@ static void test_bad_files(void)
     const char text[] = "this is not an image\n";
     require_png_fails("text.png", text, sizeof text - 1, AMP_ERROR_FORMAT, "not a PNG");
     size_t hn;
-    unsigned char *hdr = read_bytes(DATA "hdr_3x2.hdr", &hn);
+    unsigned char *hdr = test_read_bytes(DATA "hdr_3x2.hdr", 1 << 16, &hn);
     require_png_fails("radiance.png", hdr, hn, AMP_ERROR_FORMAT, "not a PNG");
     free(hdr);
 
@@ -527,7 +507,7 @@ static void test_bad_files(void)
 static void test_bad_palettes(void)
 {
     size_t n;
-    unsigned char *png = read_bytes(DATA "pal8.png", &n);
+    unsigned char *png = test_read_bytes(DATA "pal8.png", 1 << 16, &n);
     unsigned char *copy = malloc(1 << 16);
     REQUIRE(png && copy);
     if (!png || !copy) return;
@@ -544,7 +524,7 @@ static void test_bad_palettes(void)
         size_t m = with_chunk(png, n, "PLTE", cases[i].plte, cases[i].len, copy);
         char path[512], first[512] = "";
         snprintf(path, sizeof path, OUT "%s", cases[i].name);
-        write_bytes(path, copy, m);
+        test_write_bytes(path, copy, m);
         for (int round = 0; round < 3; round++) {
             amp_texture *good = load(round == 1 ? "rgba16.png" : "pal8.png", NULL);
             REQUIRE(good);
@@ -603,16 +583,16 @@ static void test_hdr(void)
         amp_texture_destroy(&t);
     }
     size_t n;
-    unsigned char *hdr = read_bytes(DATA "hdr_3x2.hdr", &n);
-    write_bytes(OUT "short.hdr", hdr, n - 3);
+    unsigned char *hdr = test_read_bytes(DATA "hdr_3x2.hdr", 1 << 16, &n);
+    test_write_bytes(OUT "short.hdr", hdr, n - 3);
     REQUIRE_NULL_FAIL(amp_texture_load_hdr(NULL, OUT "short.hdr", NULL), AMP_ERROR_FORMAT, "truncated");
-    write_bytes(OUT "header.hdr", hdr, 40);
+    test_write_bytes(OUT "header.hdr", hdr, 40);
     REQUIRE_NULL_FAIL(amp_texture_load_hdr(NULL, OUT "header.hdr", NULL), AMP_ERROR_FORMAT, OUT "header.hdr");
-    write_bytes(OUT "empty.hdr", hdr, 0);
+    test_write_bytes(OUT "empty.hdr", hdr, 0);
     REQUIRE_NULL_FAIL(amp_texture_load_hdr(NULL, OUT "empty.hdr", NULL), AMP_ERROR_FORMAT, "is empty");
     /* a huge header fails before the pixels are read */
     const char huge[] = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 100000 +X 100000\n";
-    write_bytes(OUT "huge.hdr", huge, sizeof huge - 1);
+    test_write_bytes(OUT "huge.hdr", huge, sizeof huge - 1);
     REQUIRE_NULL_FAIL(amp_texture_load_hdr(NULL, OUT "huge.hdr", NULL), AMP_ERROR_OUT_OF_BOUNDS, "image 100000x100000");
     free(hdr);
     REQUIRE_NULL_FAIL(amp_texture_load_hdr(NULL, DATA "rgb8.png", NULL), AMP_ERROR_FORMAT, "not a Radiance HDR");
