@@ -91,7 +91,7 @@ static amp_status load_golden(const char *who, const char *path, amp__host_image
     size_t size;
     amp_status s = amp__image_read_file(who, path, &data, &size);
     if (s != AMP_OK) return s;
-    s = amp__image_decode(who, path, data, size, AMP_IMAGE_FORMAT_PNG, NULL, NULL, false, out);
+    s = amp__image_decode(who, path, data, size, AMP_IMAGE_FORMAT_PNG, NULL, NULL, NULL, out);
     free(data);
     return s;
 }

@@ -245,11 +245,11 @@ static amp_status check_load_desc(const char *who, const char *path, const amp_i
 }
 
 /* The size check before decoding: the device's largest 2-D image when loading a
- * texture (*view, found if NULL), else the host limits. */
-static amp_status check_size(const char *who, const char *path, amp_accelerator_view **view, bool texture,
-                             uint32_t w, uint32_t h, int channels, int bits)
+ * texture (view not NULL; *view found if NULL), else the host limits. */
+static amp_status check_size(const char *who, const char *path, amp_accelerator_view **view, uint32_t w,
+                             uint32_t h, int channels, int bits)
 {
-    if (texture) {
+    if (view) {
         if (!*view && !(*view = amp_default_view())) return amp_last_status();
         amp__device *d = (*view)->dev;
         uint32_t max = d->props.limits.maxImageDimension2D;
@@ -268,8 +268,18 @@ static amp_status check_size(const char *who, const char *path, amp_accelerator_
     return AMP_OK;
 }
 
+/* What a file's header says, checked against the limits before anything is decoded,
+ * into *head if not NULL: the width, height, channels and bits the decode gives. */
+static amp_status header(const char *who, const char *path, amp_accelerator_view **view, amp_image_format f, int w,
+                         int h, int channels, int bits, amp_image *head)
+{
+    amp_status s = check_size(who, path, view, (uint32_t)w, (uint32_t)h, channels, bits);
+    if (s == AMP_OK && head) *head = (amp_image){w, h, channels, bits, 0, NULL, f};
+    return s;
+}
+
 static amp_status decode_png(const char *who, const char *path, const unsigned char *data, size_t size,
-                             const amp_image_load_desc *desc, amp_accelerator_view **view, bool texture,
+                             const amp_image_load_desc *desc, amp_accelerator_view **view, amp_image *head,
                              amp__host_image *out)
 {
     amp__png_info info;
@@ -278,15 +288,15 @@ static amp_status decode_png(const char *who, const char *path, const unsigned c
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: bits 32 is not 0, 8 or 16 for %s, a PNG file", who, path);
     amp__png_reader *r = amp__png_open(who, path, data, size, &info);
     if (!r) return amp_last_status();
-    amp_status s = check_size(who, path, view, texture, info.width, info.height, channels ? channels : info.channels,
-                              bits ? bits : info.bits);
-    if (s == AMP_OK) s = amp__png_read(r, channels, out);
+    amp_status s = header(who, path, view, AMP_IMAGE_FORMAT_PNG, (int)info.width, (int)info.height,
+                          channels ? channels : info.channels, bits ? bits : info.bits, head);
+    if (s == AMP_OK && out) s = amp__png_read(r, channels, out);
     amp__png_close(r);
-    return s == AMP_OK ? convert_bits(who, path, out, bits) : s;
+    return s == AMP_OK && out ? convert_bits(who, path, out, bits) : s;
 }
 
 static amp_status decode_hdr(const char *who, const char *path, const unsigned char *data, size_t size,
-                             const amp_image_load_desc *desc, amp_accelerator_view **view, bool texture,
+                             const amp_image_load_desc *desc, amp_accelerator_view **view, amp_image *head,
                              amp__host_image *out)
 {
     int w, h, comp, is16, channels = desc && desc->channels ? desc->channels : 4;
@@ -296,8 +306,8 @@ static amp_status decode_hdr(const char *who, const char *path, const unsigned c
     if (!amp__stb_info(data, size, &w, &h, &comp, &is16))
         return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: its header lacks a valid FORMAT or resolution line",
                          who, path);
-    amp_status s = check_size(who, path, view, texture, (uint32_t)w, (uint32_t)h, channels, 32);
-    if (s != AMP_OK) return s;
+    amp_status s = header(who, path, view, AMP_IMAGE_FORMAT_HDR, w, h, channels, 32, head);
+    if (s != AMP_OK || !out) return s;
     float *px = amp__stb_load_hdr(data, size, channels, &w, &h);
     if (!px) {
         const char *why = amp__stb_reason();
@@ -311,8 +321,8 @@ static amp_status decode_hdr(const char *who, const char *path, const unsigned c
 
 /* JPEG, BMP, TGA and PSD, through stb_image. */
 static amp_status decode_stb(const char *who, const char *path, amp_image_format f, const unsigned char *data,
-                             size_t size, const amp_image_load_desc *desc, amp_accelerator_view **view, bool texture,
-                             amp__host_image *out)
+                             size_t size, const amp_image_load_desc *desc, amp_accelerator_view **view,
+                             amp_image *head, amp__host_image *out)
 {
     int w, h, comp, is16, channels = desc ? desc->channels : 0, bits = desc ? desc->bits : 0;
     const char *name = amp_image_format_name(f);
@@ -322,9 +332,8 @@ static amp_status decode_stb(const char *who, const char *path, amp_image_format
     if (!amp__stb_info(data, size, &w, &h, &comp, &is16))
         return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: its %s header is invalid (%s)", who, path, name,
                          amp__stb_reason());
-    amp_status s = check_size(who, path, view, texture, (uint32_t)w, (uint32_t)h, channels ? channels : comp,
-                              bits ? bits : is16 ? 16 : 8);
-    if (s != AMP_OK) return s;
+    amp_status s = header(who, path, view, f, w, h, channels ? channels : comp, bits ? bits : is16 ? 16 : 8, head);
+    if (s != AMP_OK || !out) return s;
     int file_channels;
     bool wide;
     void *px = amp__stb_load(data, size, channels, &w, &h, &file_channels, &wide);
@@ -339,25 +348,25 @@ static amp_status decode_stb(const char *who, const char *path, amp_image_format
 }
 
 amp_status amp__image_decode(const char *who, const char *path, const unsigned char *data, size_t size,
-                         amp_image_format want, const amp_image_load_desc *desc, amp_accelerator_view **view,
-                         bool texture, amp__host_image *out)
+                             amp_image_format want, const amp_image_load_desc *desc, amp_accelerator_view **view,
+                             amp_image *head, amp__host_image *out)
 {
     amp_image_format f = sniff(data, size);
-    if (want == AMP_IMAGE_FORMAT_PNG) return decode_png(who, path, data, size, desc, view, texture, out);
+    if (want == AMP_IMAGE_FORMAT_PNG) return decode_png(who, path, data, size, desc, view, head, out);
     if (want == AMP_IMAGE_FORMAT_HDR && f != AMP_IMAGE_FORMAT_HDR)
         return amp__fail(AMP_ERROR_FORMAT, "%s: %s is not a Radiance HDR file (no #?RADIANCE or #?RGBE line)", who,
                          path);
     switch (f) {
     case AMP_IMAGE_FORMAT_PNG:
-        return decode_png(who, path, data, size, desc, view, texture, out);
+        return decode_png(who, path, data, size, desc, view, head, out);
     case AMP_IMAGE_FORMAT_HDR:
-        return decode_hdr(who, path, data, size, desc, view, texture, out);
+        return decode_hdr(who, path, data, size, desc, view, head, out);
     case AMP_IMAGE_FORMAT_AUTO:
         return amp__fail(AMP_ERROR_FORMAT,
                          "%s: %s is not an image file ampvk reads (PNG, JPEG, BMP, TGA, PSD or Radiance HDR)", who,
                          path);
     default:
-        return decode_stb(who, path, f, data, size, desc, view, texture, out);
+        return decode_stb(who, path, f, data, size, desc, view, head, out);
     }
 }
 
@@ -379,8 +388,9 @@ amp_status amp_image_load_memory(const void *data, size_t size, const char *name
     if (s != AMP_OK) return s;
     if (size == 0) return amp__fail(AMP_ERROR_FORMAT, "%s: %s is empty", who, name);
     amp__host_image im;
-    s = amp__image_decode(who, name, data, size, AMP_IMAGE_FORMAT_AUTO, desc, NULL, false, &im);
-    if (s == AMP_OK) to_public(&im, sniff(data, size), out);
+    amp_image head;
+    s = amp__image_decode(who, name, data, size, AMP_IMAGE_FORMAT_AUTO, desc, NULL, &head, &im);
+    if (s == AMP_OK) to_public(&im, head.format, out);
     return s;
 }
 
@@ -394,27 +404,8 @@ amp_status amp_image_info(const char *path, amp_image *out)
     amp_status s = check_load_desc(who, path, NULL);
     if (s == AMP_OK) s = amp__image_read_file(who, path, &data, &size);
     if (s != AMP_OK) return s;
-    amp_image_format f = sniff(data, size);
-    int w = 0, h = 0, channels = 0, bits = 8, is16;
-    if (f == AMP_IMAGE_FORMAT_PNG) {
-        amp__png_info info;
-        amp__png_reader *r = amp__png_open(who, path, data, size, &info);
-        if (r) w = (int)info.width, h = (int)info.height, channels = info.channels, bits = info.bits;
-        else s = amp_last_status();
-        amp__png_close(r);
-    } else if (f == AMP_IMAGE_FORMAT_AUTO) {
-        s = amp__fail(AMP_ERROR_FORMAT,
-                      "%s: %s is not an image file ampvk reads (PNG, JPEG, BMP, TGA, PSD or Radiance HDR)", who, path);
-    } else if (!amp__stb_info(data, size, &w, &h, &channels, &is16)) {
-        s = amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: its %s header is invalid (%s)", who, path,
-                      amp_image_format_name(f), amp__stb_reason());
-    } else if (f == AMP_IMAGE_FORMAT_HDR) {
-        channels = 4, bits = 32;
-    } else {
-        bits = is16 ? 16 : 8;
-    }
+    s = amp__image_decode(who, path, data, size, AMP_IMAGE_FORMAT_AUTO, NULL, NULL, out, NULL); /* the header only */
     free(data);
-    if (s == AMP_OK) *out = (amp_image){w, h, channels, bits, 0, NULL, f};
     return s;
 }
 
@@ -429,8 +420,9 @@ amp_status amp_image_load(const char *path, const amp_image_load_desc *desc, amp
     if (s == AMP_OK) s = amp__image_read_file(who, path, &data, &size);
     if (s != AMP_OK) return s;
     amp__host_image im;
-    s = amp__image_decode(who, path, data, size, AMP_IMAGE_FORMAT_AUTO, desc, NULL, false, &im);
-    if (s == AMP_OK) to_public(&im, sniff(data, size), out);
+    amp_image head;
+    s = amp__image_decode(who, path, data, size, AMP_IMAGE_FORMAT_AUTO, desc, NULL, &head, &im);
+    if (s == AMP_OK) to_public(&im, head.format, out);
     free(data);
     return s;
 }
@@ -566,7 +558,7 @@ static amp_texture *load_texture(const char *who, amp_accelerator_view *view, co
     amp__host_image im;
     if (check_load_desc(who, path, desc) != AMP_OK || amp__image_read_file(who, path, &data, &size) != AMP_OK)
         return NULL;
-    amp_status s = amp__image_decode(who, path, data, size, want, desc, &view, true, &im);
+    amp_status s = amp__image_decode(who, path, data, size, want, desc, &view, NULL, &im);
     free(data);
     if (s != AMP_OK) return NULL;
     amp_texture *t = make_texture(view, im.width, im.height, im.channels, im.bits, im.pixels,

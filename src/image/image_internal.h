@@ -47,11 +47,14 @@ typedef struct amp__host_image {
 AMP_HIDDEN amp_status amp__image_read_file(const char *who, const char *path, unsigned char **data, size_t *size);
 /* Writes a file whole through a temporary name renamed over path. */
 AMP_HIDDEN amp_status amp__image_write_file(const char *who, const char *path, const void *data, size_t size);
-/* Decodes a file in memory of format `want` (AUTO: any); with `texture`, its size is
- * checked against *view's device (the default view if NULL). */
+/* Decodes a file in memory of format `want` (AUTO: any) into *out. With view not
+ * NULL (a texture load), its size is checked against *view's device (the default
+ * view if *view is NULL), else against the host limits. *head (if not NULL) gets the
+ * header: width, height, channels, bits and format as decoded; out NULL: the header
+ * only, nothing decoded. */
 AMP_HIDDEN amp_status amp__image_decode(const char *who, const char *path, const unsigned char *data, size_t size,
                                         amp_image_format want, const amp_image_load_desc *desc,
-                                        amp_accelerator_view **view, bool texture, struct amp__host_image *out);
+                                        amp_accelerator_view **view, amp_image *head, struct amp__host_image *out);
 /* im's samples tightly packed at bits (8, 16, 32): im's own pixels, or a malloc'ed
  * converted copy left in *owned (free it). NULL when out of memory. */
 AMP_HIDDEN const void *amp__image_packed(const amp_image *im, int bits, void **owned);
