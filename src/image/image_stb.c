@@ -270,6 +270,10 @@ static bool hdr_can_hold(size_t rest, int w, int h)
 float *amp__stb_load_hdr(const unsigned char *data, size_t size, int channels, int *w, int *h)
 {
     int iw, ih, ic, i16;
+    /* stb's float loader takes every format it reads, converting 8-bit ones; only
+     * HDR files come here (amp__stb_load guards the others) */
+    if (!amp__stb_is_hdr(data, size))
+        return (float *)stbi__errpf("not a Radiance HDR file (no #?RADIANCE or #?RGBE line)", "not HDR");
     size_t at = hdr_pixels_at(data, size);
     if (at && amp__stb_info(data, size, &iw, &ih, &ic, &i16) && !hdr_can_hold(size - at, iw, ih))
         return (float *)stbi__errpf("truncated", "file ends before its pixels");
