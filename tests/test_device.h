@@ -17,6 +17,9 @@ typedef struct test_device {
     VkDevice device;
     VkQueue queue;
     uint32_t family;
+    VkQueue queue2;     /* a queue of another family with transfer, where the device has one */
+    uint32_t family2;   /* its family, UINT32_MAX if none */
+    VkPhysicalDeviceFeatures2 enabled; /* the features the device was created with */
 } test_device;
 
 static int test_device_messages;
@@ -86,17 +89,32 @@ static bool test_device_open(test_device *t)
         if (fams[i].queueFlags & VK_QUEUE_COMPUTE_BIT) t->family = i;
     REQUIRE(t->family != UINT32_MAX);
     if (t->family == UINT32_MAX) return false;
-    VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-                                            .timelineSemaphore = VK_TRUE, .scalarBlockLayout = VK_TRUE};
-    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
+    t->family2 = UINT32_MAX;
+    for (uint32_t i = 0; i < nf && t->family2 == UINT32_MAX; i++)
+        if (i != t->family && (fams[i].queueFlags & (VK_QUEUE_TRANSFER_BIT | VK_QUEUE_COMPUTE_BIT))) t->family2 = i;
+    /* what ampvk needs, and the core features its kernels use where the device has them */
+    VkPhysicalDeviceFeatures have;
+    vkGetPhysicalDeviceFeatures(t->physical, &have);
+    static VkPhysicalDeviceVulkan12Features f12;
+    f12 = (VkPhysicalDeviceVulkan12Features){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                             .timelineSemaphore = VK_TRUE, .scalarBlockLayout = VK_TRUE};
+    t->enabled = (VkPhysicalDeviceFeatures2){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
+    t->enabled.features.shaderFloat64 = have.shaderFloat64;
+    t->enabled.features.shaderInt64 = have.shaderInt64;
+    t->enabled.features.shaderStorageImageWriteWithoutFormat = have.shaderStorageImageWriteWithoutFormat;
+    t->enabled.features.shaderStorageImageReadWithoutFormat = have.shaderStorageImageReadWithoutFormat;
     float prio = 1.0f;
-    VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-                                   .queueFamilyIndex = t->family, .queueCount = 1, .pQueuePriorities = &prio};
-    VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2,
-                              .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci};
+    VkDeviceQueueCreateInfo qci[2] = {
+        {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = t->family, .queueCount = 1,
+         .pQueuePriorities = &prio},
+        {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = t->family2, .queueCount = 1,
+         .pQueuePriorities = &prio}};
+    VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &t->enabled,
+                              .queueCreateInfoCount = t->family2 == UINT32_MAX ? 1 : 2, .pQueueCreateInfos = qci};
     REQUIRE_INT(vkCreateDevice(t->physical, &dci, NULL, &t->device), VK_SUCCESS);
     if (!t->device) return false;
     vkGetDeviceQueue(t->device, t->family, 0, &t->queue);
+    if (t->family2 != UINT32_MAX) vkGetDeviceQueue(t->device, t->family2, 0, &t->queue2);
     return true;
 }
 
@@ -104,7 +122,7 @@ static bool test_device_open(test_device *t)
 static amp_vulkan_device_desc test_device_desc(const test_device *t)
 {
     return (amp_vulkan_device_desc){.instance = t->instance, .physical_device = t->physical, .device = t->device,
-                                    .queue = t->queue, .queue_family = t->family};
+                                    .queue = t->queue, .queue_family = t->family, .enabled_features = &t->enabled};
 }
 
 /* Destroys the device and the instance (ampvk's views on them must be gone) and

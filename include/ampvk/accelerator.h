@@ -133,25 +133,8 @@ amp_accelerator_view *amp_default_view(void);
 /* Creates a new view on acc with its own command stream. */
 amp_accelerator_view *amp_view_create(amp_accelerator *acc, amp_queuing_mode mode);
 
-/* The application's Vulkan objects for amp_view_create_external. Vulkan handles
- * are given as void * (VkInstance, VkPhysicalDevice, VkDevice, VkQueue) so this
- * header needs no vulkan.h; `get_instance_proc_addr` may be NULL (the loader's
- * vkGetInstanceProcAddr is used). The device must have been created with Vulkan
- * 1.2 and the features ampvk needs enabled: timelineSemaphore, scalarBlockLayout
- * (and shaderFloat64 for double kernels); the call checks and names what is missing. */
-typedef struct amp_vulkan_device_desc {
-    void *instance;
-    void *physical_device;
-    void *device;
-    void *queue;
-    uint32_t queue_family;
-    void *get_instance_proc_addr;
-    amp_queuing_mode mode;
-} amp_vulkan_device_desc;
-/* Creates a view over the application's device. ampvk never destroys the given
- * handles; the application must keep them alive until amp_view_destroy, and must
- * not use the queue from another thread while ampvk submits to it. */
-amp_accelerator_view *amp_view_create_external(const amp_vulkan_device_desc *desc);
+/* Views over an application's own VkDevice: amp_view_create_external in
+ * ampvk/interop.h. */
 
 /* Waits for the view's work and destroys it; *view becomes NULL. Arrays created on
  * it must be destroyed first (AMP_ERROR_INVALID_STATE otherwise; nothing freed).

@@ -10,6 +10,7 @@
  *   ampvk/kernel.h       GLSL kernels and parallel_for_each
  *   ampvk/image.h        PNG and HDR files, golden-image comparison
  *   ampvk/filter.h       built-in image filters (OpenCV's), chains
+ *   ampvk/interop.h      the application's VkDevice, images and buffers, semaphores
  *
  * A first program:
  *
@@ -31,6 +32,7 @@
 #include "ampvk/kernel.h"
 #include "ampvk/image.h"
 #include "ampvk/filter.h"
+#include "ampvk/interop.h"
 
 #define AMPVK_VERSION_MAJOR 0
 #define AMPVK_VERSION_MINOR 1

@@ -169,28 +169,8 @@ typedef struct amp_sampler {
     float border_color[4];   /* default (0,0,0,0) */
 } amp_sampler;
 
-/* Vulkan interop. The image, its view (all levels) and the layout it is kept in
- * (VK_IMAGE_LAYOUT_GENERAL). Handles are given as uint64_t so this header needs no
- * vulkan.h. The texture's pending work is flushed and waited for first. */
-typedef struct amp_vulkan_image {
-    uint64_t image;          /* VkImage */
-    uint64_t image_view;     /* VkImageView */
-    uint32_t format;         /* VkFormat */
-    uint32_t layout;         /* VkImageLayout */
-} amp_vulkan_image;
-amp_status amp_texture_get_vulkan_image(amp_texture *t, amp_vulkan_image *out);
-/* Wraps an application's VkImage (created on the view's device with usage
- * SAMPLED | STORAGE | TRANSFER_SRC | TRANSFER_DST, optimal tiling, one layer) as a
- * texture; `layout` is its current layout; ampvk moves it to GENERAL and leaves
- * it there. ampvk never destroys the image. */
-typedef struct amp_texture_wrap_desc {
-    uint64_t image;          /* VkImage */
-    uint32_t format;         /* its VkFormat; must be one of ampvk's formats */
-    uint32_t layout;         /* its current VkImageLayout */
-    amp_extent extent;
-    int mip_levels;
-} amp_texture_wrap_desc;
-amp_texture *amp_texture_wrap_vulkan_image(amp_accelerator_view *view, const amp_texture_wrap_desc *desc);
+/* The VkImage behind a texture, wrapping an application's VkImage, and handing
+ * images over with semaphores: ampvk/interop.h. */
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,9 @@ struct amp__data {
     uint64_t version;       /* bumped by each device write (async downloads check it) */
     amp__device *dev;       /* device of buf */
     amp__buffer buf;
+    VkDeviceSize base;      /* where the storage starts in buf (a wrapped buffer's offset) */
+    bool wrapped;           /* buf is the application's: never destroyed */
+    bool held;              /* exported: the application's until imported */
     amp__track track;
     amp__buffer import;     /* the host memory imported for transfers, if possible */
     VkDeviceSize import_offset;
@@ -147,6 +150,24 @@ static void data_free(amp__data *d)
     free(d);
 }
 
+/* Lets go of the device buffer (the application's wrapped one is only forgotten). */
+static void data_drop_buffer(amp__data *d)
+{
+    if (d->wrapped) d->buf = (amp__buffer){0};
+    else amp__buffer_destroy(d->dev, &d->buf);
+    d->wrapped = false;
+    d->base = 0;
+}
+
+/* AMP_OK unless the application holds the storage (an exported array). */
+static amp_status data_usable(const amp__data *d, const char *who)
+{
+    return d->held ? amp__fail(AMP_ERROR_INVALID_STATE,
+                               "%s: the array is held by the application (amp_array_export); "
+                               "amp_array_import gives it back to ampvk first", who)
+                   : AMP_OK;
+}
+
 /* Submits h's recording batch if it may hold a use of the storage. */
 static amp_status submit_if_used(amp__data *d, amp_accelerator_view *h)
 {
@@ -203,7 +224,7 @@ static void data_release(amp__data *d)
         /* the last view of host memory writes the device data back */
         if (d->host && !d->host_owned) data_pull_host(d);
         data_wait_idle(d);
-        amp__buffer_destroy(d->dev, &d->buf);
+        data_drop_buffer(d);
         amp__buffer_destroy(d->dev, &d->import);
         amp__unlock(d->dev);
     }
@@ -224,7 +245,7 @@ static amp_status data_ensure_buffer(amp__data *d, amp_accelerator_view *v)
         /* a lost device runs nothing more: leaving it needs only a current host copy */
         if (s == AMP_OK && !amp__device_lost(d->dev)) s = data_wait_idle(d);
         if (s == AMP_OK) {
-            amp__buffer_destroy(d->dev, &d->buf);
+            data_drop_buffer(d);
             amp__buffer_destroy(d->dev, &d->import);
         }
         amp__unlock(d->dev);
@@ -250,6 +271,7 @@ typedef struct upload_ctx {
     VkCommandBuffer cmd;
     VkBuffer src, dst;
     bool to_device; /* staging -> device, else device -> staging */
+    VkDeviceSize base; /* the storage's start in its device buffer */
 } upload_ctx;
 
 static void flush_regions(upload_ctx *c)
@@ -263,8 +285,8 @@ static void add_region(void *ctx, size_t storage_off, size_t packed_off, size_t 
 {
     upload_ctx *c = ctx;
     if (c->count == 64) flush_regions(c);
-    c->regions[c->count++] = c->to_device ? (VkBufferCopy){packed_off, storage_off, len}
-                                          : (VkBufferCopy){storage_off, packed_off, len};
+    c->regions[c->count++] = c->to_device ? (VkBufferCopy){packed_off, c->base + storage_off, len}
+                                          : (VkBufferCopy){c->base + storage_off, packed_off, len};
 }
 
 /* Copies packed host bytes into the view's elements on the device (records it). */
@@ -286,7 +308,7 @@ static amp_status upload_view(amp_array_view *view, amp_accelerator_view *v, con
                       amp__batch_serial(b), &bar);
     VkCommandBuffer cmd = amp__batch_cmd(b);
     amp__barrier_record(v, cmd, &bar);
-    upload_ctx c = {.cmd = cmd, .src = s->buf.buffer, .dst = d->buf.buffer, .to_device = true};
+    upload_ctx c = {.cmd = cmd, .src = s->buf.buffer, .dst = d->buf.buffer, .to_device = true, .base = d->base};
     for_each_run(view, add_region, &c);
     flush_regions(&c);
     d->home = v;
@@ -315,7 +337,7 @@ static amp_status download_view(amp_array_view *view, amp__staging **out, uint64
                       amp__batch_serial(b), &bar);
     VkCommandBuffer cmd = amp__batch_cmd(b);
     amp__barrier_record(v, cmd, &bar);
-    upload_ctx c = {.cmd = cmd, .src = d->buf.buffer, .dst = s->buf.buffer, .to_device = false};
+    upload_ctx c = {.cmd = cmd, .src = d->buf.buffer, .dst = s->buf.buffer, .to_device = false, .base = d->base};
     for_each_run(view, add_region, &c);
     flush_regions(&c);
     /* make the transfer's writes visible to the host */
@@ -375,7 +397,7 @@ static amp_status transfer_imported(amp__data *d, amp_accelerator_view *v, bool 
     d->home = v;
     /* downloads run as a copy kernel where possible: on GPUs its stores reach host
      * memory faster than a queue copy does */
-    bool shader = !to_device && amp__shader_copy_possible(d->dev, 0, d->import_offset, d->size);
+    bool shader = !to_device && amp__shader_copy_possible(d->dev, d->base, d->import_offset, d->size);
     VkPipelineStageFlags stage = shader ? VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT : VK_PIPELINE_STAGE_TRANSFER_BIT;
     amp__barrier bar = {0};
     amp__track_access(&d->track, d->buf.buffer, stage,
@@ -385,11 +407,12 @@ static amp_status transfer_imported(amp__data *d, amp_accelerator_view *v, bool 
     VkCommandBuffer cmd = amp__batch_cmd(b);
     amp__barrier_record(v, cmd, &bar);
     if (shader) {
-        amp_status s = amp__record_shader_copy(v, b, d->buf.buffer, 0, d->import.buffer, d->import_offset, d->size);
+        amp_status s =
+            amp__record_shader_copy(v, b, d->buf.buffer, d->base, d->import.buffer, d->import_offset, d->size);
         if (s != AMP_OK) return s;
     } else {
-        VkBufferCopy region = to_device ? (VkBufferCopy){d->import_offset, 0, d->size}
-                                        : (VkBufferCopy){0, d->import_offset, d->size};
+        VkBufferCopy region = to_device ? (VkBufferCopy){d->import_offset, d->base, d->size}
+                                        : (VkBufferCopy){d->base, d->import_offset, d->size};
         vkCmdCopyBuffer(cmd, to_device ? d->import.buffer : d->buf.buffer,
                         to_device ? d->buf.buffer : d->import.buffer, 1, &region);
     }
@@ -458,15 +481,17 @@ static amp_status data_push_device(amp__data *d, amp_accelerator_view *v)
 
 amp_status amp__view_make_ready(amp_array_view *view, amp_accelerator_view *v)
 {
-    amp_status s = data_order(view->data, v);
+    amp_status s = data_usable(view->data, "parallel_for_each");
+    if (s == AMP_OK) s = data_order(view->data, v);
     return s == AMP_OK ? data_push_device(view->data, v) : s;
 }
 
 amp_status amp__view_prepare_device(amp_array_view *view, amp_accelerator_view *v, bool write, amp__barrier *bar,
-                                    VkBuffer *buf, VkDeviceSize *size)
+                                    VkBuffer *buf, VkDeviceSize *offset, VkDeviceSize *size)
 {
     amp__data *d = view->data;
-    amp_status s = data_order(d, v);
+    amp_status s = data_usable(d, "parallel_for_each");
+    if (s == AMP_OK) s = data_order(d, v);
     if (s == AMP_OK) s = data_push_device(d, v);
     if (s != AMP_OK) return s;
     amp__batch *b = amp__batch_current(v);
@@ -480,7 +505,8 @@ amp_status amp__view_prepare_device(amp_array_view *view, amp_accelerator_view *
     }
     d->home = v;
     *buf = d->buf.buffer;
-    *size = d->buf.size;
+    *offset = d->base;
+    *size = d->size;
     return AMP_OK;
 }
 
@@ -624,11 +650,141 @@ void *amp_array_data(amp_array *a)
         return NULL;
     }
     amp__data *d = a->view.data;
+    if (data_usable(d, "amp_array_data") != AMP_OK) return NULL;
     amp__lock(a->av->dev);
     amp_status s = data_wait_idle(d);
     amp__unlock(a->av->dev);
     return s == AMP_OK ? d->buf.alloc.mapped : NULL;
 }
+
+/* ---- interop: the application's buffers ---- */
+
+/* Takes the storage from the application: the batch that first uses it again waits
+ * for a->wait, then acquires it from a's family. */
+static amp_status data_acquire(amp__data *d, amp_accelerator_view *h, const char *who, const amp_vulkan_access *a)
+{
+    amp__lock(h->dev);
+    uint32_t family;
+    amp_status s = amp__handover_family(h->dev, who, a->queue_family, &family);
+    amp__batch *b = NULL;
+    if (s == AMP_OK) b = a->wait.semaphore ? amp__batch_fresh(h) : amp__batch_current(h);
+    if (b && a->wait.semaphore)
+        s = amp__batch_wait(b, (VkSemaphore)(uintptr_t)a->wait.semaphore, a->wait.value,
+                            VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+    if (b && s == AMP_OK) {
+        amp__track_acquire(h, amp__batch_cmd(b), &d->track, d->buf.buffer, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED,
+                           VK_IMAGE_LAYOUT_UNDEFINED, family, a->wait.semaphore ? VK_PIPELINE_STAGE_ALL_COMMANDS_BIT : 0,
+                           amp__batch_serial(b));
+        d->held = false;
+        d->device_valid = true;
+        d->version++; /* the application may have written it */
+        d->home = h;
+        s = amp__view_command_done(h);
+    } else if (s == AMP_OK) {
+        s = amp_last_status();
+    }
+    amp__unlock(h->dev);
+    return s;
+}
+
+amp_array *amp_array_wrap_vulkan_buffer(amp_accelerator_view *v, const amp_array_wrap_desc *desc)
+{
+    const char *who = "amp_array_wrap_vulkan_buffer";
+    if (!desc || !desc->buffer) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: a VkBuffer is required", who);
+        return NULL;
+    }
+    size_t elem = desc->element_size;
+    if (check_extent(who, desc->extent) || check_element(who, desc->type, &elem)) return NULL;
+    if (!v && !(v = amp_default_view())) return NULL;
+    uint64_t bytes = (uint64_t)amp_extent_size(desc->extent) * elem;
+    uint64_t range = desc->size ? desc->size : bytes;
+    VkDeviceSize align = v->dev->props.limits.minStorageBufferOffsetAlignment;
+    if (align < 4) align = 4;
+    if (desc->offset % align) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                  "%s: offset %llu is not a multiple of %llu (\"%s\"'s minStorageBufferOffsetAlignment, and 4)", who,
+                  (unsigned long long)desc->offset, (unsigned long long)align, v->dev->props.deviceName);
+        return NULL;
+    }
+    if (range < bytes) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: size %llu is smaller than the array's %llu bytes", who,
+                  (unsigned long long)range, (unsigned long long)bytes);
+        return NULL;
+    }
+    amp_array *a = calloc(1, sizeof *a);
+    amp__data *d = data_new((size_t)bytes, NULL);
+    if (!a || !d) {
+        free(a);
+        data_free(d);
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    d->buf = (amp__buffer){.buffer = (VkBuffer)(uintptr_t)desc->buffer, .size = range};
+    d->base = desc->offset;
+    d->wrapped = true;
+    d->held = true; /* comes in as an import does */
+    d->dev = v->dev;
+    d->array = a;
+    d->home = v;
+    a->view = (amp_array_view){.data = d, .extent = desc->extent, .type = desc->type, .elem = elem, .embedded = true};
+    set_dense_strides(&a->view);
+    a->av = v;
+    a->access = AMP_ACCESS_NONE;
+    if (data_acquire(d, v, who, &desc->access) != AMP_OK) {
+        free(a);
+        data_free(d);
+        return NULL;
+    }
+    amp__lock(v->dev);
+    v->arrays++;
+    amp__unlock(v->dev);
+    return a;
+}
+
+amp_status amp_array_export(amp_array *a, const amp_vulkan_access *access, amp_vulkan_buffer *out)
+{
+    const char *who = "amp_array_export";
+    if (!a || !out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL argument", who);
+    amp_vulkan_access acc = access ? *access : (amp_vulkan_access){.queue_family = VK_QUEUE_FAMILY_IGNORED};
+    amp__data *d = a->view.data;
+    amp_accelerator_view *h = d->home ? d->home : a->av;
+    amp__lock(h->dev);
+    uint32_t family;
+    amp_status s = data_usable(d, who);
+    if (s == AMP_OK) s = amp__handover_family(h->dev, who, acc.queue_family, &family);
+    /* the storage's last use may be recorded on the array's own view */
+    if (s == AMP_OK) s = data_submit_last_use(d);
+    amp__batch *b = s == AMP_OK ? amp__batch_current(h) : NULL;
+    if (b) {
+        uint64_t serial = amp__batch_serial(b);
+        amp__track_release(h, amp__batch_cmd(b), &d->track, d->buf.buffer, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED,
+                           VK_IMAGE_LAYOUT_UNDEFINED, family, serial);
+        d->held = true;
+        d->home = h;
+        s = amp__view_submit(h);
+        *out = (amp_vulkan_buffer){.buffer = (uint64_t)(uintptr_t)d->buf.buffer, .offset = d->base, .size = d->size,
+                                   .queue_family = family == VK_QUEUE_FAMILY_IGNORED ? h->dev->queue_family : family,
+                                   .ready = {(uint64_t)(uintptr_t)h->dev->timeline, serial}};
+    } else if (s == AMP_OK) {
+        s = amp_last_status();
+    }
+    amp__unlock(h->dev);
+    return s;
+}
+
+amp_status amp_array_import(amp_array *a, const amp_vulkan_access *access)
+{
+    const char *who = "amp_array_import";
+    if (!a || !access) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL argument", who);
+    amp__data *d = a->view.data;
+    if (!d->held)
+        return amp__fail(AMP_ERROR_INVALID_STATE, "%s: the array is not held by the application (export it first)",
+                         who);
+    return data_acquire(d, d->home ? d->home : a->av, who, access);
+}
+
+bool amp_array_is_exported(const amp_array *a) { return a && a->view.data->held; }
 
 /* ---- views ---- */
 
@@ -854,6 +1010,7 @@ static void unpack_pull(void *ctx, const void *staged, bool ok)
 amp_status amp_array_view_synchronize(amp_array_view *v)
 {
     if (!v) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_synchronize: NULL view");
+    if (data_usable(v->data, "amp_array_view_synchronize") != AMP_OK) return amp_last_status();
     if (v->data->array) {
         /* the data lives on the device; wait for work on it */
         amp__lock(v->data->dev);
@@ -880,6 +1037,7 @@ amp_future *amp_array_view_synchronize_async(amp_array_view *v)
         return NULL;
     }
     amp__data *d = v->data;
+    if (data_usable(d, "amp_array_view_synchronize_async") != AMP_OK) return NULL;
     if (d->array || d->host_valid || !d->device_valid || !d->buf.buffer) {
         if (d->array) {
             amp_accelerator_view *h = d->array->av;
@@ -908,6 +1066,7 @@ amp_future *amp_array_view_synchronize_async(amp_array_view *v)
 amp_status amp_array_view_synchronize_to(amp_array_view *v, amp_accelerator_view *target)
 {
     if (!v || !target) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_synchronize_to: NULL argument");
+    if (data_usable(v->data, "amp_array_view_synchronize_to") != AMP_OK) return amp_last_status();
     amp__lock(target->dev);
     amp__data *d = v->data;
     amp_status s = data_ensure_buffer(d, target);
@@ -977,7 +1136,7 @@ static void unpack_to_host(void *ctx, const void *staged, bool ok)
 
 static amp_status check_view(const char *who, const amp_array_view *v)
 {
-    return v ? AMP_OK : amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL view", who);
+    return v ? data_usable(v->data, who) : amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL view", who);
 }
 
 /* The device-side copy of a view's elements to host memory: returns a future, or
@@ -1132,6 +1291,7 @@ typedef struct pair_ctx {
     uint32_t count;
     VkCommandBuffer cmd;
     VkBuffer src_buf, dst_buf;
+    VkDeviceSize src_base, dst_base; /* the storages' starts in their buffers */
     size_t dst_runs[64];
 } pair_ctx;
 
@@ -1159,7 +1319,7 @@ static void src_run(void *ctx, size_t storage_off, size_t packed_off, size_t len
         vkCmdCopyBuffer(c->cmd, c->src_buf, c->dst_buf, c->count, c->regions);
         c->count = 0;
     }
-    c->regions[c->count++] = (VkBufferCopy){storage_off, l.found, len};
+    c->regions[c->count++] = (VkBufferCopy){c->src_base + storage_off, c->dst_base + l.found, len};
 }
 
 /* The destination's runs against a contiguous source: a contiguous source is one
@@ -1171,7 +1331,7 @@ static void dst_run(void *ctx, size_t storage_off, size_t packed_off, size_t len
         vkCmdCopyBuffer(c->cmd, c->src_buf, c->dst_buf, c->count, c->regions);
         c->count = 0;
     }
-    c->regions[c->count++] = (VkBufferCopy){c->src->offset + packed_off, storage_off, len};
+    c->regions[c->count++] = (VkBufferCopy){c->src_base + c->src->offset + packed_off, c->dst_base + storage_off, len};
 }
 
 /* Checks that src may be copied into dst: both valid, same extent and element size, dst writable, no overlap. */
@@ -1265,7 +1425,8 @@ static amp_status record_device_copy(amp_array_view *src, amp_array_view *dst, a
                       true, serial, &bar);
     VkCommandBuffer cmd = amp__batch_cmd(bt);
     amp__barrier_record(v, cmd, &bar);
-    pair_ctx c = {.src = src, .dst = dst, .cmd = cmd, .src_buf = sd->buf.buffer, .dst_buf = dd->buf.buffer};
+    pair_ctx c = {.src = src, .dst = dst, .cmd = cmd, .src_buf = sd->buf.buffer, .dst_buf = dd->buf.buffer,
+                  .src_base = sd->base, .dst_base = dd->base};
     /* runs line up when both views are strided (rows of the same extent) or the
      * destination is contiguous; a contiguous source into a strided destination
      * must be split at the destination's rows */
@@ -1395,7 +1556,7 @@ static void storage_forget_view(amp_accelerator_view *v, bool device_closing)
             d->home = v;
             data_pull_host(d);
             data_wait_idle(d);
-            amp__buffer_destroy(d->dev, &d->buf);
+            data_drop_buffer(d);
             amp__buffer_destroy(d->dev, &d->import);
             d->dev = NULL;
             d->device_valid = false;

@@ -16,10 +16,11 @@ typedef struct amp__data amp__data;
  * tracked in v's batch, so a dispatch readies every argument first. */
 AMP_HIDDEN amp_status amp__view_make_ready(amp_array_view *view, amp_accelerator_view *v);
 /* Makes the view's data current on the device of v for a kernel access; records an
- * upload if needed and gathers the barrier for the access. */
+ * upload if needed and gathers the barrier for the access. The storage is *size
+ * bytes at *offset in *buf (a multiple of minStorageBufferOffsetAlignment). */
 AMP_HIDDEN amp_status amp__view_prepare_device(amp_array_view *view, amp_accelerator_view *v,
                                               bool write, amp__barrier *bar, VkBuffer *buf,
-                                              VkDeviceSize *size);
+                                              VkDeviceSize *offset, VkDeviceSize *size);
 /* Element offset and strides (in elements) of a view inside its storage. */
 AMP_HIDDEN void amp__view_geometry(const amp_array_view *view, int64_t *offset, int64_t strides[2]);
 

@@ -29,6 +29,7 @@ struct amp_texture {
     VkImage image;
     amp__alloc mem;
     bool wrapped;               /* the application's image: not ours to destroy */
+    bool held;                  /* exported: the application's until imported */
     bool storage_ok, linear_ok;
     amp__track track;
     VkImageLayout layout;       /* of every level */
@@ -246,10 +247,13 @@ amp_texture *amp_texture_clone(amp_texture *src, amp_accelerator_view *v)
     return t;
 }
 
+static amp_status texture_acquire(amp_texture *t, const char *who, const amp_vulkan_access *a, VkImageLayout from);
+
 amp_texture *amp_texture_wrap_vulkan_image(amp_accelerator_view *v, const amp_texture_wrap_desc *desc)
 {
+    const char *who = "amp_texture_wrap_vulkan_image";
     if (!desc || !desc->image) {
-        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_texture_wrap_vulkan_image: a VkImage is required");
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: a VkImage is required", who);
         return NULL;
     }
     if (!v && !(v = amp_default_view())) return NULL;
@@ -263,16 +267,24 @@ amp_texture *amp_texture_wrap_vulkan_image(amp_accelerator_view *v, const amp_te
         amp__fail(AMP_ERROR_INVALID_ARGUMENT, "mip_levels %d is outside 1..%d", mips, full_chain(desc->extent));
         return NULL;
     }
+    VkImageLayout layout = (VkImageLayout)desc->layout;
+    if (layout != VK_IMAGE_LAYOUT_UNDEFINED && layout != VK_IMAGE_LAYOUT_PREINITIALIZED &&
+        !amp__handover_layout_ok(layout)) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: layout %u is not one a color image is wrapped in", who,
+                  (unsigned)layout);
+        return NULL;
+    }
     amp_texture *t = texture_alloc(v, &f, desc->extent, mips);
     if (!t) return NULL;
     t->wrapped = true;
     t->storage_ok = storage;
     t->linear_ok = linear;
     t->image = (VkImage)(uintptr_t)desc->image;
-    amp__lock(v->dev);
-    amp_status s = texture_init(t, (VkImageLayout)desc->layout, false);
-    amp__unlock(v->dev);
-    if (s != AMP_OK) {
+    /* the application's image comes in as an import does: after its semaphore, from
+       its family and layout */
+    t->held = true;
+    if (texture_acquire(t, who, &desc->access, layout) != AMP_OK) {
+        t->held = false;
         texture_free(t);
         return NULL;
     }
@@ -339,6 +351,15 @@ size_t amp_texture_depth_pitch(const amp_texture *t)
 }
 
 /* ---- copies ---- */
+
+/* AMP_OK unless the application holds the texture (exported, not imported). */
+static amp_status check_not_held(const amp_texture *t, const char *who)
+{
+    return t->held ? amp__fail(AMP_ERROR_INVALID_STATE,
+                               "%s: the texture is held by the application (amp_texture_export); "
+                               "amp_texture_import gives it back to ampvk first", who)
+                   : AMP_OK;
+}
 
 /* Work on t recorded in another view's batch must reach the queue before work that
  * v records on t (v's batch may be submitted first). */
@@ -448,7 +469,8 @@ static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *re
 {
     if (!t) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL texture", who);
     amp_texture_region r;
-    amp_status s = resolve_region(who, t, region, &r);
+    amp_status s = check_not_held(t, who);
+    if (s == AMP_OK) s = resolve_region(who, t, region, &r);
     if (s != AMP_OK) return s;
     size_t texels = amp_extent_size(r.extent), bytes = texels * t->fmt.host_texel;
     if (!host || size < bytes)
@@ -561,6 +583,7 @@ static amp_status check_texture_copy(amp_texture *src, const amp_texture_region 
 {
     char a[48], b[48];
     if (!src || !dst) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL texture", who);
+    if (check_not_held(src, who) != AMP_OK || check_not_held(dst, who) != AMP_OK) return amp_last_status();
     if (src->fmt.type != dst->fmt.type || src->fmt.bits != dst->fmt.bits)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: source is %s of %d bits, destination %s of %d bits", who,
                          amp_type_name(src->fmt.type), src->fmt.bits, amp_type_name(dst->fmt.type), dst->fmt.bits);
@@ -813,6 +836,7 @@ static VkImageView image_view(amp_texture *t, int base, int count, bool storage)
 
 amp_status amp__texture_make_ready(const amp__texture_use *u, amp_accelerator_view *v)
 {
+    if (check_not_held(u->texture, "parallel_for_each") != AMP_OK) return amp_last_status();
     return u->texture->dev == v->dev ? submit_other_home(u->texture, v) : AMP_OK;
 }
 
@@ -820,6 +844,7 @@ amp_status amp__texture_prepare(const amp__texture_use *u, amp_accelerator_view 
                                 amp__barrier *bar, VkImageView *view)
 {
     amp_texture *t = u->texture;
+    if (check_not_held(t, "parallel_for_each") != AMP_OK) return amp_last_status();
     if (t->dev != v->dev)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "the texture lives on \"%s\", not on \"%s\"",
                          t->dev->props.deviceName, v->dev->props.deviceName);
@@ -841,20 +866,34 @@ amp_status amp__texture_prepare(const amp__texture_use *u, amp_accelerator_view 
 
 /* ---- interop ---- */
 
+/* The view of all levels, made on first need. The caller holds the device lock. */
+static amp_status all_levels_view(amp_texture *t)
+{
+    if (t->all_levels) return AMP_OK;
+    VkImageViewCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = t->image,
+        .viewType = t->extent.rank == 1 ? VK_IMAGE_VIEW_TYPE_1D : t->extent.rank == 2 ? VK_IMAGE_VIEW_TYPE_2D : VK_IMAGE_VIEW_TYPE_3D,
+        .format = t->fmt.vk, .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, (uint32_t)t->mips, 0, 1}};
+    VkResult r = vkCreateImageView(t->dev->device, &ci, NULL, &t->all_levels);
+    return r == VK_SUCCESS ? AMP_OK : amp__vk_fail(r, "vkCreateImageView");
+}
+
+static amp_vulkan_image image_handles(const amp_texture *t)
+{
+    return (amp_vulkan_image){.image = (uint64_t)(uintptr_t)t->image,
+                              .image_view = (uint64_t)(uintptr_t)t->all_levels, .format = (uint32_t)t->fmt.vk,
+                              .layout = (uint32_t)t->layout, .queue_family = t->dev->queue_family,
+                              .mip_levels = t->mips, .extent = t->extent};
+}
+
 amp_status amp_texture_get_vulkan_image(amp_texture *t, amp_vulkan_image *out)
 {
-    if (!t || !out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_texture_get_vulkan_image: NULL argument");
+    const char *who = "amp_texture_get_vulkan_image";
+    if (!t || !out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL argument", who);
     amp__device *d = t->dev;
     amp__lock(d);
-    amp_status s = AMP_OK;
-    if (!t->all_levels) {
-        VkImageViewCreateInfo ci = {
-            .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = t->image,
-            .viewType = t->extent.rank == 1 ? VK_IMAGE_VIEW_TYPE_1D : t->extent.rank == 2 ? VK_IMAGE_VIEW_TYPE_2D : VK_IMAGE_VIEW_TYPE_3D,
-            .format = t->fmt.vk, .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, (uint32_t)t->mips, 0, 1}};
-        VkResult r = vkCreateImageView(d->device, &ci, NULL, &t->all_levels);
-        if (r != VK_SUCCESS) s = amp__vk_fail(r, "vkCreateImageView");
-    }
+    amp_status s = check_not_held(t, who);
+    if (s == AMP_OK) s = all_levels_view(t);
     /* the application will use the image next: in GENERAL, with ampvk's work on it done */
     if (s == AMP_OK && t->layout != VK_IMAGE_LAYOUT_GENERAL) {
         amp_accelerator_view *h = t->home ? t->home : t->av;
@@ -871,9 +910,86 @@ amp_status amp_texture_get_vulkan_image(amp_texture *t, amp_vulkan_image *out)
         }
     }
     if (s == AMP_OK) s = amp__view_wait_through(t->home ? t->home : t->av, t->track.last_serial);
+    if (s == AMP_OK) *out = image_handles(t);
     amp__unlock(d);
-    if (s != AMP_OK) return s;
-    *out = (amp_vulkan_image){.image = (uint64_t)(uintptr_t)t->image, .image_view = (uint64_t)(uintptr_t)t->all_levels,
-                              .format = (uint32_t)t->fmt.vk, .layout = VK_IMAGE_LAYOUT_GENERAL};
-    return AMP_OK;
+    return s;
 }
+
+amp_status amp_texture_export(amp_texture *t, const amp_vulkan_access *access, amp_vulkan_image *out)
+{
+    const char *who = "amp_texture_export";
+    if (!t || !out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL argument", who);
+    amp_vulkan_access a = access ? *access : (amp_vulkan_access){.queue_family = VK_QUEUE_FAMILY_IGNORED};
+    VkImageLayout want = a.layout ? (VkImageLayout)a.layout : VK_IMAGE_LAYOUT_GENERAL;
+    if (!amp__handover_layout_ok(want))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: layout %u is not one a color image can be handed over in",
+                         who, (unsigned)want);
+    amp__device *d = t->dev;
+    amp__lock(d);
+    uint32_t family;
+    amp_status s = check_not_held(t, who);
+    if (s == AMP_OK) s = amp__handover_family(d, who, a.queue_family, &family);
+    if (s == AMP_OK) s = all_levels_view(t);
+    amp_accelerator_view *h = t->home ? t->home : t->av;
+    amp__batch *b = s == AMP_OK ? amp__batch_current(h) : NULL;
+    if (b) {
+        uint64_t serial = amp__batch_serial(b);
+        amp__track_release(h, amp__batch_cmd(b), &t->track, VK_NULL_HANDLE, t->image, t->layout, want, family,
+                           serial);
+        t->layout = want;
+        t->held = true;
+        t->home = h;
+        s = amp__view_submit(h);
+        *out = image_handles(t);
+        out->queue_family = family == VK_QUEUE_FAMILY_IGNORED ? d->queue_family : family;
+        out->ready = (amp_vulkan_semaphore){(uint64_t)(uintptr_t)d->timeline, serial};
+    } else if (s == AMP_OK) {
+        s = amp_last_status();
+    }
+    amp__unlock(d);
+    return s;
+}
+
+/* Takes the image from the application: the batch that first uses it again waits
+ * for a->wait, then acquires it from a's family and moves it from `from` to GENERAL. */
+static amp_status texture_acquire(amp_texture *t, const char *who, const amp_vulkan_access *a, VkImageLayout from)
+{
+    amp__device *d = t->dev;
+    amp__lock(d);
+    uint32_t family;
+    amp_status s = amp__handover_family(d, who, a->queue_family, &family);
+    amp_accelerator_view *h = t->home ? t->home : t->av;
+    amp__batch *b = NULL;
+    if (s == AMP_OK) b = a->wait.semaphore ? amp__batch_fresh(h) : amp__batch_current(h);
+    if (b && a->wait.semaphore)
+        s = amp__batch_wait(b, (VkSemaphore)(uintptr_t)a->wait.semaphore, a->wait.value,
+                            VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+    if (b && s == AMP_OK) {
+        amp__track_acquire(h, amp__batch_cmd(b), &t->track, VK_NULL_HANDLE, t->image, from, VK_IMAGE_LAYOUT_GENERAL,
+                           family, a->wait.semaphore ? VK_PIPELINE_STAGE_ALL_COMMANDS_BIT : 0, amp__batch_serial(b));
+        t->layout = VK_IMAGE_LAYOUT_GENERAL;
+        t->held = false;
+        t->home = h;
+        s = amp__view_command_done(h);
+    } else if (s == AMP_OK) {
+        s = amp_last_status();
+    }
+    amp__unlock(d);
+    return s;
+}
+
+amp_status amp_texture_import(amp_texture *t, const amp_vulkan_access *access)
+{
+    const char *who = "amp_texture_import";
+    if (!t || !access) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL argument", who);
+    if (!t->held)
+        return amp__fail(AMP_ERROR_INVALID_STATE, "%s: the texture is not held by the application (export it first)",
+                         who);
+    VkImageLayout from = access->layout ? (VkImageLayout)access->layout : t->layout;
+    if (!amp__handover_layout_ok(from))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: layout %u is not one a color image can be handed over in",
+                         who, (unsigned)from);
+    return texture_acquire(t, who, access, from);
+}
+
+bool amp_texture_is_exported(const amp_texture *t) { return t && t->held; }

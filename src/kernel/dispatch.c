@@ -248,8 +248,8 @@ static amp_status prepare_view(amp_accelerator_view *view, const amp__param *p, 
                                amp__barrier *bar, descriptor_writes *w)
 {
     VkBuffer buf;
-    VkDeviceSize size;
-    amp_status st = amp__view_prepare_device(v, view, !p->is_const, bar, &buf, &size);
+    VkDeviceSize base, size;
+    amp_status st = amp__view_prepare_device(v, view, !p->is_const, bar, &buf, &base, &size);
     if (st != AMP_OK) return st;
     int64_t offset, strides[2];
     amp__view_geometry(v, &offset, strides);
@@ -258,7 +258,8 @@ static amp_status prepare_view(amp_accelerator_view *view, const amp__param *p, 
     for (int r = 0; r < ve.rank; r++) geo[3 + r] = ve.dims[r];
     /* offset int, strides ivec2, extent of rank ints, packed (scalar layout) */
     memcpy(block + p->offset, geo, (size_t)(3 + ve.rank) * 4);
-    w->buffers[w->count] = (VkDescriptorBufferInfo){buf, 0, VK_WHOLE_SIZE};
+    /* an application's buffer wrapped at an offset: just the array's range of it */
+    w->buffers[w->count] = (VkDescriptorBufferInfo){buf, base, base && size ? size : VK_WHOLE_SIZE};
     w->writes[w->count] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                                                  .dstBinding = p->binding, .descriptorCount = 1,
                                                  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,

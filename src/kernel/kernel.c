@@ -366,9 +366,9 @@ void amp_kernel_destroy(amp_kernel **pk)
     amp_kernel *k = *pk;
     VkDevice dev = k->dev->device;
     if (k->variant_count) {
-        /* dispatches in flight may still use the pipelines */
+        /* dispatches recorded or in flight may still use the pipelines */
         amp__lock(k->dev);
-        vkQueueWaitIdle(k->dev->queue);
+        amp__device_idle(k->dev);
         amp__unlock(k->dev);
     }
     for (int i = 0; i < k->variant_count; i++) vkDestroyPipeline(dev, k->variants[i].pipeline, NULL);

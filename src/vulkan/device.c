@@ -17,6 +17,16 @@ void amp__unlock(amp__device *d)
     pthread_mutex_unlock(&d->lock);
 }
 
+void amp__queue_lock(amp__device *d)
+{
+    if (d->lock_queue) d->lock_queue(d->queue_user, d->queue_family, d->queue_index);
+}
+
+void amp__queue_unlock(amp__device *d)
+{
+    if (d->unlock_queue) d->unlock_queue(d->queue_user, d->queue_family, d->queue_index);
+}
+
 /* True if the list of n extensions has name. */
 static bool has_extension(const VkExtensionProperties *e, uint32_t n, const char *name)
 {
@@ -249,11 +259,34 @@ amp__device *amp__device_wrap(const amp_vulkan_device_desc *desc)
                   VK_API_VERSION_MAJOR(props.apiVersion), VK_API_VERSION_MINOR(props.apiVersion));
         return NULL;
     }
+    if (!desc->lock_queue != !desc->unlock_queue) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_view_create_external: lock_queue and unlock_queue go together "
+                                              "(%s is NULL)", desc->lock_queue ? "unlock_queue" : "lock_queue");
+        return NULL;
+    }
     uint32_t nf = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &nf, NULL);
     if (desc->queue_family >= nf) {
         amp__fail(AMP_ERROR_INVALID_ARGUMENT, "queue family %u is outside the device's %u families",
                   desc->queue_family, nf);
+        return NULL;
+    }
+    VkQueueFamilyProperties *fams = calloc(nf, sizeof *fams);
+    if (!fams) {
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &nf, fams);
+    VkQueueFamilyProperties fam = fams[desc->queue_family];
+    free(fams);
+    if (!(fam.queueFlags & VK_QUEUE_COMPUTE_BIT)) {
+        amp__fail(AMP_ERROR_UNSUPPORTED, "queue family %u of \"%s\" has no compute", desc->queue_family,
+                  props.deviceName);
+        return NULL;
+    }
+    if (desc->queue_index >= fam.queueCount) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "queue_index %u is outside family %u's %u queues", desc->queue_index,
+                  desc->queue_family, fam.queueCount);
         return NULL;
     }
     amp__device *d = calloc(1, sizeof *d);
@@ -267,10 +300,15 @@ amp__device *amp__device_wrap(const amp_vulkan_device_desc *desc)
     d->device = desc->device;
     d->queue = desc->queue;
     d->queue_family = desc->queue_family;
+    d->queue_index = desc->queue_index;
+    d->lock_queue = desc->lock_queue;
+    d->unlock_queue = desc->unlock_queue;
+    d->queue_user = desc->queue_user;
     VkPhysicalDeviceFeatures f;
     vkGetPhysicalDeviceFeatures(pd, &f);
-    /* The application's enabled features are not queryable; ampvk assumes those
-     * it documents as required are enabled and uses float64 only when supported. */
+    /* The application's enabled features are not queryable: those it names, or else
+     * every supported one (the required ones are documented). */
+    if (desc->enabled_features) f = ((const VkPhysicalDeviceFeatures2 *)desc->enabled_features)->features;
     d->float64 = f.shaderFloat64;
     d->int64 = f.shaderInt64;
     d->write_without_format = f.shaderStorageImageWriteWithoutFormat;
@@ -310,7 +348,9 @@ void *amp__device_cache_get(amp__device *d, const amp__device_cache_type *type)
 void amp__device_close(amp__device *d)
 {
     if (!d) return;
-    vkQueueWaitIdle(d->queue);
+    /* an application's queue also runs its own work: wait for ampvk's alone */
+    if (d->external) amp__device_wait_serial(d, d->submitted_serial, UINT64_MAX);
+    else vkQueueWaitIdle(d->queue);
     /* newest first: a cache made with the help of an older one goes before it */
     for (const void *type; d->caches;) {
         void *state = amp__keyed_pop(&d->caches, &type);
@@ -343,7 +383,9 @@ bool amp__device_serial_done(amp__device *d, uint64_t serial)
 void amp__device_set_lost(amp__device *d)
 {
     __atomic_store_n(&d->lost, AMP_ERROR_DEVICE_LOST, __ATOMIC_RELEASE);
+    amp__queue_lock(d);
     vkQueueWaitIdle(d->queue);
+    amp__queue_unlock(d);
 }
 
 amp_status amp__device_wait_serial(amp__device *d, uint64_t serial, uint64_t timeout_ns)

@@ -63,6 +63,9 @@ typedef struct amp__device {
     VkQueue queue;
     uint32_t queue_family;
     bool external;
+    uint32_t queue_index;     /* of the queue in its family (for the lock callbacks) */
+    amp_vulkan_queue_lock_fn lock_queue, unlock_queue; /* the application's, around queue use; or NULL */
+    void *queue_user;
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties memory;
     bool float64, int64, shared_memory, host_import, float_atomics;
@@ -71,6 +74,7 @@ typedef struct amp__device {
     VkSemaphore timeline;
     uint64_t next_serial;     /* last serial handed out */
     uint64_t done_serial;     /* highest serial known complete */
+    uint64_t submitted_serial; /* highest serial submitted (signalled once all work submitted is done) */
     amp_status lost;          /* AMP_ERROR_DEVICE_LOST once the device is lost */
     pthread_mutex_t lock;     /* guards all of the device's state (recursive) */
     int lock_depth;           /* how many times its owner holds lock (read and written by the owner) */
@@ -93,6 +97,13 @@ AMP_HIDDEN amp__device *amp__accelerator_device(amp_accelerator *acc);
 /* A device over the application's VkDevice (amp_view_create_external). */
 AMP_HIDDEN amp__device *amp__device_wrap(const amp_vulkan_device_desc *desc);
 AMP_HIDDEN void amp__device_close(amp__device *d);
+/* Calls the application's queue lock (unlock) callback, if any, around a use of
+ * d->queue (vkQueueSubmit, vkQueueWaitIdle). */
+AMP_HIDDEN void amp__queue_lock(amp__device *d);
+AMP_HIDDEN void amp__queue_unlock(amp__device *d);
+/* Waits until everything submitted on the device so far is done (ampvk's work only:
+ * on an application's queue, not the application's). The caller holds the lock. */
+AMP_HIDDEN amp_status amp__device_idle(amp__device *d);
 
 /* What an upper layer keeps per device (compiled kernels, samplers, built-in
  * pipelines): one static amp__device_cache_type per kind of cache, whose address is
@@ -197,6 +208,15 @@ AMP_HIDDEN VkCommandBuffer amp__batch_cmd(amp__batch *b);
 AMP_HIDDEN uint64_t amp__batch_serial(amp__batch *b);
 /* True if p must be bound (it is not the pipeline bound last in this batch). */
 AMP_HIDDEN bool amp__batch_bind(amp__batch *b, VkPipeline p);
+/* Adds a semaphore wait to the batch's submission (stages: where later work waits;
+ * value ignored for a binary semaphore). AMP_ERROR_INVALID_STATE when the batch
+ * already has as many as it can take. */
+AMP_HIDDEN amp_status amp__batch_wait(amp__batch *b, VkSemaphore s, uint64_t value, VkPipelineStageFlags stages);
+/* Adds a semaphore signal to the batch's submission (besides the device timeline's). */
+AMP_HIDDEN amp_status amp__batch_signal(amp__batch *b, VkSemaphore s, uint64_t value);
+/* Submits v's recording batch, if any, and begins a new one: a wait added to it
+ * holds back only the work recorded from now on. NULL with an error. */
+AMP_HIDDEN amp__batch *amp__batch_fresh(amp_accelerator_view *v);
 /* Keeps a staging buffer until the batch completes. */
 AMP_HIDDEN void amp__batch_keep_staging(amp__batch *b, amp__staging *s);
 /* Uniform memory for one dispatch's arguments (host pointer and buffer/offset). */
@@ -241,6 +261,29 @@ AMP_HIDDEN void amp__barrier_record(amp_accelerator_view *v, VkCommandBuffer cmd
 /* Makes writes of a stage to buf visible to the host. */
 AMP_HIDDEN void amp__barrier_to_host(VkCommandBuffer cmd, VkBuffer buf, VkPipelineStageFlags stage,
                                      VkAccessFlags access);
+
+/* ---- tracker.c: hand-over to and from the application (ampvk/interop.h) ---- */
+/* The family on the other side of a hand-over: VK_QUEUE_FAMILY_IGNORED when it is
+ * the device's own (no ownership transfer); an error naming a family the device
+ * does not have. */
+AMP_HIDDEN amp_status amp__handover_family(amp__device *d, const char *who, uint32_t family, uint32_t *out);
+/* True for a layout an application may ask a color image in or leave it in. */
+AMP_HIDDEN bool amp__handover_layout_ok(VkImageLayout layout);
+/* Records ampvk's half of handing a resource (a buffer or an image) to the
+ * application: after every access the track holds, the image moves from `from`
+ * to `to`, and the release to family (VK_QUEUE_FAMILY_IGNORED: none). The
+ * submission's semaphore signal then makes it available; the track is left empty
+ * but for serial. */
+AMP_HIDDEN void amp__track_release(amp_accelerator_view *v, VkCommandBuffer cmd, amp__track *t, VkBuffer buf,
+                                   VkImage image, VkImageLayout from, VkImageLayout to, uint32_t family,
+                                   uint64_t serial);
+/* Records ampvk's half of taking it back, in the batch whose submission waits for
+ * the application's semaphore (at waited stages; 0: no wait): the acquire from
+ * family and the image's move from `from` to `to`, visible to ampvk's compute and
+ * transfer work. */
+AMP_HIDDEN void amp__track_acquire(amp_accelerator_view *v, VkCommandBuffer cmd, amp__track *t, VkBuffer buf,
+                                   VkImage image, VkImageLayout from, VkImageLayout to, uint32_t family,
+                                   VkPipelineStageFlags waited, uint64_t serial);
 
 /* ---- stream.c: futures and readback ---- */
 /* A future: a serial on a device plus host-side completion. */

@@ -11,6 +11,8 @@
 #define BATCH_LIMIT 128
 #define UNIFORM_CHUNK 65536
 #define SETS_PER_POOL 256
+/* Semaphores one submission waits for, and signals besides the device's timeline. */
+#define BATCH_SEMAPHORES 16
 
 typedef struct uniform_chunk {
     amp__buffer buf;
@@ -33,6 +35,13 @@ struct amp__batch {
     amp__staging *staging;
     uniform_chunk *uniforms;     /* chunks in use, current first */
     descriptor_pool *pools;      /* pools in use, current first */
+    VkSemaphore waits[BATCH_SEMAPHORES];
+    uint64_t wait_values[BATCH_SEMAPHORES];
+    VkPipelineStageFlags wait_stages[BATCH_SEMAPHORES];
+    uint32_t wait_count;
+    VkSemaphore signals[BATCH_SEMAPHORES + 1];   /* the device's timeline first */
+    uint64_t signal_values[BATCH_SEMAPHORES + 1];
+    uint32_t signal_count;
     amp__batch *next;
 };
 
@@ -287,11 +296,46 @@ amp__batch *amp__batch_current(amp_accelerator_view *v)
     b->serial = ++d->next_serial;
     b->commands = 0;
     b->bound = VK_NULL_HANDLE;
+    b->wait_count = 0;
+    b->signals[0] = d->timeline;
+    b->signal_values[0] = b->serial;
+    b->signal_count = 1;
     v->recording = b;
     return b;
 }
 
 VkCommandBuffer amp__batch_cmd(amp__batch *b) { return b->cmd; }
+
+amp__batch *amp__batch_fresh(amp_accelerator_view *v)
+{
+    if (v->recording && amp__view_submit(v) != AMP_OK) return NULL;
+    return amp__batch_current(v);
+}
+
+amp_status amp__batch_wait(amp__batch *b, VkSemaphore s, uint64_t value, VkPipelineStageFlags stages)
+{
+    for (uint32_t i = 0; i < b->wait_count; i++)
+        if (b->waits[i] == s) { /* the same timeline twice: the larger value covers both */
+            if (value > b->wait_values[i]) b->wait_values[i] = value;
+            b->wait_stages[i] |= stages;
+            return AMP_OK;
+        }
+    if (b->wait_count == BATCH_SEMAPHORES)
+        return amp__fail(AMP_ERROR_INVALID_STATE, "one submission waits for at most %d semaphores", BATCH_SEMAPHORES);
+    b->waits[b->wait_count] = s;
+    b->wait_values[b->wait_count] = value;
+    b->wait_stages[b->wait_count++] = stages;
+    return AMP_OK;
+}
+
+amp_status amp__batch_signal(amp__batch *b, VkSemaphore s, uint64_t value)
+{
+    if (b->signal_count == BATCH_SEMAPHORES + 1)
+        return amp__fail(AMP_ERROR_INVALID_STATE, "one submission signals at most %d semaphores", BATCH_SEMAPHORES);
+    b->signals[b->signal_count] = s;
+    b->signal_values[b->signal_count++] = value;
+    return AMP_OK;
+}
 
 bool amp__batch_bind(amp__batch *b, VkPipeline p)
 {
@@ -409,15 +453,23 @@ static amp_status submit_batch(amp_accelerator_view *v)
     bool ended = r == VK_SUCCESS;
     if (ended) {
         VkTimelineSemaphoreSubmitInfo ts = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
-                                            .signalSemaphoreValueCount = 1, .pSignalSemaphoreValues = &b->serial};
-        VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &ts, .commandBufferCount = 1,
-                           .pCommandBuffers = &b->cmd, .signalSemaphoreCount = 1, .pSignalSemaphores = &d->timeline};
+                                            .waitSemaphoreValueCount = b->wait_count,
+                                            .pWaitSemaphoreValues = b->wait_values,
+                                            .signalSemaphoreValueCount = b->signal_count,
+                                            .pSignalSemaphoreValues = b->signal_values};
+        VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &ts,
+                           .waitSemaphoreCount = b->wait_count, .pWaitSemaphores = b->waits,
+                           .pWaitDstStageMask = b->wait_stages, .commandBufferCount = 1,
+                           .pCommandBuffers = &b->cmd, .signalSemaphoreCount = b->signal_count,
+                           .pSignalSemaphores = b->signals};
+        amp__queue_lock(d);
         r = vkQueueSubmit(d->queue, 1, &si, VK_NULL_HANDLE);
         if (r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY) {
             /* the driver may find the memory once the work it holds is done: once more */
             vkQueueWaitIdle(d->queue);
             r = vkQueueSubmit(d->queue, 1, &si, VK_NULL_HANDLE);
         }
+        amp__queue_unlock(d);
     }
     if (r != VK_SUCCESS) {
         /* The batch's work is lost and its serial will never be signalled: the device
@@ -430,6 +482,7 @@ static amp_status submit_batch(amp_accelerator_view *v)
                                          : amp__vk_fail(r, ended ? "vkQueueSubmit" : "vkEndCommandBuffer");
     }
     v->last_serial = b->serial;
+    d->submitted_serial = b->serial;
     v->stats.submits++;
     amp__batch **tail = &v->in_flight;
     while (*tail) tail = &(*tail)->next;
@@ -455,6 +508,12 @@ static amp_status submit_device_through(amp__device *d, uint64_t serial)
         amp_status s = submit_batch(oldest);
         if (s != AMP_OK) return s;
     }
+}
+
+amp_status amp__device_idle(amp__device *d)
+{
+    amp_status s = submit_device_through(d, d->next_serial);
+    return s == AMP_OK ? amp__device_wait_serial(d, d->submitted_serial, UINT64_MAX) : s;
 }
 
 amp_status amp__view_submit(amp_accelerator_view *v)
@@ -506,6 +565,49 @@ amp_status amp_view_wait(amp_accelerator_view *v)
     if (!v) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_view_wait: NULL view");
     amp__lock(v->dev);
     amp_status s = amp__view_finish(v);
+    amp__unlock(v->dev);
+    return s;
+}
+
+/* ---- semaphores of the application ---- */
+
+static amp_status check_semaphore(const char *who, amp_accelerator_view *v, amp_vulkan_semaphore s)
+{
+    if (!v) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL view", who);
+    if (!s.semaphore) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: no semaphore (0)", who);
+    return amp__device_check(v->dev);
+}
+
+amp_status amp_view_wait_semaphore(amp_accelerator_view *v, amp_vulkan_semaphore wait)
+{
+    amp_status s = check_semaphore("amp_view_wait_semaphore", v, wait);
+    if (s != AMP_OK) return s;
+    amp__lock(v->dev);
+    amp__batch *b = amp__batch_fresh(v);
+    s = b ? amp__batch_wait(b, (VkSemaphore)(uintptr_t)wait.semaphore, wait.value, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT)
+          : amp_last_status();
+    amp__unlock(v->dev);
+    return s;
+}
+
+amp_status amp_view_signal_semaphore(amp_accelerator_view *v, amp_vulkan_semaphore signal)
+{
+    amp_status s = check_semaphore("amp_view_signal_semaphore", v, signal);
+    if (s != AMP_OK) return s;
+    amp__lock(v->dev);
+    amp__batch *b = amp__batch_current(v);
+    s = b ? amp__batch_signal(b, (VkSemaphore)(uintptr_t)signal.semaphore, signal.value) : amp_last_status();
+    if (s == AMP_OK) s = amp__view_submit(v);
+    amp__unlock(v->dev);
+    return s;
+}
+
+amp_status amp_view_timeline(amp_accelerator_view *v, amp_vulkan_semaphore *out)
+{
+    if (!v || !out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_view_timeline: NULL argument");
+    amp__lock(v->dev);
+    amp_status s = amp__view_submit(v);
+    if (s == AMP_OK) *out = (amp_vulkan_semaphore){(uint64_t)(uintptr_t)v->dev->timeline, v->last_serial};
     amp__unlock(v->dev);
     return s;
 }

@@ -110,3 +110,83 @@ void amp__barrier_record(amp_accelerator_view *v, VkCommandBuffer cmd, amp__barr
     bar->count = bar->image_count = 0;
     bar->overflow = false;
 }
+
+/* ---- hand-over to and from the application ---- */
+
+amp_status amp__handover_family(amp__device *d, const char *who, uint32_t family, uint32_t *out)
+{
+    *out = VK_QUEUE_FAMILY_IGNORED;
+    if (family == VK_QUEUE_FAMILY_IGNORED || family == d->queue_family) return AMP_OK;
+    uint32_t n = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(d->physical, &n, NULL);
+    if (family >= n)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: queue family %u is outside the %u families of \"%s\"", who,
+                         family, n, d->props.deviceName);
+    *out = family;
+    return AMP_OK;
+}
+
+bool amp__handover_layout_ok(VkImageLayout layout)
+{
+    switch (layout) {
+    case VK_IMAGE_LAYOUT_GENERAL:
+    case VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL:
+    case VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL:
+    case VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL:
+    case VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL:
+    case VK_IMAGE_LAYOUT_PRESENT_SRC_KHR:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* One barrier of a hand-over: a buffer's whole range, or all levels of an image. */
+static void handover_barrier(amp_accelerator_view *v, VkCommandBuffer cmd, VkPipelineStageFlags src,
+                             VkPipelineStageFlags dst, VkAccessFlags src_access, VkAccessFlags dst_access,
+                             VkBuffer buf, VkImage image, VkImageLayout from, VkImageLayout to, uint32_t src_family,
+                             uint32_t dst_family)
+{
+    VkBufferMemoryBarrier bb = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER, .srcAccessMask = src_access,
+                                .dstAccessMask = dst_access, .srcQueueFamilyIndex = src_family,
+                                .dstQueueFamilyIndex = dst_family, .buffer = buf, .offset = 0, .size = VK_WHOLE_SIZE};
+    VkImageMemoryBarrier ib = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, .srcAccessMask = src_access,
+                               .dstAccessMask = dst_access, .oldLayout = from, .newLayout = to,
+                               .srcQueueFamilyIndex = src_family, .dstQueueFamilyIndex = dst_family, .image = image,
+                               .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0, 1}};
+    vkCmdPipelineBarrier(cmd, src, dst, 0, 0, NULL, image ? 0 : 1, &bb, image ? 1 : 0, &ib);
+    v->stats.barriers++;
+}
+
+void amp__track_release(amp_accelerator_view *v, VkCommandBuffer cmd, amp__track *t, VkBuffer buf, VkImage image,
+                        VkImageLayout from, VkImageLayout to, uint32_t family, uint64_t serial)
+{
+    bool transfer = family != VK_QUEUE_FAMILY_IGNORED;
+    if (transfer || from != to) {
+        VkPipelineStageFlags src = t->write_stages | t->read_stages;
+        /* the semaphore signal after it waits for everything before it: the barrier
+         * needs no second scope of its own (dstStageMask BOTTOM_OF_PIPE, no access) */
+        handover_barrier(v, cmd, src ? src : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                         t->write_access, 0, buf, image, from, to, transfer ? v->dev->queue_family : family,
+                         transfer ? family : VK_QUEUE_FAMILY_IGNORED);
+    }
+    *t = (amp__track){.last_serial = serial, .last_write_serial = serial};
+}
+
+void amp__track_acquire(amp_accelerator_view *v, VkCommandBuffer cmd, amp__track *t, VkBuffer buf, VkImage image,
+                        VkImageLayout from, VkImageLayout to, uint32_t family, VkPipelineStageFlags waited,
+                        uint64_t serial)
+{
+    bool transfer = family != VK_QUEUE_FAMILY_IGNORED;
+    if (transfer || from != to) {
+        /* the first scope chains with the semaphore wait's stages */
+        handover_barrier(v, cmd, waited ? waited : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+                         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                             VK_ACCESS_TRANSFER_WRITE_BIT,
+                         buf, image, from, to, transfer ? family : VK_QUEUE_FAMILY_IGNORED,
+                         transfer ? v->dev->queue_family : VK_QUEUE_FAMILY_IGNORED);
+    }
+    /* made visible to every later compute and transfer access: nothing pending */
+    *t = (amp__track){.last_serial = serial, .last_write_serial = serial};
+}
