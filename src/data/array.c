@@ -664,24 +664,13 @@ void *amp_array_data(amp_array *a)
 static amp_status data_acquire(amp__data *d, amp_accelerator_view *h, const char *who, const amp_vulkan_access *a)
 {
     amp__lock(h->dev);
-    uint32_t family;
-    amp_status s = amp__handover_family(h->dev, who, a->queue_family, &family);
-    amp__batch *b = NULL;
-    if (s == AMP_OK) b = a->wait.semaphore ? amp__batch_fresh(h) : amp__batch_current(h);
-    if (b && a->wait.semaphore)
-        s = amp__batch_wait(b, (VkSemaphore)(uintptr_t)a->wait.semaphore, a->wait.value,
-                            VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
-    if (b && s == AMP_OK) {
-        amp__track_acquire(h, amp__batch_cmd(b), &d->track, d->buf.buffer, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED,
-                           VK_IMAGE_LAYOUT_UNDEFINED, family, a->wait.semaphore ? VK_PIPELINE_STAGE_ALL_COMMANDS_BIT : 0,
-                           amp__batch_serial(b));
+    amp_status s = amp__handover_take(h, who, a, &d->track, d->buf.buffer, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED,
+                                      VK_IMAGE_LAYOUT_UNDEFINED);
+    if (s == AMP_OK) {
         d->held = false;
         d->device_valid = true;
         d->version++; /* the application may have written it */
         d->home = h;
-        s = amp__view_command_done(h);
-    } else if (s == AMP_OK) {
-        s = amp_last_status();
     }
     amp__unlock(h->dev);
     return s;
@@ -746,28 +735,22 @@ amp_status amp_array_export(amp_array *a, const amp_vulkan_access *access, amp_v
 {
     const char *who = "amp_array_export";
     if (!a || !out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL argument", who);
-    amp_vulkan_access acc = access ? *access : (amp_vulkan_access){.queue_family = VK_QUEUE_FAMILY_IGNORED};
+    uint32_t family = access ? access->queue_family : VK_QUEUE_FAMILY_IGNORED;
     amp__data *d = a->view.data;
     amp_accelerator_view *h = d->home ? d->home : a->av;
     amp__lock(h->dev);
-    uint32_t family;
+    amp_vulkan_semaphore ready;
     amp_status s = data_usable(d, who);
-    if (s == AMP_OK) s = amp__handover_family(h->dev, who, acc.queue_family, &family);
     /* the storage's last use may be recorded on the array's own view */
     if (s == AMP_OK) s = data_submit_last_use(d);
-    amp__batch *b = s == AMP_OK ? amp__batch_current(h) : NULL;
-    if (b) {
-        uint64_t serial = amp__batch_serial(b);
-        amp__track_release(h, amp__batch_cmd(b), &d->track, d->buf.buffer, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED,
-                           VK_IMAGE_LAYOUT_UNDEFINED, family, serial);
+    if (s == AMP_OK)
+        s = amp__handover_give(h, who, family, &d->track, d->buf.buffer, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED,
+                               VK_IMAGE_LAYOUT_UNDEFINED, &ready, &family);
+    if (s == AMP_OK) {
         d->held = true;
         d->home = h;
-        s = amp__view_submit(h);
         *out = (amp_vulkan_buffer){.buffer = (uint64_t)(uintptr_t)d->buf.buffer, .offset = d->base, .size = d->size,
-                                   .queue_family = family == VK_QUEUE_FAMILY_IGNORED ? h->dev->queue_family : family,
-                                   .ready = {(uint64_t)(uintptr_t)h->dev->timeline, serial}};
-    } else if (s == AMP_OK) {
-        s = amp_last_status();
+                                   .queue_family = family, .ready = ready};
     }
     amp__unlock(h->dev);
     return s;

@@ -924,29 +924,24 @@ amp_status amp_texture_export(amp_texture *t, const amp_vulkan_access *access, a
     if (!amp__handover_layout_ok(want))
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: layout %u is not one a color image can be handed over in",
                          who, (unsigned)want);
-    amp__device *d = t->dev;
-    amp__lock(d);
+    amp__lock(t->dev);
+    amp_accelerator_view *h = t->home ? t->home : t->av;
+    amp_vulkan_semaphore ready;
     uint32_t family;
     amp_status s = check_not_held(t, who);
-    if (s == AMP_OK) s = amp__handover_family(d, who, a.queue_family, &family);
     if (s == AMP_OK) s = all_levels_view(t);
-    amp_accelerator_view *h = t->home ? t->home : t->av;
-    amp__batch *b = s == AMP_OK ? amp__batch_current(h) : NULL;
-    if (b) {
-        uint64_t serial = amp__batch_serial(b);
-        amp__track_release(h, amp__batch_cmd(b), &t->track, VK_NULL_HANDLE, t->image, t->layout, want, family,
-                           serial);
+    if (s == AMP_OK)
+        s = amp__handover_give(h, who, a.queue_family, &t->track, VK_NULL_HANDLE, t->image, t->layout, want, &ready,
+                               &family);
+    if (s == AMP_OK) {
         t->layout = want;
         t->held = true;
         t->home = h;
-        s = amp__view_submit(h);
         *out = image_handles(t);
-        out->queue_family = family == VK_QUEUE_FAMILY_IGNORED ? d->queue_family : family;
-        out->ready = (amp_vulkan_semaphore){(uint64_t)(uintptr_t)d->timeline, serial};
-    } else if (s == AMP_OK) {
-        s = amp_last_status();
+        out->queue_family = family;
+        out->ready = ready;
     }
-    amp__unlock(d);
+    amp__unlock(t->dev);
     return s;
 }
 
@@ -954,27 +949,15 @@ amp_status amp_texture_export(amp_texture *t, const amp_vulkan_access *access, a
  * for a->wait, then acquires it from a's family and moves it from `from` to GENERAL. */
 static amp_status texture_acquire(amp_texture *t, const char *who, const amp_vulkan_access *a, VkImageLayout from)
 {
-    amp__device *d = t->dev;
-    amp__lock(d);
-    uint32_t family;
-    amp_status s = amp__handover_family(d, who, a->queue_family, &family);
+    amp__lock(t->dev);
     amp_accelerator_view *h = t->home ? t->home : t->av;
-    amp__batch *b = NULL;
-    if (s == AMP_OK) b = a->wait.semaphore ? amp__batch_fresh(h) : amp__batch_current(h);
-    if (b && a->wait.semaphore)
-        s = amp__batch_wait(b, (VkSemaphore)(uintptr_t)a->wait.semaphore, a->wait.value,
-                            VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
-    if (b && s == AMP_OK) {
-        amp__track_acquire(h, amp__batch_cmd(b), &t->track, VK_NULL_HANDLE, t->image, from, VK_IMAGE_LAYOUT_GENERAL,
-                           family, a->wait.semaphore ? VK_PIPELINE_STAGE_ALL_COMMANDS_BIT : 0, amp__batch_serial(b));
+    amp_status s = amp__handover_take(h, who, a, &t->track, VK_NULL_HANDLE, t->image, from, VK_IMAGE_LAYOUT_GENERAL);
+    if (s == AMP_OK) {
         t->layout = VK_IMAGE_LAYOUT_GENERAL;
         t->held = false;
         t->home = h;
-        s = amp__view_command_done(h);
-    } else if (s == AMP_OK) {
-        s = amp_last_status();
     }
-    amp__unlock(d);
+    amp__unlock(t->dev);
     return s;
 }
 

@@ -214,8 +214,9 @@ AMP_HIDDEN bool amp__batch_bind(amp__batch *b, VkPipeline p);
 AMP_HIDDEN amp_status amp__batch_wait(amp__batch *b, VkSemaphore s, uint64_t value, VkPipelineStageFlags stages);
 /* Adds a semaphore signal to the batch's submission (besides the device timeline's). */
 AMP_HIDDEN amp_status amp__batch_signal(amp__batch *b, VkSemaphore s, uint64_t value);
-/* Submits v's recording batch, if any, and begins a new one: a wait added to it
- * holds back only the work recorded from now on. NULL with an error. */
+/* Submits v's recording batch, if it holds commands, and begins a new one: a wait
+ * added to it holds back only the work recorded from now on (and acquires recorded
+ * without a command, which may wait). NULL with an error. */
 AMP_HIDDEN amp__batch *amp__batch_fresh(amp_accelerator_view *v);
 /* Keeps a staging buffer until the batch completes. */
 AMP_HIDDEN void amp__batch_keep_staging(amp__batch *b, amp__staging *s);
@@ -263,27 +264,25 @@ AMP_HIDDEN void amp__barrier_to_host(VkCommandBuffer cmd, VkBuffer buf, VkPipeli
                                      VkAccessFlags access);
 
 /* ---- tracker.c: hand-over to and from the application (ampvk/interop.h) ---- */
-/* The family on the other side of a hand-over: VK_QUEUE_FAMILY_IGNORED when it is
- * the device's own (no ownership transfer); an error naming a family the device
- * does not have. */
-AMP_HIDDEN amp_status amp__handover_family(amp__device *d, const char *who, uint32_t family, uint32_t *out);
 /* True for a layout an application may ask a color image in or leave it in. */
 AMP_HIDDEN bool amp__handover_layout_ok(VkImageLayout layout);
-/* Records ampvk's half of handing a resource (a buffer or an image) to the
- * application: after every access the track holds, the image moves from `from`
- * to `to`, and the release to family (VK_QUEUE_FAMILY_IGNORED: none). The
- * submission's semaphore signal then makes it available; the track is left empty
- * but for serial. */
-AMP_HIDDEN void amp__track_release(amp_accelerator_view *v, VkCommandBuffer cmd, amp__track *t, VkBuffer buf,
-                                   VkImage image, VkImageLayout from, VkImageLayout to, uint32_t family,
-                                   uint64_t serial);
-/* Records ampvk's half of taking it back, in the batch whose submission waits for
- * the application's semaphore (at waited stages; 0: no wait): the acquire from
- * family and the image's move from `from` to `to`, visible to ampvk's compute and
- * transfer work. */
-AMP_HIDDEN void amp__track_acquire(amp_accelerator_view *v, VkCommandBuffer cmd, amp__track *t, VkBuffer buf,
-                                   VkImage image, VkImageLayout from, VkImageLayout to, uint32_t family,
-                                   VkPipelineStageFlags waited, uint64_t serial);
+/* Hands a resource (a buffer, or an image moving from `from` to `to`) to the
+ * application on view h: records, after every access its track holds, the barrier
+ * with the layout change and the release to `family` (when it is not the device's),
+ * submits, and gives the point the application waits for (*ready: the timeline's
+ * serial of that submission) and the family it now belongs to. The track is left
+ * empty. The caller holds the device lock; on an error nothing is recorded. */
+AMP_HIDDEN amp_status amp__handover_give(amp_accelerator_view *h, const char *who, uint32_t family, amp__track *t,
+                                         VkBuffer buf, VkImage image, VkImageLayout from, VkImageLayout to,
+                                         amp_vulkan_semaphore *ready, uint32_t *family_out);
+/* Takes it back on view h: the batch that uses it next waits for a->wait (a fresh
+ * batch, so that work recorded before does not wait), then acquires it from
+ * a->queue_family and moves the image from `from` to `to`, visible to ampvk's
+ * compute and transfer work; the track holds nothing pending. The caller holds the
+ * device lock; on an error nothing is recorded. */
+AMP_HIDDEN amp_status amp__handover_take(amp_accelerator_view *h, const char *who, const amp_vulkan_access *a,
+                                         amp__track *t, VkBuffer buf, VkImage image, VkImageLayout from,
+                                         VkImageLayout to);
 
 /* ---- stream.c: futures and readback ---- */
 /* A future: a serial on a device plus host-side completion. */

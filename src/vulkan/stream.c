@@ -308,7 +308,8 @@ VkCommandBuffer amp__batch_cmd(amp__batch *b) { return b->cmd; }
 
 amp__batch *amp__batch_fresh(amp_accelerator_view *v)
 {
-    if (v->recording && amp__view_submit(v) != AMP_OK) return NULL;
+    /* a batch without commands (hand-overs' acquires at most) may wait for more */
+    if (v->recording && v->recording->commands > 0 && amp__view_submit(v) != AMP_OK) return NULL;
     return amp__batch_current(v);
 }
 

@@ -113,7 +113,10 @@ void amp__barrier_record(amp_accelerator_view *v, VkCommandBuffer cmd, amp__barr
 
 /* ---- hand-over to and from the application ---- */
 
-amp_status amp__handover_family(amp__device *d, const char *who, uint32_t family, uint32_t *out)
+/* The family on the other side of a hand-over: VK_QUEUE_FAMILY_IGNORED when it is
+ * the device's own (no ownership transfer); an error naming a family the device
+ * does not have. */
+static amp_status handover_family(amp__device *d, const char *who, uint32_t family, uint32_t *out)
 {
     *out = VK_QUEUE_FAMILY_IGNORED;
     if (family == VK_QUEUE_FAMILY_IGNORED || family == d->queue_family) return AMP_OK;
@@ -158,35 +161,52 @@ static void handover_barrier(amp_accelerator_view *v, VkCommandBuffer cmd, VkPip
     v->stats.barriers++;
 }
 
-void amp__track_release(amp_accelerator_view *v, VkCommandBuffer cmd, amp__track *t, VkBuffer buf, VkImage image,
-                        VkImageLayout from, VkImageLayout to, uint32_t family, uint64_t serial)
+amp_status amp__handover_give(amp_accelerator_view *h, const char *who, uint32_t family, amp__track *t, VkBuffer buf,
+                              VkImage image, VkImageLayout from, VkImageLayout to, amp_vulkan_semaphore *ready,
+                              uint32_t *family_out)
 {
+    amp__device *d = h->dev;
+    amp_status s = handover_family(d, who, family, &family);
+    if (s != AMP_OK) return s;
+    amp__batch *b = amp__batch_current(h);
+    if (!b) return amp_last_status();
+    uint64_t serial = amp__batch_serial(b);
     bool transfer = family != VK_QUEUE_FAMILY_IGNORED;
     if (transfer || from != to) {
         VkPipelineStageFlags src = t->write_stages | t->read_stages;
         /* the semaphore signal after it waits for everything before it: the barrier
          * needs no second scope of its own (dstStageMask BOTTOM_OF_PIPE, no access) */
-        handover_barrier(v, cmd, src ? src : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
-                         t->write_access, 0, buf, image, from, to, transfer ? v->dev->queue_family : family,
-                         transfer ? family : VK_QUEUE_FAMILY_IGNORED);
+        handover_barrier(h, amp__batch_cmd(b), src ? src : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                         VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, t->write_access, 0, buf, image, from, to,
+                         transfer ? d->queue_family : VK_QUEUE_FAMILY_IGNORED, family);
     }
     *t = (amp__track){.last_serial = serial, .last_write_serial = serial};
+    *ready = (amp_vulkan_semaphore){(uint64_t)(uintptr_t)d->timeline, serial};
+    *family_out = transfer ? family : d->queue_family;
+    return amp__view_submit(h);
 }
 
-void amp__track_acquire(amp_accelerator_view *v, VkCommandBuffer cmd, amp__track *t, VkBuffer buf, VkImage image,
-                        VkImageLayout from, VkImageLayout to, uint32_t family, VkPipelineStageFlags waited,
-                        uint64_t serial)
+amp_status amp__handover_take(amp_accelerator_view *h, const char *who, const amp_vulkan_access *a, amp__track *t,
+                              VkBuffer buf, VkImage image, VkImageLayout from, VkImageLayout to)
 {
+    uint32_t family;
+    amp_status s = handover_family(h->dev, who, a->queue_family, &family);
+    if (s != AMP_OK) return s;
+    VkSemaphore wait = (VkSemaphore)(uintptr_t)a->wait.semaphore;
+    amp__batch *b = wait ? amp__batch_fresh(h) : amp__batch_current(h);
+    if (!b) return amp_last_status();
+    if (wait && (s = amp__batch_wait(b, wait, a->wait.value, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT)) != AMP_OK) return s;
     bool transfer = family != VK_QUEUE_FAMILY_IGNORED;
-    if (transfer || from != to) {
+    if (transfer || from != to)
         /* the first scope chains with the semaphore wait's stages */
-        handover_barrier(v, cmd, waited ? waited : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+        handover_barrier(h, amp__batch_cmd(b), wait ? VK_PIPELINE_STAGE_ALL_COMMANDS_BIT : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
                          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
                              VK_ACCESS_TRANSFER_WRITE_BIT,
-                         buf, image, from, to, transfer ? family : VK_QUEUE_FAMILY_IGNORED,
-                         transfer ? v->dev->queue_family : VK_QUEUE_FAMILY_IGNORED);
-    }
-    /* made visible to every later compute and transfer access: nothing pending */
+                         buf, image, from, to, family, transfer ? h->dev->queue_family : VK_QUEUE_FAMILY_IGNORED);
+    /* made visible to every later compute and transfer access: nothing pending. Not
+     * a command: a wait for another hand-over may still join this batch. */
+    uint64_t serial = amp__batch_serial(b);
     *t = (amp__track){.last_serial = serial, .last_write_serial = serial};
+    return AMP_OK;
 }
