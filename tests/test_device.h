@@ -17,6 +17,7 @@ typedef struct test_device {
     VkDevice device;
     VkQueue queue;
     uint32_t family;
+    VkQueue queue_b;    /* a second queue of `family`, where it has two (index 1), else NULL */
     VkQueue queue2;     /* a queue of another family with transfer, where the device has one */
     uint32_t family2;   /* its family, UINT32_MAX if none */
     VkPhysicalDeviceFeatures2 enabled; /* the features the device was created with */
@@ -103,17 +104,19 @@ static bool test_device_open(test_device *t)
     t->enabled.features.shaderInt64 = have.shaderInt64;
     t->enabled.features.shaderStorageImageWriteWithoutFormat = have.shaderStorageImageWriteWithoutFormat;
     t->enabled.features.shaderStorageImageReadWithoutFormat = have.shaderStorageImageReadWithoutFormat;
-    float prio = 1.0f;
+    float prio[2] = {1.0f, 1.0f};
+    uint32_t count = fams[t->family].queueCount >= 2 ? 2 : 1;
     VkDeviceQueueCreateInfo qci[2] = {
-        {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = t->family, .queueCount = 1,
-         .pQueuePriorities = &prio},
+        {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = t->family, .queueCount = count,
+         .pQueuePriorities = prio},
         {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = t->family2, .queueCount = 1,
-         .pQueuePriorities = &prio}};
+         .pQueuePriorities = prio}};
     VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &t->enabled,
                               .queueCreateInfoCount = t->family2 == UINT32_MAX ? 1 : 2, .pQueueCreateInfos = qci};
     REQUIRE_INT(vkCreateDevice(t->physical, &dci, NULL, &t->device), VK_SUCCESS);
     if (!t->device) return false;
     vkGetDeviceQueue(t->device, t->family, 0, &t->queue);
+    if (count == 2) vkGetDeviceQueue(t->device, t->family, 1, &t->queue_b);
     if (t->family2 != UINT32_MAX) vkGetDeviceQueue(t->device, t->family2, 0, &t->queue2);
     return true;
 }

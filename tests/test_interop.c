@@ -527,8 +527,9 @@ static void test_view_semaphores(app *a, amp_accelerator_view *v)
 {
     amp_kernel *k = amp_kernel_create(v, &(amp_kernel_desc){.params = "array_view<uint, 1> x",
                                                             .body = "x(idx) = x(idx) + 2u;"});
+    uint32_t zeros[N] = {0};
     amp_array *arr = amp_array_create(v, &(amp_array_desc){.extent = amp_extent1(N), .type = AMP_UINT,
-                                                           .cpu_access = AMP_ACCESS_NONE});
+                                                           .data = zeros, .cpu_access = AMP_ACCESS_NONE});
     REQUIRE(k && arr);
     if (!k || !arr) return;
     amp_array_view *x = amp_array_as_view(arr);
@@ -564,6 +565,89 @@ static void test_view_semaphores(app *a, amp_accelerator_view *v)
     amp_array_destroy(&arr);
 }
 
+/* ---- two threads on one queue, and a view on another queue ---- */
+
+typedef struct submitter {
+    app *a;
+    int count;
+} submitter;
+
+/* The application's render thread: empty submissions on the shared queue, under the
+ * same lock ampvk takes (the validation layer reports unsynchronized queue use). */
+static void *app_thread(void *arg)
+{
+    submitter *s = arg;
+    for (int i = 0; i < s->count; i++) app_submit(s->a, app_begin(s->a, false), (amp_vulkan_semaphore){0}, false);
+    return NULL;
+}
+
+static void test_threads_on_one_queue(app *a, amp_accelerator_view *v)
+{
+    amp_kernel *k = amp_kernel_create(v, &(amp_kernel_desc){.params = "array_view<uint, 1> x",
+                                                            .body = "x(idx) = x(idx) + 1u;"});
+    uint32_t zeros[N] = {0};
+    amp_array *arr = amp_array_create(v, &(amp_array_desc){.extent = amp_extent1(N), .type = AMP_UINT,
+                                                           .data = zeros, .cpu_access = AMP_ACCESS_NONE});
+    REQUIRE(k && arr);
+    if (!k || !arr) return;
+    int locks = a->locks;
+    submitter s = {a, 100};
+    pthread_t th;
+    REQUIRE_INT(pthread_create(&th, NULL, app_thread, &s), 0);
+    for (int i = 0; i < 100; i++) {
+        REQUIRE_OK(amp_parallel_for_each(v, amp_extent1(N), k, AMP_ARGS(AMP_VIEW("x", amp_array_as_view(arr)))));
+        REQUIRE_OK(amp_view_flush(v));
+    }
+    pthread_join(th, NULL);
+    uint32_t out[N];
+    REQUIRE_OK(amp_copy_to_host(amp_array_as_view(arr), out, sizeof out));
+    REQUIRE_INT(count_not(out, N, 100), 0);
+    REQUIRE(a->locks - locks >= 100);
+    host_wait(a, a->timeline, a->value);
+    amp_kernel_destroy(&k);
+    amp_array_destroy(&arr);
+}
+
+/* A view on a second queue of the application's family (where there is one): its
+ * work reaches the application's queue through the exported point. */
+static void test_second_queue(app *a)
+{
+    if (!a->td.queue_b) {
+        fprintf(stderr, "note: one queue in the family here; the view on a second queue is not exercised\n");
+        return;
+    }
+    amp_vulkan_device_desc desc = test_device_desc(&a->td);
+    desc.queue = a->td.queue_b;
+    desc.queue_index = 1;
+    amp_accelerator_view *v2 = amp_view_create_external(&desc);
+    REQUIRE(v2 != NULL);
+    if (!v2) return;
+    amp_kernel *k = amp_kernel_create(v2, &(amp_kernel_desc){.params = "array_view<uint, 1> x",
+                                                             .body = "x(idx) = uint(idx.x) * 11u;"});
+    amp_array *arr = amp_array_create(v2, &(amp_array_desc){.extent = amp_extent1(N), .type = AMP_UINT,
+                                                            .cpu_access = AMP_ACCESS_NONE});
+    REQUIRE(k && arr);
+    if (k && arr) {
+        REQUIRE_OK(amp_parallel_for_each(v2, amp_extent1(N), k, AMP_ARGS(AMP_VIEW("x", amp_array_as_view(arr)))));
+        amp_vulkan_buffer vb;
+        REQUIRE_OK(amp_array_export(arr, &(amp_vulkan_access){.queue_family = a->td.family}, &vb));
+        app_buffer rb = buffer_new(a, vb.size, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+        VkCommandBuffer cmd = app_begin(a, false);
+        record_readback(cmd, (VkBuffer)(uintptr_t)vb.buffer, vb.offset, vb.size, rb.buffer);
+        uint64_t done = app_submit(a, cmd, vb.ready, false);
+        host_wait(a, a->timeline, done);
+        int bad = 0;
+        for (int i = 0; i < N; i++) bad += ((const uint32_t *)rb.mapped)[i] != 11u * (uint32_t)i;
+        REQUIRE_INT(bad, 0);
+        REQUIRE_OK(amp_array_import(arr, &(amp_vulkan_access){.queue_family = a->td.family,
+                                                              .wait = app_point(a, done)}));
+        buffer_free(a, &rb);
+    }
+    amp_kernel_destroy(&k);
+    amp_array_destroy(&arr);
+    REQUIRE_OK(amp_view_destroy(&v2));
+}
+
 int main(void)
 {
     test_begin();
@@ -591,8 +675,10 @@ int main(void)
         test_wrapped_buffer(&a, v);
         test_family_transfer(&a, v);
         test_view_semaphores(&a, v);
+        test_threads_on_one_queue(&a, v);
         REQUIRE_OK(amp_view_destroy(&v));
     }
+    test_second_queue(&a);
     /* ampvk used the queue only under the application's lock */
     REQUIRE(a.locks > 0);
     REQUIRE_INT(a.locks, a.unlocks);
