@@ -31,6 +31,9 @@
  *     amp_array_wrap_vulkan_buffer makes an array over the application's VkBuffer
  *     (at an offset, of a size), as amp_texture_wrap_vulkan_image does for a VkImage.
  *     A wrapped resource starts as ampvk's, after the semaphore its wrap names.
+ *   - Destroying a texture or array waits for ampvk's work on it only. Held or not,
+ *     the application must be done with ampvk's own image or buffer before it is
+ *     destroyed; a wrapped one is never freed by ampvk.
  *
  * Semaphores can also order whole stretches of work: amp_view_wait_semaphore makes
  * everything recorded on a view after it wait (on the GPU) for the application's
