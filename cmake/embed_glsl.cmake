@@ -11,5 +11,5 @@ foreach(f ${files})
   math(EXPR count "${count} + 1")
 endforeach()
 string(APPEND body "};\nconst int amp__glsl_library_count = ${count};\n")
-file(WRITE "${OUT}.tmp" "${body}")
-configure_file("${OUT}.tmp" "${OUT}" COPYONLY)
+# written even when unchanged: a time stamp older than an input would run this again
+file(WRITE "${OUT}" "${body}")

@@ -596,6 +596,37 @@ static bool mips_exact(amp_texture *t)
     return true;
 }
 
+/* A texture handed to the application and back (waiting on the point ampvk gave):
+ * a failed export leaves it ampvk's, a failed import leaves it held; the contents
+ * survive either. */
+static void step_texture_handover(void)
+{
+    amp_texture *t = rgba_texture(view, 73, 1);
+    amp_vulkan_image img;
+    bool out = ARMED(amp_texture_export(t, &(amp_vulkan_access){.layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL},
+                                        &img));
+    REQUIRE(amp_texture_is_exported(t) == out);
+    amp_vulkan_access back = {.queue_family = VK_QUEUE_FAMILY_IGNORED, .wait = img.ready};
+    if (out && !ARMED(amp_texture_import(t, &back))) REQUIRE(amp_texture_is_exported(t));
+    if (amp_texture_is_exported(t)) REQUIRE_OK(amp_texture_import(t, &back));
+    REQUIRE(texture_holds(t, 73));
+    amp_texture_destroy(&t);
+}
+
+/* The same for an array's buffer. */
+static void step_array_handover(void)
+{
+    amp_array *a = int_array(view, 79);
+    amp_vulkan_buffer buf;
+    bool out = ARMED(amp_array_export(a, NULL, &buf));
+    REQUIRE(amp_array_is_exported(a) == out);
+    amp_vulkan_access back = {.queue_family = VK_QUEUE_FAMILY_IGNORED, .wait = buf.ready};
+    if (out && !ARMED(amp_array_import(a, &back))) REQUIRE(amp_array_is_exported(a));
+    if (amp_array_is_exported(a)) REQUIRE_OK(amp_array_import(a, &back));
+    REQUIRE(array_holds(a, 79));
+    amp_array_destroy(&a);
+}
+
 /* Mip levels from level 0 (on a new device, its mip kernels are made under faults). */
 static void step_generate_mips(void)
 {
@@ -825,6 +856,8 @@ int main(void)
     under_faults("amp_texture_copy", step_texture_copy, all);
     under_faults("amp_texture_view_create", step_texture_view_create, here);
     under_faults("amp_texture_generate_mips", step_generate_mips, all);
+    under_faults("amp_texture_export/import", step_texture_handover, all);
+    under_faults("amp_array_export/import", step_array_handover, all);
 
     /* (loading with mips on a new device is generate_mips on a new device again) */
     under_faults("amp_texture_load_png", step_load_png, all);
