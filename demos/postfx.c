@@ -10,9 +10,9 @@
  *          once as ampvk textures on a view over the application's device and queue
  *          (amp_view_create_external, with the application's queue lock). Each frame
  *          the rendered image goes to ampvk with amp_texture_import, naming the
- *          application's timeline semaphore value its render signals; ampvk blurs it
- *          (amp_image_filter_apply, a gaussian) into a texture of its own and
- *          tone-maps that (a kernel: Reinhard, then the sRGB curve) into the output;
+ *          application's timeline semaphore value its render signals; one filter
+ *          chain (amp_image_filter_chain: a gaussian, then tonemap's Reinhard curve and
+ *          linear_to_srgb, fused into the gaussian's pass) writes the output;
  *          amp_texture_export hands both images back with `ready` points (ampvk's
  *          timeline and a value) that the application's next submissions wait for on
  *          the GPU: the next render into that slot, and the copy of a saved frame.
@@ -107,7 +107,7 @@ typedef struct slot {
     void *readback_ptr;
     uint64_t done;          /* the application's timeline value of the slot's last use */
     int saving;             /* frame whose copy the readback buffer is waiting for, or -1 */
-    amp_texture *scene_tex, *out_tex, *blurred;
+    amp_texture *scene_tex, *out_tex;
     bool scene_exported, out_exported;
     amp_vulkan_image scene_ready, out_ready;
 } slot;
@@ -133,7 +133,7 @@ typedef struct app {
     uint64_t value;
     slot slots[SLOTS];
     amp_accelerator_view *view;
-    amp_kernel *tonemap;
+    amp_image_filter chain[3];
     int radius;
 } app;
 
@@ -423,9 +423,7 @@ static bool make_slot(app *a, slot *s)
         a->view, &(amp_texture_wrap_desc){.image = (uint64_t)(uintptr_t)s->out, .format = VK_FORMAT_R8G8B8A8_UNORM,
                                           .extent = e, .layout = VK_IMAGE_LAYOUT_UNDEFINED,
                                           .access = {.queue_family = a->family}});
-    s->blurred = amp_texture_create(a->view, &(amp_texture_desc){.extent = e, .type = AMP_FLOAT_4,
-                                                                 .bits_per_scalar_element = 16});
-    if (!s->scene_tex || !s->out_tex || !s->blurred) return amp_ok(amp_last_status(), "wrapping the slot's images");
+    if (!s->scene_tex || !s->out_tex) return amp_ok(amp_last_status(), "wrapping the slot's images");
     /* the scene goes to the application first, for its first render */
     s->scene_exported = true;
     return AMP(amp_texture_export(s->scene_tex, &(amp_vulkan_access){.queue_family = a->family,
@@ -437,7 +435,6 @@ static void free_slot(app *a, slot *s)
 {
     amp_texture_destroy(&s->scene_tex);
     amp_texture_destroy(&s->out_tex);
-    amp_texture_destroy(&s->blurred);
     if (s->framebuffer) vkDestroyFramebuffer(a->device, s->framebuffer, NULL);
     VkImageView views[] = {s->scene_view, s->out_view, s->tmp_view};
     VkImage images[] = {s->scene, s->out, s->tmp};
@@ -571,7 +568,6 @@ static bool write_frame(app *a, slot *s)
  * out, each hand-over on the GPU. */
 static bool ampvk_pass(app *a, slot *s, uint64_t rendered, bool save)
 {
-    amp_image_filter blur = {.op = AMP_IMAGE_GAUSSIAN, .sigma = a->o.sigma};
     bool ok = AMP(amp_texture_import(s->scene_tex, &(amp_vulkan_access){
                                                        .queue_family = a->family,
                                                        .layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
@@ -583,9 +579,7 @@ static bool ampvk_pass(app *a, slot *s, uint64_t rendered, bool save)
         ok = AMP(amp_texture_import(s->out_tex, &(amp_vulkan_access){.queue_family = a->family, .wait = s->out_ready.ready}));
         s->out_exported = !ok;
     }
-    ok = ok && AMP(amp_image_filter_apply(&blur, s->scene_tex, s->blurred)) &&
-         AMP(amp_parallel_for_each(a->view, amp_extent2(a->o.height, a->o.width), a->tonemap,
-                                   AMP_ARGS(AMP_TEXTURE("src", s->blurred), AMP_TEXTURE("dst", s->out_tex))));
+    ok = ok && AMP(amp_image_filter_chain(a->chain, 3, s->scene_tex, s->out_tex));
     ok = ok && AMP(amp_texture_export(s->scene_tex, &(amp_vulkan_access){.queue_family = a->family,
                                                                           .layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL},
                                       &s->scene_ready));
@@ -665,15 +659,12 @@ static bool setup(app *a)
             .queue_family = a->family, .lock_queue = lock_queue, .unlock_queue = unlock_queue, .queue_user = a,
             .enabled_features = &a->features});
         if (!a->view) return amp_ok(amp_last_status(), "amp_view_create_external");
-        a->tonemap = amp_kernel_create(
-            a->view, &(amp_kernel_desc){
-                         .rank = 2, .params = "texture<float_4, 2> src, texture<unorm_4, 2> dst",
-                         .body = "vec4 c = src(idx);\n"
-                                 "vec3 m = c.rgb / (1.0 + c.rgb);\n"
-                                 "vec3 s = mix(12.92 * m, 1.055 * pow(m, vec3(1.0 / 2.4)) - 0.055, "
-                                 "greaterThan(m, vec3(0.0031308)));\n"
-                                 "dst_set(idx, vec4(s, 1.0));"});
-        if (!a->tonemap) return amp_ok(amp_last_status(), "amp_kernel_create (tone map)");
+        /* blur, tone map, encode: one pass (the pointwise filters fuse into the gaussian's) */
+        a->chain[0] = (amp_image_filter){.op = AMP_IMAGE_GAUSSIAN, .sigma = a->o.sigma};
+        a->chain[1] = (amp_image_filter){.op = AMP_IMAGE_TONEMAP, .curve = AMP_TONEMAP_REINHARD};
+        a->chain[2] = (amp_image_filter){.op = AMP_IMAGE_LINEAR_TO_SRGB};
+        /* the chain's pipelines made before the loop, not in its first frame */
+        if (!AMP(amp_image_filter_prepare(a->view, a->chain, 3, AMP_FLOAT_4, 16))) return false;
     }
     for (int k = 0; k < SLOTS; k++)
         if (!make_slot(a, &a->slots[k])) return false;
@@ -687,9 +678,7 @@ static void teardown(app *a)
         /* ampvk's textures go before the view; the images are the application's */
         amp_texture_destroy(&a->slots[k].scene_tex);
         amp_texture_destroy(&a->slots[k].out_tex);
-        amp_texture_destroy(&a->slots[k].blurred);
     }
-    amp_kernel_destroy(&a->tonemap);
     amp_view_destroy(&a->view);
     if (a->device) {
         for (int k = 0; k < SLOTS; k++) free_slot(a, &a->slots[k]);

@@ -57,6 +57,8 @@ static const golden_case cases[] = {
     ONE("threshold_trunc", .op = AMP_IMAGE_THRESHOLD, .threshold_type = AMP_THRESHOLD_TRUNC, .threshold = 0.4f),
     ONE("srgb_to_linear", .op = AMP_IMAGE_SRGB_TO_LINEAR),
     ONE("linear_to_srgb", .op = AMP_IMAGE_LINEAR_TO_SRGB),
+    ONE("tonemap", .op = AMP_IMAGE_TONEMAP, .exposure = 4.0f),
+    ONE("tonemap_aces", .op = AMP_IMAGE_TONEMAP, .curve = AMP_TONEMAP_ACES, .exposure = 2.0f),
     /* resizes: up in width, down in height (160 x 96), in each interpolation */
     ONE("resize_linear", .op = AMP_IMAGE_RESIZE, .width = 160, .height = 96),
     ONE("resize_nearest", .op = AMP_IMAGE_RESIZE, .width = 160, .height = 96, .interpolation = AMP_INTERP_NEAREST),

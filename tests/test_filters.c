@@ -452,6 +452,46 @@ static void equalize_gray_alpha(void)
     amp_texture_destroy(&g_out);
 }
 
+/* tonemap on float values against its formulas (no OpenCV counterpart): Reinhard
+ * and the ACES fit after the exposure, negative values as 0, alpha kept; within
+ * 2^-22 relative (a device's division and fma). */
+static void tonemap(void)
+{
+    enum { W = 8 };
+    const float in[W * 4] = {0, 0.25f, 1, 0.5f,  3, 10, 100, 0.25f,  -1, 0.001f, 1e4f, 1,  0.18f, 2, 6, 0,
+                             0.5f, 0.5f, 0.5f, 0.75f,  7, 0, 1, 1,  1e-6f, 1e-3f, 1e-2f, 0.1f,  4, 4, 4, 0.5f};
+    for (int curve = 0; curve < 2; curve++) {
+        amp_texture *src = make_texture("f32", 4, amp_extent2(1, W), in), *dst = make_texture("f32", 4, amp_extent2(1, W), NULL);
+        amp_image_filter f = {.op = AMP_IMAGE_TONEMAP, .curve = (amp_tonemap_curve)curve, .exposure = 1.5f};
+        REQUIRE_OK(amp_image_filter_apply(&f, src, dst));
+        size_t n = 0;
+        float *out = read_values(dst, &n);
+        REQUIRE(out && n == W * 4);
+        int bad = 0;
+        for (size_t i = 0; out && i < n; i++) {
+            double v = i % 4 == 3 ? in[i] : fmax(in[i] * 1.5, 0), want = v;
+            if (i % 4 != 3)
+                want = curve == 0 ? v / (1 + v) : fmin(fmax(v * (2.51 * v + 0.03) / (v * (2.43 * v + 0.59) + 0.14), 0), 1);
+            if (fabs(out[i] - want) > fabs(want) * 0x1p-22 + 1e-30) {
+                if (bad++ < 4) fprintf(stderr, "tonemap curve %d: value %zu of %g is %.9g, want %.9g\n", curve, i, in[i], out[i], want);
+            }
+        }
+        REQUIRE_INT(bad, 0);
+        free(out);
+        amp_texture_destroy(&src);
+        amp_texture_destroy(&dst);
+    }
+    amp_image_filter f;
+    REQUIRE_OK(amp_image_filter_parse("tonemap:curve=aces,exposure=2.5", &f));
+    REQUIRE(f.op == AMP_IMAGE_TONEMAP && f.curve == AMP_TONEMAP_ACES && f.exposure == 2.5f);
+    REQUIRE_FAIL(amp_image_filter_parse("tonemap:curve=hable", &f), AMP_ERROR_INVALID_ARGUMENT, "curve=hable");
+    amp_texture *a = sample_u8(4, 8, 8), *b = sample_u8(4, 8, 8);
+    REQUIRE_FAIL(amp_image_filter_apply(&(amp_image_filter){.op = AMP_IMAGE_TONEMAP, .exposure = -1}, a, b),
+                 AMP_ERROR_INVALID_ARGUMENT, "filter 0 (tonemap): curve 0 (0 reinhard, 1 aces) and exposure -1");
+    amp_texture_destroy(&a);
+    amp_texture_destroy(&b);
+}
+
 int main(int argc, char **argv)
 {
     test_begin();
@@ -460,6 +500,7 @@ int main(int argc, char **argv)
     if (argc <= 1) {
         chains();
         equalize_gray_alpha();
+        tonemap();
         errors();
         large_radius(20);
         large_radius(70);

@@ -92,7 +92,7 @@ static const char *const filter_specs[] = {
     "threshold:threshold=0.5", "srgb_to_linear", "linear_to_srgb", "resize:width=1920,height=1080",
     "resize:width=1920,height=1080,interpolation=nearest", "resize:width=1920,height=1080,interpolation=area",
     "resize:width=1920,height=1080,interpolation=cubic", "resize:width=1920,height=1080,interpolation=lanczos4",
-    "equalize", "gaussian:radius=2 grayscale invert"};
+    "equalize", "tonemap:curve=aces", "gaussian:radius=2 grayscale invert"};
 enum { FILTER_COUNT = sizeof filter_specs / sizeof *filter_specs, IMAGE_RUNS = 5 };
 
 /* The options and every figure measured; a figure is valid when its section ran. */

@@ -44,7 +44,7 @@ static const char help[] =
     "  erode:radius=1  dilate:radius=1  grayscale  sepia  invert  gamma:gamma=2.2\n"
     "  brightness_contrast:brightness=0.1,contrast=1.2  threshold:threshold=0.5,type=binary\n"
     "  srgb_to_linear  linear_to_srgb  resize:width=1920[,height=1080,interpolation=area]\n"
-    "  equalize  copy\n"
+    "  equalize  tonemap:exposure=2,curve=reinhard|aces  copy\n"
     "  and border=reflect_101|replicate|reflect|wrap|constant, border_value=V[/V/V/V].\n"
     "\n"
     "options:\n"

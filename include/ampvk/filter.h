@@ -66,6 +66,11 @@
  *                         threshold)); threshold in full-scale units (compared on
  *                         8- and 16-bit codes as OpenCV does), max_value 0: 1
  *   AMP_IMAGE_SRGB_TO_LINEAR, AMP_IMAGE_LINEAR_TO_SRGB  the sRGB transfer function
+ *   AMP_IMAGE_TONEMAP     HDR to [0, 1]: v = exposure * v (exposure 0: 1), then curve
+ *                         AMP_TONEMAP_REINHARD v / (1 + v) (default), or AMP_TONEMAP_ACES
+ *                         Narkowicz's fit of the ACES filmic curve, v (2.51 v + 0.03) /
+ *                         (v (2.43 v + 0.59) + 0.14), clamped; negative values are 0.
+ *                         The result is linear (follow it with linear_to_srgb to encode)
  *   AMP_IMAGE_RESIZE      to width x height (0 for one: keeps the aspect ratio; both
  *                         0: the destination's extent) with interpolation
  *                         AMP_INTERP_LINEAR (default), _NEAREST, _AREA, _CUBIC or
@@ -73,7 +78,7 @@
  *   AMP_IMAGE_EQUALIZE    cv2.equalizeHist of a 1-component unorm texture (of the gray
  *                         channel of a 2-component one: gray + alpha, alpha kept)
  * Alpha of the color filters: grayscale, sepia, invert, gamma, brightness/contrast,
- * threshold and the sRGB functions change the colors only.
+ * threshold, the sRGB functions and tonemap change the colors only.
  *
  * Borders (border): AMP_BORDER_DEFAULT is what the OpenCV function uses (reflect-101
  * for gaussian, box, sobel, sharpen and bilateral; replicate for median; for erode
@@ -133,6 +138,7 @@ typedef enum amp_image_op {
     AMP_IMAGE_LINEAR_TO_SRGB,
     AMP_IMAGE_RESIZE,
     AMP_IMAGE_EQUALIZE,
+    AMP_IMAGE_TONEMAP,
     AMP_IMAGE_OP_COUNT
 } amp_image_op;
 
@@ -154,6 +160,11 @@ typedef enum amp_interpolation {
 } amp_interpolation;
 
 typedef enum amp_sobel_output { AMP_SOBEL_MAGNITUDE = 0, AMP_SOBEL_X, AMP_SOBEL_Y } amp_sobel_output;
+
+typedef enum amp_tonemap_curve {
+    AMP_TONEMAP_REINHARD = 0,
+    AMP_TONEMAP_ACES
+} amp_tonemap_curve;
 
 typedef enum amp_threshold_type {
     AMP_THRESHOLD_BINARY = 0,
@@ -182,6 +193,8 @@ typedef struct amp_image_filter {
     amp_interpolation interpolation; /* resize */
     amp_border border;           /* neighborhood filters */
     float border_value[4];       /* AMP_BORDER_CONSTANT */
+    amp_tonemap_curve curve;     /* tonemap */
+    float exposure;              /* tonemap: the factor before the curve (0: 1) */
 } amp_image_filter;
 
 /* Runs one filter from src into dst (see above). */

@@ -16,6 +16,7 @@
 #define OP_THRESHOLD 14
 #define OP_SRGB_TO_LINEAR 15
 #define OP_LINEAR_TO_SRGB 16
+#define OP_TONEMAP 19
 // Borders as pass.c resolves them.
 #define BORDER_REFLECT_101 1
 #define BORDER_REPLICATE 2
@@ -159,6 +160,10 @@ vec4 pointwise(int op, vec4 c, int i)
         c.rgb = vec3(threshold(c.r, type, a0, lv), threshold(c.g, type, a0, lv), threshold(c.b, type, a0, lv));
     } else if (op == OP_SRGB_TO_LINEAR) c.rgb = vec3(srgb_to_linear(c.r), srgb_to_linear(c.g), srgb_to_linear(c.b));
     else if (op == OP_LINEAR_TO_SRGB) c.rgb = vec3(linear_to_srgb(c.r), linear_to_srgb(c.g), linear_to_srgb(c.b));
+    else if (op == OP_TONEMAP) {
+        vec3 v = max(c.rgb * a0.x, 0.0);
+        c.rgb = a0.y == 0.0 ? v / (1.0 + v) : clamp(v * (2.51 * v + 0.03) / (v * (2.43 * v + 0.59) + 0.14), 0.0, 1.0);
+    }
     return c;
 }
 

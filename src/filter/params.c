@@ -9,7 +9,7 @@
 static const char *const names[AMP_IMAGE_OP_COUNT] = {
     "copy", "gaussian", "box", "median", "sobel", "sharpen", "bilateral", "erode", "dilate", "grayscale",
     "sepia", "invert", "gamma", "brightness_contrast", "threshold", "srgb_to_linear", "linear_to_srgb",
-    "resize", "equalize"};
+    "resize", "equalize", "tonemap"};
 
 /* The largest radius of the filters whose cost grows with it (a pass does
  * (2 radius + 1) reads per texel and direction); median and bilateral are 2-D. */
@@ -32,10 +32,14 @@ amp_status amp_image_op_from_name(const char *name, amp_image_op *out)
         }
     return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "\"%s\" is not a filter (copy, gaussian, box, median, sobel, "
                      "sharpen, bilateral, erode, dilate, grayscale, sepia, invert, gamma, brightness_contrast, "
-                     "threshold, srgb_to_linear, linear_to_srgb, resize, equalize)", name);
+                     "threshold, srgb_to_linear, linear_to_srgb, resize, equalize, tonemap)", name);
 }
 
-bool amp__op_pointwise(amp_image_op op) { return op == AMP_IMAGE_COPY || (op >= AMP_IMAGE_GRAYSCALE && op <= AMP_IMAGE_LINEAR_TO_SRGB); }
+bool amp__op_pointwise(amp_image_op op)
+{
+    return op == AMP_IMAGE_COPY || (op >= AMP_IMAGE_GRAYSCALE && op <= AMP_IMAGE_LINEAR_TO_SRGB) ||
+           op == AMP_IMAGE_TONEMAP;
+}
 
 static amp_status bad(int index, const amp_image_filter *f, const char *what)
 {
@@ -46,7 +50,7 @@ static bool finite_all(const amp_image_filter *f)
 {
     float v[] = {f->sigma, f->amount, f->sigma_color, f->sigma_space, f->gamma, f->contrast, f->brightness,
                  f->threshold, f->max_value, f->border_value[0], f->border_value[1], f->border_value[2],
-                 f->border_value[3]};
+                 f->border_value[3], f->exposure};
     for (size_t i = 0; i < sizeof v / sizeof *v; i++)
         if (!isfinite(v[i])) return false;
     return true;
@@ -61,6 +65,11 @@ amp_status amp__filter_check(const amp_image_filter *f, int index)
     if (!finite_all(f)) return bad(index, f, "a parameter is NaN or infinite");
     if ((int)f->border < 0 || f->border > AMP_BORDER_CONSTANT) {
         snprintf(m, sizeof m, "border %d is not a border (0 to %d)", (int)f->border, AMP_BORDER_CONSTANT);
+        return bad(index, f, m);
+    }
+    if (f->op == AMP_IMAGE_TONEMAP && ((int)f->curve < 0 || f->curve > AMP_TONEMAP_ACES || f->exposure < 0)) {
+        snprintf(m, sizeof m, "curve %d (0 reinhard, 1 aces) and exposure %g (0 or more)", (int)f->curve,
+                 f->exposure);
         return bad(index, f, m);
     }
     int max = f->op == AMP_IMAGE_MEDIAN ? MAX_MEDIAN_RADIUS : MAX_RADIUS;
@@ -186,6 +195,10 @@ void amp__pointwise_add(amp__filter_spec *s, amp__filter_params *p, const amp_im
         a[0][0] = f->contrast != 0 ? f->contrast : 1.0f;
         a[0][1] = f->brightness;
         break;
+    case AMP_IMAGE_TONEMAP:
+        a[0][0] = f->exposure > 0 ? f->exposure : 1.0f;
+        a[0][1] = (float)f->curve;
+        break;
     case AMP_IMAGE_THRESHOLD:
         /* on codes as OpenCV: floor(threshold) in code units (k / 255.0 is code k) */
         a[0][0] = levels > 0 ? (float)floor((double)f->threshold * levels + 1e-3) : f->threshold;
@@ -230,6 +243,7 @@ static const char *const borders[] = {"default", "reflect_101", "replicate", "re
 static const char *const interps[] = {"linear", "nearest", "area", "cubic", "lanczos4"};
 static const char *const sobels[] = {"magnitude", "x", "y"};
 static const char *const thresholds[] = {"binary", "binary_inv", "trunc"};
+static const char *const curves[] = {"reinhard", "aces"};
 
 /* One key=value into f; false if the key is unknown or the value is not valid for it. */
 static bool parse_pair(amp_image_filter *f, const char *k, size_t kn, const char *v, size_t vn)
@@ -255,6 +269,7 @@ static bool parse_pair(amp_image_filter *f, const char *k, size_t kn, const char
     if (KEY("brightness")) return parse_float(v, vn, &f->brightness);
     if (KEY("threshold")) return parse_float(v, vn, &f->threshold);
     if (KEY("max_value")) return parse_float(v, vn, &f->max_value);
+    if (KEY("exposure")) return parse_float(v, vn, &f->exposure);
     if (KEY("signed")) {
         int b;
         if (!parse_int(v, vn, &b) || (b != 0 && b != 1)) return false;
@@ -265,6 +280,7 @@ static bool parse_pair(amp_image_filter *f, const char *k, size_t kn, const char
     if (KEY("interpolation")) ENUM(interpolation, interps);
     if (KEY("sobel")) ENUM(sobel, sobels);
     if (KEY("type")) ENUM(threshold_type, thresholds);
+    if (KEY("curve")) ENUM(curve, curves);
     if (KEY("border_value")) {
         float c[4];
         int n = 0;
