@@ -399,8 +399,8 @@ amp_status amp_image_info(const char *path, amp_image *out)
     const char *who = "amp_image_info";
     if (!out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL out", who);
     *out = (amp_image){0};
-    unsigned char *data;
-    size_t size;
+    unsigned char *data = NULL;
+    size_t size = 0;
     amp_status s = check_load_desc(who, path, NULL);
     if (s == AMP_OK) s = amp__image_read_file(who, path, &data, &size);
     if (s != AMP_OK) return s;

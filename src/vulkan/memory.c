@@ -230,7 +230,7 @@ amp_status amp__buffer_create(amp__device *d, VkDeviceSize size, VkBufferUsageFl
     if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateBuffer");
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(d->device, buf, &req);
-    amp__alloc a;
+    amp__alloc a = {0};
     amp_status s = alloc_memory(d, req, mem, false, &a);
     if (s != AMP_OK) {
         vkDestroyBuffer(d->device, buf, NULL);
