@@ -74,6 +74,15 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
     return VK_FALSE;
 }
 
+/* ampvk's warnings and errors (its validation layer's messages among them; an error
+ * a call returns is printed again by the demo). */
+static void on_ampvk_log(void *user, amp_log_level level, amp_status status, const char *message)
+{
+    (void)user;
+    (void)status;
+    if (level <= AMP_LOG_WARN) fprintf(stderr, "ampvk-postfx: ampvk: %s\n", message);
+}
+
 /* Reports a failed Vulkan call and returns false. */
 static bool vk_ok(VkResult r, const char *call)
 {
@@ -133,6 +142,7 @@ typedef struct app {
     uint64_t value;
     slot slots[SLOTS];
     amp_accelerator_view *view;
+    int saved[64], saved_count; /* frames written (printed after the timed loop) */
     amp_image_filter chain[3];
     int radius;
 } app;
@@ -233,13 +243,15 @@ static bool open_device(app *a)
            VK(vkCreateCommandPool(a->device, &pci, NULL, &a->pool));
 }
 
+/* The first memory type of bits with the properties, or UINT32_MAX (reported). */
 static uint32_t memory_type(app *a, uint32_t bits, VkMemoryPropertyFlags want)
 {
     VkPhysicalDeviceMemoryProperties mp;
     vkGetPhysicalDeviceMemoryProperties(a->physical, &mp);
     for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
         if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want) return i;
-    return 0;
+    fprintf(stderr, "ampvk-postfx: no memory type with properties 0x%x among 0x%x\n", (unsigned)want, (unsigned)bits);
+    return UINT32_MAX;
 }
 
 /* A 2-D image of the frame's size in device-local memory, with a view of it. */
@@ -257,7 +269,7 @@ static bool make_image(app *a, VkFormat format, VkImageUsageFlags usage, VkImage
     VkMemoryAllocateInfo mi = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = mr.size,
                                .memoryTypeIndex = memory_type(a, mr.memoryTypeBits,
                                                               VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)};
-    if (!VK(vkAllocateMemory(a->device, &mi, NULL, mem)) || !VK(vkBindImageMemory(a->device, *image, *mem, 0)))
+    if (mi.memoryTypeIndex == UINT32_MAX || !VK(vkAllocateMemory(a->device, &mi, NULL, mem)) || !VK(vkBindImageMemory(a->device, *image, *mem, 0)))
         return false;
     VkImageViewCreateInfo vci = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = *image,
                                  .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = format,
@@ -396,7 +408,7 @@ static bool make_slot(app *a, slot *s)
         .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = mr.size,
         .memoryTypeIndex = memory_type(a, mr.memoryTypeBits,
                                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)};
-    if (!VK(vkAllocateMemory(a->device, &mi, NULL, &s->readback_mem)) ||
+    if (mi.memoryTypeIndex == UINT32_MAX || !VK(vkAllocateMemory(a->device, &mi, NULL, &s->readback_mem)) ||
         !VK(vkBindBufferMemory(a->device, s->readback, s->readback_mem, 0)) ||
         !VK(vkMapMemory(a->device, s->readback_mem, 0, VK_WHOLE_SIZE, 0, &s->readback_ptr)))
         return false;
@@ -558,9 +570,9 @@ static bool write_frame(app *a, slot *s)
     snprintf(path, sizeof path, "%s/frame_%04d.png", a->o.out, s->saving);
     amp_image im = {.width = a->o.width, .height = a->o.height, .channels = 4, .bits = 8,
                     .stride = (size_t)a->o.width * 4, .pixels = s->readback_ptr};
-    s->saving = -1;
     if (!AMP(amp_image_save(path, &im, NULL))) return false;
-    if (!a->o.quiet) printf("wrote %s\n", path);
+    if (a->saved_count < 64) a->saved[a->saved_count++] = s->saving;
+    s->saving = -1;
     return true;
 }
 
@@ -769,12 +781,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "ampvk-postfx: cannot write to %s\n", a.o.out);
         return 1;
     }
+    amp_set_log_callback(on_ampvk_log, NULL, AMP_LOG_WARN);
     double fps = 0;
     bool ok = setup(&a) && run(&a, &fps);
     teardown(&a);
+    for (int i = 0; ok && !a.o.quiet && i < a.saved_count; i++) printf("wrote %s/frame_%04d.png\n", a.o.out, a.saved[i]);
     if (ok)
         printf("postfx: %d frames of %dx%d, pass %s: %.1f frames/s (%.3f ms/frame)\n", a.o.frames, a.o.width,
                a.o.height, pass_names[a.o.pass], fps, 1000.0 / fps);
-    if (validation_messages) fprintf(stderr, "ampvk-postfx: %d validation messages\n", validation_messages);
-    return ok && !validation_messages ? 0 : 1;
+    /* ampvk's own instance: its messages went to the log callback */
+    int messages = validation_messages + (int)amp_validation_message_count();
+    if (messages) fprintf(stderr, "ampvk-postfx: %d validation messages\n", messages);
+    return ok && !messages ? 0 : 1;
 }

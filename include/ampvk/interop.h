@@ -26,7 +26,10 @@
  *     left the image in, and its queue family (whose release barrier, if the
  *     families differ, the application recorded). ampvk's next work on the texture
  *     waits for that semaphore on the GPU, and ampvk records the acquire half of
- *     the ownership transfer and the layout change back.
+ *     the ownership transfer and the layout change back. A texture the application
+ *     did not touch goes back with wait {0} (or its export's `ready` point), layout
+ *     0 and, when it was released to another family, that family (the application
+ *     still records its acquire and release).
  *   - Arrays do the same with VkBuffers: amp_array_export / amp_array_import, and
  *     amp_array_wrap_vulkan_buffer makes an array over the application's VkBuffer
  *     (at an offset, of a size), as amp_texture_wrap_vulkan_image does for a VkImage.
