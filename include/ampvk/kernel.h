@@ -45,6 +45,11 @@
  * as float_4 or unorm, a function such as amp_add); a kernel whose own #include
  * files alone use it defines AMP_WITH_VECMATH (desc.defines).
  *
+ * Math: C++ AMP's fast_math functions are fast_math_NAME(x) (fast_math::log10 is
+ * fast_math_log10), for float and float vectors, compiled in when the kernel names
+ * fast_math_ (or defines AMP_WITH_FAST_MATH); their precision is the device's GLSL
+ * built-ins' (docs/math.md has Vulkan's bounds). GLSL's own functions work as ever.
+ *
  * The code is either a body (desc.body: statements, with `idx` the thread's
  * index and `domain` the compute domain's extent) or a whole source (desc.source
  * or desc.file) that defines `void kernel(index_N idx)` and any helpers; helpers

@@ -13,6 +13,10 @@
 #ifdef AMP_WITH_VECMATH
 #include "vec.glsl"
 #endif
+// fast_math_NAME (C++ AMP's fast_math): when the kernel names it (AMP_WITH_FAST_MATH)
+#ifdef AMP_WITH_FAST_MATH
+#include "fast_math.glsl"
+#endif
 #include "shape.glsl"
 #include "tile.glsl"
 #include "atomic.glsl"

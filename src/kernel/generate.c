@@ -70,6 +70,18 @@ static bool needs_vecmath(const amp_kernel_desc *desc, const char *user)
     return false;
 }
 
+/* True if the kernel's own text names `word` or it defines `define`: a part of the
+ * library (shaders/ampvk/fast_math.glsl) that only such kernels compile. */
+static bool needs_word(const amp_kernel_desc *desc, const char *user, const char *word, const char *define)
+{
+    const char *texts[] = {desc->params, desc->declarations, user};
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
+        if (texts[i] && strstr(texts[i], word)) return true;
+    for (int i = 0; i < desc->define_count; i++)
+        if (strncmp(desc->defines[i], define, strlen(define)) == 0) return true;
+    return false;
+}
+
 /* The version, extensions, work-group size and the kernel library. */
 static void add_prologue(text *t, const amp_kernel *k, const amp_kernel_desc *desc, const char *user,
                          const char *name)
@@ -84,6 +96,7 @@ static void add_prologue(text *t, const amp_kernel *k, const amp_kernel_desc *de
     add(t, "layout(local_size_x = %u, local_size_y = %u, local_size_z = %u) in;\n", k->local[0], k->local[1],
         k->local[2]);
     if (needs_vecmath(desc, user)) add(t, "#define AMP_WITH_VECMATH 1\n");
+    if (needs_word(desc, user, "fast_math_", "AMP_WITH_FAST_MATH")) add(t, "#define AMP_WITH_FAST_MATH 1\n");
     add(t, "#include <ampvk/ampvk.glsl>\n");
     if (desc->declarations) add(t, "#line 1 \"%s (declarations)\"\n%s\n", name, desc->declarations);
     add(t, "#line 1 \"%s (generated)\"\n", name);
