@@ -664,8 +664,10 @@ void *amp_array_data(amp_array *a)
 static amp_status data_acquire(amp__data *d, amp_accelerator_view *h, const char *who, const amp_vulkan_access *a)
 {
     amp__lock(h->dev);
-    amp_status s = amp__handover_take(h, who, a, &d->track, d->buf.buffer, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED,
-                                      VK_IMAGE_LAYOUT_UNDEFINED);
+    amp_status s = d->held ? amp__handover_take(h, who, a, &d->track, d->buf.buffer, VK_NULL_HANDLE,
+                                                VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_UNDEFINED)
+                           : amp__fail(AMP_ERROR_INVALID_STATE,
+                                       "%s: the array is not held by the application (export it first)", who);
     if (s == AMP_OK) {
         d->held = false;
         d->device_valid = true;
@@ -761,9 +763,6 @@ amp_status amp_array_import(amp_array *a, const amp_vulkan_access *access)
     const char *who = "amp_array_import";
     if (!a || !access) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL argument", who);
     amp__data *d = a->view.data;
-    if (!d->held)
-        return amp__fail(AMP_ERROR_INVALID_STATE, "%s: the array is not held by the application (export it first)",
-                         who);
     return data_acquire(d, d->home ? d->home : a->av, who, access);
 }
 

@@ -945,13 +945,24 @@ amp_status amp_texture_export(amp_texture *t, const amp_vulkan_access *access, a
     return s;
 }
 
-/* Takes the image from the application: the batch that first uses it again waits
- * for a->wait, then acquires it from a's family and moves it from `from` to GENERAL. */
+/* Takes the image from the application (it must be held): the batch that first uses
+ * it again waits for a->wait, then acquires it from a's family and moves it from
+ * `from` (0: the layout it was exported in) to GENERAL. */
 static amp_status texture_acquire(amp_texture *t, const char *who, const amp_vulkan_access *a, VkImageLayout from)
 {
     amp__lock(t->dev);
+    if (!from) from = t->layout;
+    amp_status s = AMP_OK;
+    if (!t->held)
+        s = amp__fail(AMP_ERROR_INVALID_STATE, "%s: the texture is not held by the application (export it first)",
+                      who);
+    else if (from != VK_IMAGE_LAYOUT_UNDEFINED && from != VK_IMAGE_LAYOUT_PREINITIALIZED &&
+             !amp__handover_layout_ok(from))
+        s = amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: layout %u is not one a color image can be handed over in",
+                      who, (unsigned)from);
     amp_accelerator_view *h = t->home ? t->home : t->av;
-    amp_status s = amp__handover_take(h, who, a, &t->track, VK_NULL_HANDLE, t->image, from, VK_IMAGE_LAYOUT_GENERAL);
+    if (s == AMP_OK)
+        s = amp__handover_take(h, who, a, &t->track, VK_NULL_HANDLE, t->image, from, VK_IMAGE_LAYOUT_GENERAL);
     if (s == AMP_OK) {
         t->layout = VK_IMAGE_LAYOUT_GENERAL;
         t->held = false;
@@ -965,14 +976,7 @@ amp_status amp_texture_import(amp_texture *t, const amp_vulkan_access *access)
 {
     const char *who = "amp_texture_import";
     if (!t || !access) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL argument", who);
-    if (!t->held)
-        return amp__fail(AMP_ERROR_INVALID_STATE, "%s: the texture is not held by the application (export it first)",
-                         who);
-    VkImageLayout from = access->layout ? (VkImageLayout)access->layout : t->layout;
-    if (!amp__handover_layout_ok(from))
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: layout %u is not one a color image can be handed over in",
-                         who, (unsigned)from);
-    return texture_acquire(t, who, access, from);
+    return texture_acquire(t, who, access, (VkImageLayout)access->layout);
 }
 
 bool amp_texture_is_exported(const amp_texture *t) { return t && t->held; }
