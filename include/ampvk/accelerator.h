@@ -164,6 +164,26 @@ typedef struct amp_view_stats {
 /* Fills *stats with the view's counters since it was created. */
 amp_status amp_view_get_stats(const amp_accelerator_view *view, amp_view_stats *stats);
 
+/* Device time of a view's work. With profiling on, every dispatch (by kernel name:
+ * desc.name, the file, or "kernel"; built-in filters as "filter NAME" of their
+ * shader) and every copy ("upload", "download", "device copy", with the bytes it
+ * moved) is timed on the device with timestamp queries, and the times are gathered
+ * per name when its batch completes. Off (the default) it costs a branch per
+ * command. AMPVK_PROFILE=1 turns it on for every view and prints each view's table
+ * to stderr when the view is destroyed, or at exit for views still alive. */
+typedef struct amp_profile_entry {
+    char name[48];
+    uint64_t count;          /* commands timed */
+    double total_ms, min_ms, max_ms;
+    uint64_t bytes;          /* copies: bytes moved in all */
+} amp_profile_entry;
+/* Turns profiling on or off for work recorded from now on. AMP_ERROR_UNSUPPORTED
+ * where the view's queue has no timestamps. */
+amp_status amp_view_set_profiling(amp_accelerator_view *view, bool on);
+/* Copies up to max entries (completed work only; nothing waits) into out and sets
+ * *count to how many there are; out may be NULL with max 0 to count them. */
+amp_status amp_view_get_profile(amp_accelerator_view *view, amp_profile_entry *out, int max, int *count);
+
 /* Waits for the future (and runs its host-side completion). Returns the status of
  * the work: an error raised while it ran (device lost) is reported here. */
 amp_status amp_future_wait(amp_future *f);

@@ -309,8 +309,10 @@ static amp_status upload_view(amp_array_view *view, amp_accelerator_view *v, con
     VkCommandBuffer cmd = amp__batch_cmd(b);
     amp__barrier_record(v, cmd, &bar);
     upload_ctx c = {.cmd = cmd, .src = s->buf.buffer, .dst = d->buf.buffer, .to_device = true, .base = d->base};
+    uint32_t timing = amp__profile_begin(b, "upload", bytes);
     for_each_run(view, add_region, &c);
     flush_regions(&c);
+    amp__profile_end(b, timing);
     d->home = v;
     d->version++;
     v->stats.uploads++;
@@ -338,8 +340,10 @@ static amp_status download_view(amp_array_view *view, amp__staging **out, uint64
     VkCommandBuffer cmd = amp__batch_cmd(b);
     amp__barrier_record(v, cmd, &bar);
     upload_ctx c = {.cmd = cmd, .src = d->buf.buffer, .dst = s->buf.buffer, .to_device = false, .base = d->base};
+    uint32_t timing = amp__profile_begin(b, "download", bytes);
     for_each_run(view, add_region, &c);
     flush_regions(&c);
+    amp__profile_end(b, timing);
     /* make the transfer's writes visible to the host */
     amp__barrier_to_host(cmd, s->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     v->stats.downloads++;
@@ -406,6 +410,7 @@ static amp_status transfer_imported(amp__data *d, amp_accelerator_view *v, bool 
                       to_device, amp__batch_serial(b), &bar);
     VkCommandBuffer cmd = amp__batch_cmd(b);
     amp__barrier_record(v, cmd, &bar);
+    uint32_t timing = amp__profile_begin(b, to_device ? "upload" : "download", d->size);
     if (shader) {
         amp_status s =
             amp__record_shader_copy(v, b, d->buf.buffer, d->base, d->import.buffer, d->import_offset, d->size);
@@ -416,6 +421,7 @@ static amp_status transfer_imported(amp__data *d, amp_accelerator_view *v, bool 
         vkCmdCopyBuffer(cmd, to_device ? d->import.buffer : d->buf.buffer,
                         to_device ? d->buf.buffer : d->import.buffer, 1, &region);
     }
+    amp__profile_end(b, timing);
     if (!to_device) {
         amp__barrier_to_host(cmd, d->import.buffer, stage,
                              shader ? VK_ACCESS_SHADER_WRITE_BIT : VK_ACCESS_TRANSFER_WRITE_BIT);
@@ -1412,9 +1418,11 @@ static amp_status record_device_copy(amp_array_view *src, amp_array_view *dst, a
     /* runs line up when both views are strided (rows of the same extent) or the
      * destination is contiguous; a contiguous source into a strided destination
      * must be split at the destination's rows */
+    uint32_t timing = amp__profile_begin(bt, "device copy", view_bytes(src));
     if (view_contiguous(src) && !view_contiguous(dst)) for_each_run(dst, dst_run, &c);
     else for_each_run(src, src_run, &c);
     if (c.count) vkCmdCopyBuffer(cmd, c.src_buf, c.dst_buf, c.count, c.regions);
+    amp__profile_end(bt, timing);
     dd->host_valid = false;
     dd->device_valid = true;
     dd->version++;

@@ -510,8 +510,10 @@ static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *re
     amp__barrier_record(v, cmd, &bar);
     VkBufferImageCopy c = image_copy(&r);
     uint64_t serial = amp__batch_serial(b);
+    uint32_t timing = amp__profile_begin(b, to_device ? "upload" : "download", bytes);
     if (to_device) {
         vkCmdCopyBufferToImage(cmd, st->buf.buffer, t->image, layout, 1, &c);
+        amp__profile_end(b, timing);
         amp__batch_keep_staging(b, st);
         v->stats.uploads++;
         v->stats.upload_bytes += bytes;
@@ -521,6 +523,7 @@ static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *re
         return s;
     }
     vkCmdCopyImageToBuffer(cmd, t->image, layout, st->buf.buffer, 1, &c);
+    amp__profile_end(b, timing);
     amp__barrier_to_host(cmd, st->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     v->stats.downloads++;
     v->stats.download_bytes += bytes;
@@ -703,12 +706,15 @@ static amp_status texture_copy(amp_texture *src, const amp_texture_region *sr, a
     VkBufferImageCopy through[16];
     size_t at = copy_regions(src, levels, &s_r, &d_r, regions, through);
     uint32_t n = (uint32_t)(levels < 16 ? levels : 16);
+    uint32_t timing = amp__profile_begin(bt, "device copy", at);
     if (src != dst) {
         record_image_copy(v, cmd, serial, src, dst, n, regions);
     } else if (!record_copy_through_buffer(v, bt, cmd, serial, src, n, regions, through, at)) {
+        amp__profile_end(bt, timing);
         amp__unlock(v->dev);
         return amp_last_status();
     }
+    amp__profile_end(bt, timing);
     src->home = dst->home = v;
     v->stats.device_copies++;
     s = amp__view_command_done(v);

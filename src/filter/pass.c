@@ -294,7 +294,12 @@ amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, 
         if (i > 0) scratch_barrier(cmd, sbuf, off, size);
         if (amp__batch_bind(b, pipes[i])) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipes[i]);
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->layout, 0, 1, &set, 0, NULL);
+        static const char *const shader_names[AMP__SHADER_COUNT] = {
+            "filter pointwise", "filter conv", "filter sobel", "filter median", "filter bilateral", "filter resize",
+            "filter equalize"};
+        uint32_t timing = amp__profile_begin(b, shader_names[d[i].shader], 0);
         vkCmdDispatch(cmd, d[i].groups[0], d[i].groups[1], 1);
+        amp__profile_end(b, timing);
         v->stats.dispatches++;
     }
     return amp__view_command_done(v);

@@ -331,6 +331,7 @@ static amp_status record_dispatch(amp_accelerator_view *view, const amp_kernel *
     if (amp__batch_bind(b, pipeline)) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &set, 0, NULL);
     const uint32_t *max = view->dev->props.limits.maxComputeWorkGroupCount;
+    uint32_t timing = amp__profile_begin(b, k->name ? k->name : "kernel", 0);
     for (uint32_t z = 0; z < groups[2]; z += max[2])
         for (uint32_t y = 0; y < groups[1]; y += max[1])
             for (uint32_t x = 0; x < groups[0]; x += max[0]) {
@@ -340,6 +341,7 @@ static amp_status record_dispatch(amp_accelerator_view *view, const amp_kernel *
                 vkCmdDispatch(cmd, cx < max[0] ? cx : max[0], cy < max[1] ? cy : max[1], cz < max[2] ? cz : max[2]);
                 view->stats.dispatches++;
             }
+    amp__profile_end(b, timing);
     return amp__view_command_done(view);
 }
 

@@ -199,6 +199,11 @@ struct amp_accelerator_view {
     uint64_t last_serial;     /* serial of the last submitted batch */
     amp_view_stats stats;
     int arrays;               /* live arrays created on this view */
+    bool profiling;           /* time commands (amp_view_set_profiling) */
+    bool profile_print;       /* AMPVK_PROFILE=1: print the table when the view goes */
+    uint64_t timestamp_mask;  /* the valid bits of the queue's timestamps */
+    amp_profile_entry *profile; /* gathered times, profile_count of them */
+    int profile_count, profile_cap;
     amp_accelerator_view *next_on_device;
 };
 
@@ -218,6 +223,12 @@ AMP_HIDDEN amp_status amp__batch_signal(amp__batch *b, VkSemaphore s, uint64_t v
  * added to it holds back only the work recorded from now on (and acquires recorded
  * without a command, which may wait). NULL with an error. */
 AMP_HIDDEN amp__batch *amp__batch_fresh(amp_accelerator_view *v);
+/* Starts timing a command about to be recorded in b (name: the kernel's or filter's,
+ * or a copy's kind; bytes: what a copy moves) and returns the token for
+ * amp__profile_end; UINT32_MAX (and both cost a branch) when the batch is not
+ * profiled. */
+AMP_HIDDEN uint32_t amp__profile_begin(amp__batch *b, const char *name, uint64_t bytes);
+AMP_HIDDEN void amp__profile_end(amp__batch *b, uint32_t token);
 /* Keeps a staging buffer until the batch completes. */
 AMP_HIDDEN void amp__batch_keep_staging(amp__batch *b, amp__staging *s);
 /* Uniform memory for one dispatch's arguments (host pointer and buffer/offset). */

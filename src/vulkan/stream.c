@@ -1,6 +1,7 @@
 /* accelerator_views: command streams, batches, submission, futures, and the
  * tracker that decides which barriers a command needs. */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,13 @@
 #define SETS_PER_POOL 256
 /* Semaphores one submission waits for, and signals besides the device's timeline. */
 #define BATCH_SEMAPHORES 16
+/* Commands one batch times when profiling (more go untimed). */
+#define PROFILE_CAP 256
+
+typedef struct profile_label {
+    char name[48];
+    uint64_t bytes;
+} profile_label;
 
 typedef struct uniform_chunk {
     amp__buffer buf;
@@ -42,10 +50,60 @@ struct amp__batch {
     VkSemaphore signals[BATCH_SEMAPHORES + 1];   /* the device's timeline first */
     uint64_t signal_values[BATCH_SEMAPHORES + 1];
     uint32_t signal_count;
+    VkQueryPool queries;         /* timestamps (two a command) when profiling */
+    profile_label *labels;       /* the timed commands, `timed` of them */
+    uint32_t timed;
+    bool profiled;               /* recorded with profiling on */
     amp__batch *next;
 };
 
 /* ---- views ---- */
+
+static void print_profile(amp_accelerator_view *v);
+
+/* Views that print their profile (AMPVK_PROFILE=1): at their destruction, or at exit. */
+#define MAX_PRINTED 64
+static pthread_mutex_t printed_lock = PTHREAD_MUTEX_INITIALIZER;
+static amp_accelerator_view *printed[MAX_PRINTED];
+static int printed_count;
+
+static void print_at_exit(void)
+{
+    pthread_mutex_lock(&printed_lock);
+    for (int i = 0; i < printed_count; i++) {
+        amp__lock(printed[i]->dev);
+        amp__view_retire(printed[i]);
+        print_profile(printed[i]);
+        amp__unlock(printed[i]->dev);
+    }
+    printed_count = 0;
+    pthread_mutex_unlock(&printed_lock);
+}
+
+/* Adds (or, with add false, removes) a view of AMPVK_PROFILE=1's. */
+static void note_printed(amp_accelerator_view *v, bool add)
+{
+    static bool registered;
+    pthread_mutex_lock(&printed_lock);
+    if (add && !registered) registered = atexit(print_at_exit) == 0;
+    if (add && printed_count < MAX_PRINTED) printed[printed_count++] = v;
+    for (int i = 0; !add && i < printed_count; i++)
+        if (printed[i] == v) printed[i--] = printed[--printed_count];
+    pthread_mutex_unlock(&printed_lock);
+}
+
+/* The valid bits of timestamps on d's queue (0: none). */
+static uint64_t timestamp_mask(amp__device *d)
+{
+    uint32_t n = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(d->physical, &n, NULL);
+    VkQueueFamilyProperties *f = calloc(n ? n : 1, sizeof *f);
+    if (!f) return 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(d->physical, &n, f);
+    uint32_t bits = d->queue_family < n ? f[d->queue_family].timestampValidBits : 0;
+    free(f);
+    return bits >= 64 ? UINT64_MAX : bits ? (UINT64_C(1) << bits) - 1 : 0;
+}
 
 static amp_accelerator_view *view_new(amp__device *d, amp_accelerator *acc, amp_queuing_mode mode)
 {
@@ -62,6 +120,9 @@ static amp_accelerator_view *view_new(amp__device *d, amp_accelerator *acc, amp_
     v->dev = d;
     v->acc = acc;
     v->mode = mode;
+    v->timestamp_mask = timestamp_mask(d);
+    const char *env = getenv("AMPVK_PROFILE");
+    if (env && strcmp(env, "1") == 0 && v->timestamp_mask) v->profiling = v->profile_print = true;
     VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                    .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
                                    .queueFamilyIndex = d->queue_family};
@@ -71,6 +132,7 @@ static amp_accelerator_view *view_new(amp__device *d, amp_accelerator *acc, amp_
         amp__vk_fail(r, "vkCreateCommandPool");
         return NULL;
     }
+    if (v->profile_print) note_printed(v, true);
     amp__lock(d);
     d->views++;
     v->next_on_device = d->view_list;
@@ -174,6 +236,8 @@ static void batch_release(amp__device *d, amp__batch *b)
 static void batch_destroy(amp__device *d, amp__batch *b)
 {
     batch_release(d, b);
+    if (b->queries) vkDestroyQueryPool(d->device, b->queries, NULL);
+    free(b->labels);
     while (b->uniforms) {
         uniform_chunk *u = b->uniforms;
         b->uniforms = u->next;
@@ -226,6 +290,11 @@ amp_status amp_view_destroy(amp_accelerator_view **pv)
     bool close = d->external && --d->views == 0;
     if (!d->external) d->views--;
     amp__unlock(d);
+    if (v->profile_print) {
+        note_printed(v, false);
+        print_profile(v);
+    }
+    free(v->profile);
     free(v);
     if (close) amp__device_close(d);
     *pv = NULL;
@@ -242,6 +311,126 @@ amp_status amp_view_get_stats(const amp_accelerator_view *v, amp_view_stats *sta
     return AMP_OK;
 }
 
+/* ---- device time ---- */
+
+/* Adds one timed command to the view's table. */
+static void add_time(amp_accelerator_view *v, const profile_label *l, double ms)
+{
+    int i = 0;
+    while (i < v->profile_count && strcmp(v->profile[i].name, l->name) != 0) i++;
+    if (i == v->profile_count) {
+        if (v->profile_count == v->profile_cap) {
+            int cap = v->profile_cap ? 2 * v->profile_cap : 16;
+            amp_profile_entry *p = realloc(v->profile, (size_t)cap * sizeof *p);
+            if (!p) return; /* out of memory: this time is not kept */
+            v->profile = p;
+            v->profile_cap = cap;
+        }
+        v->profile[i] = (amp_profile_entry){.min_ms = ms, .max_ms = ms};
+        memcpy(v->profile[i].name, l->name, sizeof l->name);
+        v->profile_count++;
+    }
+    amp_profile_entry *e = &v->profile[i];
+    e->count++;
+    e->total_ms += ms;
+    e->bytes += l->bytes;
+    if (ms < e->min_ms) e->min_ms = ms;
+    if (ms > e->max_ms) e->max_ms = ms;
+}
+
+/* The times of a completed batch's timed commands, into the view's table. */
+static void gather_times(amp_accelerator_view *v, amp__batch *b)
+{
+    if (!b->profiled || !b->timed) return;
+    uint64_t *t = malloc(2 * sizeof *t * b->timed);
+    amp__device *d = v->dev;
+    if (t && vkGetQueryPoolResults(d->device, b->queries, 0, 2 * b->timed, 2 * sizeof *t * b->timed, t,
+                                   sizeof *t, VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
+        double ns = d->props.limits.timestampPeriod;
+        for (uint32_t i = 0; i < b->timed; i++)
+            add_time(v, &b->labels[i], (double)((t[2 * i + 1] - t[2 * i]) & v->timestamp_mask) * ns * 1e-6);
+    }
+    free(t);
+    b->timed = 0;
+}
+
+/* Makes b's query pool (first use) and resets it at the start of its commands. */
+static void profile_batch(amp_accelerator_view *v, amp__batch *b)
+{
+    b->profiled = false;
+    b->timed = 0;
+    if (!v->profiling) return;
+    if (!b->queries) {
+        VkQueryPoolCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                    .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 2 * PROFILE_CAP};
+        b->labels = malloc(PROFILE_CAP * sizeof *b->labels);
+        if (!b->labels || vkCreateQueryPool(v->dev->device, &ci, NULL, &b->queries) != VK_SUCCESS) {
+            free(b->labels); /* profiling is best effort: this batch goes untimed */
+            b->labels = NULL;
+            b->queries = VK_NULL_HANDLE;
+            return;
+        }
+    }
+    vkCmdResetQueryPool(b->cmd, b->queries, 0, 2 * PROFILE_CAP);
+    b->profiled = true;
+}
+
+uint32_t amp__profile_begin(amp__batch *b, const char *name, uint64_t bytes)
+{
+    if (!b->profiled || b->timed == PROFILE_CAP) return UINT32_MAX;
+    uint32_t i = b->timed++;
+    snprintf(b->labels[i].name, sizeof b->labels[i].name, "%s", name);
+    b->labels[i].bytes = bytes;
+    vkCmdWriteTimestamp(b->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, b->queries, 2 * i);
+    return i;
+}
+
+void amp__profile_end(amp__batch *b, uint32_t token)
+{
+    if (token != UINT32_MAX) vkCmdWriteTimestamp(b->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, b->queries, 2 * token + 1);
+}
+
+/* The view's table on stderr (AMPVK_PROFILE=1). */
+static void print_profile(amp_accelerator_view *v)
+{
+    if (!v->profile_count) return;
+    fprintf(stderr, "ampvk profile: view %p on \"%s\"\n", (void *)v, v->dev->props.deviceName);
+    fprintf(stderr, "  %-32s %8s %12s %10s %10s %10s %10s\n", "name", "count", "total ms", "mean ms", "min ms",
+            "max ms", "GB/s");
+    for (int i = 0; i < v->profile_count; i++) {
+        const amp_profile_entry *e = &v->profile[i];
+        double gbs = e->bytes && e->total_ms > 0 ? (double)e->bytes / (e->total_ms * 1e6) : 0;
+        fprintf(stderr, "  %-32s %8llu %12.3f %10.4f %10.4f %10.4f", e->name, (unsigned long long)e->count,
+                e->total_ms, e->total_ms / (double)e->count, e->min_ms, e->max_ms);
+        if (gbs > 0) fprintf(stderr, " %10.2f", gbs);
+        fputc('\n', stderr);
+    }
+}
+
+amp_status amp_view_set_profiling(amp_accelerator_view *v, bool on)
+{
+    if (!v) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_view_set_profiling: NULL view");
+    if (on && !v->timestamp_mask)
+        return amp__fail(AMP_ERROR_UNSUPPORTED, "amp_view_set_profiling: the queue of \"%s\" has no timestamps",
+                         v->dev->props.deviceName);
+    amp__lock(v->dev);
+    v->profiling = on;
+    amp__unlock(v->dev);
+    return AMP_OK;
+}
+
+amp_status amp_view_get_profile(amp_accelerator_view *v, amp_profile_entry *out, int max, int *count)
+{
+    if (!v || !count || (max > 0 && !out))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_view_get_profile: NULL argument");
+    amp__lock(v->dev);
+    amp__view_retire(v);
+    for (int i = 0; i < v->profile_count && i < max; i++) out[i] = v->profile[i];
+    *count = v->profile_count;
+    amp__unlock(v->dev);
+    return AMP_OK;
+}
+
 /* ---- batches ---- */
 
 void amp__view_retire(amp_accelerator_view *v)
@@ -250,6 +439,7 @@ void amp__view_retire(amp_accelerator_view *v)
     while (v->in_flight && amp__device_serial_done(d, v->in_flight->serial)) {
         amp__batch *b = v->in_flight;
         v->in_flight = b->next;
+        gather_times(v, b);
         batch_release(d, b);
         b->next = v->free_batches;
         v->free_batches = b;
@@ -293,6 +483,7 @@ amp__batch *amp__batch_current(amp_accelerator_view *v)
         amp__vk_fail(r, "vkBeginCommandBuffer");
         return NULL;
     }
+    profile_batch(v, b);
     b->serial = ++d->next_serial;
     b->commands = 0;
     b->bound = VK_NULL_HANDLE;
