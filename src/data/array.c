@@ -496,8 +496,7 @@ amp_status amp__view_prepare_device(amp_array_view *view, amp_accelerator_view *
                                     VkBuffer *buf, VkDeviceSize *offset, VkDeviceSize *size)
 {
     amp__data *d = view->data;
-    amp_status s = data_usable(d, "parallel_for_each");
-    if (s == AMP_OK) s = data_order(d, v);
+    amp_status s = data_order(d, v);
     if (s == AMP_OK) s = data_push_device(d, v);
     if (s != AMP_OK) return s;
     amp__batch *b = amp__batch_current(v);
@@ -550,6 +549,38 @@ static amp_status check_extent(const char *who, amp_extent e)
     return AMP_OK;
 }
 
+/* An array of `extent` elements over new storage of `bytes` (its device buffer is the
+ * caller's to set), owned by view v; NULL when out of memory. The caller counts it
+ * in v->arrays once it is complete. */
+static amp_array *array_new(amp_accelerator_view *v, amp_extent extent, amp_type type, size_t elem, size_t bytes,
+                            amp_access_type access)
+{
+    amp_array *a = calloc(1, sizeof *a);
+    amp__data *d = data_new(bytes, NULL);
+    if (!a || !d) {
+        free(a);
+        data_free(d);
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    d->dev = v->dev;
+    d->device_valid = true;
+    d->array = a;
+    d->home = v;
+    a->view = (amp_array_view){.data = d, .extent = extent, .type = type, .elem = elem, .embedded = true};
+    set_dense_strides(&a->view);
+    a->av = v;
+    a->access = access;
+    return a;
+}
+
+/* Frees an array that never became one (array_new's, its buffer gone or never had). */
+static void array_abandon(amp_array *a)
+{
+    data_free(a->view.data);
+    free(a);
+}
+
 amp_array *amp_array_create(amp_accelerator_view *v, const amp_array_desc *desc)
 {
     if (!desc) {
@@ -582,27 +613,13 @@ amp_array *amp_array_create(amp_accelerator_view *v, const amp_array_desc *desc)
             return NULL;
         }
     }
-    amp_array *a = calloc(1, sizeof *a);
-    amp__data *d = data_new(bytes, NULL);
-    if (!a || !d) {
-        free(a);
-        data_free(d);
-        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
-        return NULL;
-    }
+    amp_array *a = array_new(v, desc->extent, desc->type, elem, bytes, access);
+    if (!a) return NULL;
+    amp__data *d = a->view.data;
     amp__lock(v->dev);
     amp_status s = amp__buffer_create(v->dev, bytes, buffer_usage,
                                       access == AMP_ACCESS_NONE ? AMP__MEM_DEVICE : AMP__MEM_SHARED, &d->buf);
     if (s == AMP_OK) {
-        d->dev = v->dev;
-        d->device_valid = true;
-        d->array = a;
-        d->home = v;
-        a->view = (amp_array_view){.data = d, .extent = desc->extent, .type = desc->type, .elem = elem,
-                                   .embedded = true};
-        set_dense_strides(&a->view);
-        a->av = v;
-        a->access = access;
         if (desc->data && bytes) {
             if (d->buf.alloc.mapped) memcpy(d->buf.alloc.mapped, desc->data, bytes);
             else s = upload_view(&a->view, v, desc->data);
@@ -612,8 +629,7 @@ amp_array *amp_array_create(amp_accelerator_view *v, const amp_array_desc *desc)
     }
     amp__unlock(v->dev);
     if (s != AMP_OK) {
-        free(a);
-        data_free(d);
+        array_abandon(a);
         return NULL;
     }
     return a;
@@ -709,28 +725,15 @@ amp_array *amp_array_wrap_vulkan_buffer(amp_accelerator_view *v, const amp_array
                   (unsigned long long)range, (unsigned long long)bytes);
         return NULL;
     }
-    amp_array *a = calloc(1, sizeof *a);
-    amp__data *d = data_new((size_t)bytes, NULL);
-    if (!a || !d) {
-        free(a);
-        data_free(d);
-        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
-        return NULL;
-    }
+    amp_array *a = array_new(v, desc->extent, desc->type, elem, (size_t)bytes, AMP_ACCESS_NONE);
+    if (!a) return NULL;
+    amp__data *d = a->view.data;
     d->buf = (amp__buffer){.buffer = (VkBuffer)(uintptr_t)desc->buffer, .size = range};
     d->base = desc->offset;
     d->wrapped = true;
     d->held = true; /* comes in as an import does */
-    d->dev = v->dev;
-    d->array = a;
-    d->home = v;
-    a->view = (amp_array_view){.data = d, .extent = desc->extent, .type = desc->type, .elem = elem, .embedded = true};
-    set_dense_strides(&a->view);
-    a->av = v;
-    a->access = AMP_ACCESS_NONE;
     if (data_acquire(d, v, who, &desc->access) != AMP_OK) {
-        free(a);
-        data_free(d);
+        array_abandon(a);
         return NULL;
     }
     amp__lock(v->dev);

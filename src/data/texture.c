@@ -267,13 +267,6 @@ amp_texture *amp_texture_wrap_vulkan_image(amp_accelerator_view *v, const amp_te
         amp__fail(AMP_ERROR_INVALID_ARGUMENT, "mip_levels %d is outside 1..%d", mips, full_chain(desc->extent));
         return NULL;
     }
-    VkImageLayout layout = (VkImageLayout)desc->layout;
-    if (layout != VK_IMAGE_LAYOUT_UNDEFINED && layout != VK_IMAGE_LAYOUT_PREINITIALIZED &&
-        !amp__handover_layout_ok(layout)) {
-        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: layout %u is not one a color image is wrapped in", who,
-                  (unsigned)layout);
-        return NULL;
-    }
     amp_texture *t = texture_alloc(v, &f, desc->extent, mips);
     if (!t) return NULL;
     t->wrapped = true;
@@ -283,7 +276,7 @@ amp_texture *amp_texture_wrap_vulkan_image(amp_accelerator_view *v, const amp_te
     /* the application's image comes in as an import does: after its semaphore, from
        its family and layout */
     t->held = true;
-    if (texture_acquire(t, who, &desc->access, layout) != AMP_OK) {
+    if (texture_acquire(t, who, &desc->access, (VkImageLayout)desc->layout) != AMP_OK) {
         t->held = false;
         texture_free(t);
         return NULL;
@@ -850,7 +843,6 @@ amp_status amp__texture_prepare(const amp__texture_use *u, amp_accelerator_view 
                                 amp__barrier *bar, VkImageView *view)
 {
     amp_texture *t = u->texture;
-    if (check_not_held(t, "parallel_for_each") != AMP_OK) return amp_last_status();
     if (t->dev != v->dev)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "the texture lives on \"%s\", not on \"%s\"",
                          t->dev->props.deviceName, v->dev->props.deviceName);
@@ -927,9 +919,7 @@ amp_status amp_texture_export(amp_texture *t, const amp_vulkan_access *access, a
     if (!t || !out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL argument", who);
     amp_vulkan_access a = access ? *access : (amp_vulkan_access){.queue_family = VK_QUEUE_FAMILY_IGNORED};
     VkImageLayout want = a.layout ? (VkImageLayout)a.layout : VK_IMAGE_LAYOUT_GENERAL;
-    if (!amp__handover_layout_ok(want))
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: layout %u is not one a color image can be handed over in",
-                         who, (unsigned)want);
+    if (amp__handover_layout(who, want, false) != AMP_OK) return amp_last_status();
     amp__lock(t->dev);
     amp_accelerator_view *h = t->home ? t->home : t->av;
     amp_vulkan_semaphore ready;
@@ -962,10 +952,8 @@ static amp_status texture_acquire(amp_texture *t, const char *who, const amp_vul
     if (!t->held)
         s = amp__fail(AMP_ERROR_INVALID_STATE, "%s: the texture is not held by the application (export it first)",
                       who);
-    else if (from != VK_IMAGE_LAYOUT_UNDEFINED && from != VK_IMAGE_LAYOUT_PREINITIALIZED &&
-             !amp__handover_layout_ok(from))
-        s = amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: layout %u is not one a color image can be handed over in",
-                      who, (unsigned)from);
+    else
+        s = amp__handover_layout(who, from, true);
     amp_accelerator_view *h = t->home ? t->home : t->av;
     if (s == AMP_OK)
         s = amp__handover_take(h, who, a, &t->track, VK_NULL_HANDLE, t->image, from, VK_IMAGE_LAYOUT_GENERAL);

@@ -51,32 +51,26 @@ static const char *host_order(int rank, const char *v, char *buf, size_t n)
     return buf;
 }
 
-/* True if the kernel's own text names something of the short-vector library
- * (shaders/ampvk/vec.glsl): a type (int_2, float_4, norm, unorm ...), a function
- * (float_4_add, amp_add, amp_half_from_float ...), or AMP_WITH_VECMATH among its
- * defines. Only then is the library compiled in. */
-static bool needs_vecmath(const amp_kernel_desc *desc, const char *user)
-{
-    static const char *const words[] = {"norm", "int_", "float_", "double_", "half", "amp_add", "amp_sub",
-                                        "amp_mul", "amp_div", "amp_mod", "amp_and", "amp_or", "amp_xor",
-                                        "amp_shl", "amp_shr", "amp_neg", "amp_not", "amp_eq", "amp_ne",
-                                        "amp_to_", "_value_type", "AMP_SHORT_VECTOR", "AMP_SWIZZLE"};
-    const char *texts[] = {desc->params, desc->declarations, user};
-    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
-        for (size_t w = 0; texts[i] && w < sizeof words / sizeof *words; w++)
-            if (strstr(texts[i], words[w])) return true;
-    for (int i = 0; i < desc->define_count; i++)
-        if (strncmp(desc->defines[i], "AMP_WITH_VECMATH", 16) == 0) return true;
-    return false;
-}
+/* What names the short-vector library (shaders/ampvk/vec.glsl) in a kernel's text: a
+ * type (int_2, float_4, norm, unorm ...), a function (float_4_add, amp_add,
+ * amp_half_from_float ...); only then (or with AMP_WITH_VECMATH among its defines)
+ * is it compiled in. */
+static const char *const vecmath_words[] = {
+    "norm", "int_", "float_", "double_", "half", "amp_add", "amp_sub", "amp_mul", "amp_div", "amp_mod", "amp_and",
+    "amp_or", "amp_xor", "amp_shl", "amp_shr", "amp_neg", "amp_not", "amp_eq", "amp_ne", "amp_to_", "_value_type",
+    "AMP_SHORT_VECTOR", "AMP_SWIZZLE"};
+/* The same for fast_math (shaders/ampvk/fast_math.glsl): any fast_math_ name. */
+static const char *const fast_math_words[] = {"fast_math_"};
 
-/* True if the kernel's own text names `word` or it defines `define`: a part of the
- * library (shaders/ampvk/fast_math.glsl) that only such kernels compile. */
-static bool needs_word(const amp_kernel_desc *desc, const char *user, const char *word, const char *define)
+/* True if the kernel's own text names one of n words, or it defines `define`: a part
+ * of the library that only such kernels compile. */
+static bool needs_part(const amp_kernel_desc *desc, const char *user, const char *const *words, size_t n,
+                       const char *define)
 {
     const char *texts[] = {desc->params, desc->declarations, user};
     for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
-        if (texts[i] && strstr(texts[i], word)) return true;
+        for (size_t w = 0; texts[i] && w < n; w++)
+            if (strstr(texts[i], words[w])) return true;
     for (int i = 0; i < desc->define_count; i++)
         if (strncmp(desc->defines[i], define, strlen(define)) == 0) return true;
     return false;
@@ -95,8 +89,9 @@ static void add_prologue(text *t, const amp_kernel *k, const amp_kernel_desc *de
         add(t, "#extension GL_EXT_shader_atomic_float : require\n#define AMP_HAS_FLOAT_ATOMICS 1\n");
     add(t, "layout(local_size_x = %u, local_size_y = %u, local_size_z = %u) in;\n", k->local[0], k->local[1],
         k->local[2]);
-    if (needs_vecmath(desc, user)) add(t, "#define AMP_WITH_VECMATH 1\n");
-    if (needs_word(desc, user, "fast_math_", "AMP_WITH_FAST_MATH")) add(t, "#define AMP_WITH_FAST_MATH 1\n");
+    if (needs_part(desc, user, vecmath_words, sizeof vecmath_words / sizeof *vecmath_words, "AMP_WITH_VECMATH"))
+        add(t, "#define AMP_WITH_VECMATH 1\n");
+    if (needs_part(desc, user, fast_math_words, 1, "AMP_WITH_FAST_MATH")) add(t, "#define AMP_WITH_FAST_MATH 1\n");
     add(t, "#include <ampvk/ampvk.glsl>\n");
     if (desc->declarations) add(t, "#line 1 \"%s (declarations)\"\n%s\n", name, desc->declarations);
     add(t, "#line 1 \"%s (generated)\"\n", name);

@@ -39,6 +39,11 @@ static bool has_extension(const VkExtensionProperties *e, uint32_t n, const char
 static amp_status finish_device(amp__device *d)
 {
     vkGetPhysicalDeviceProperties(d->physical, &d->props);
+    VkQueueFamilyProperties fams[64];
+    d->family_count = 64;
+    vkGetPhysicalDeviceQueueFamilyProperties(d->physical, &d->family_count, fams);
+    uint32_t bits = d->queue_family < d->family_count ? fams[d->queue_family].timestampValidBits : 0;
+    d->timestamp_mask = bits >= 64 ? UINT64_MAX : bits ? (UINT64_C(1) << bits) - 1 : 0;
     vkGetPhysicalDeviceMemoryProperties(d->physical, &d->memory);
     const VkMemoryPropertyFlags shared = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
                                          VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;

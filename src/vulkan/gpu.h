@@ -64,6 +64,8 @@ typedef struct amp__device {
     uint32_t queue_family;
     bool external;
     uint32_t queue_index;     /* of the queue in its family (for the lock callbacks) */
+    uint32_t family_count;    /* queue families of the physical device */
+    uint64_t timestamp_mask;  /* the valid bits of the queue's timestamps (0: none) */
     amp_vulkan_queue_lock_fn lock_queue, unlock_queue; /* the application's, around queue use; or NULL */
     void *queue_user;
     VkPhysicalDeviceProperties props;
@@ -201,7 +203,6 @@ struct amp_accelerator_view {
     int arrays;               /* live arrays created on this view */
     bool profiling;           /* time commands (amp_view_set_profiling) */
     bool profile_print;       /* AMPVK_PROFILE=1: print the table when the view goes */
-    uint64_t timestamp_mask;  /* the valid bits of the queue's timestamps */
     amp_profile_entry *profile; /* gathered times, profile_count of them */
     int profile_count, profile_cap;
     amp_accelerator_view *next_on_device;
@@ -275,8 +276,9 @@ AMP_HIDDEN void amp__barrier_to_host(VkCommandBuffer cmd, VkBuffer buf, VkPipeli
                                      VkAccessFlags access);
 
 /* ---- tracker.c: hand-over to and from the application (ampvk/interop.h) ---- */
-/* True for a layout an application may ask a color image in or leave it in. */
-AMP_HIDDEN bool amp__handover_layout_ok(VkImageLayout layout);
+/* AMP_OK for a layout an application may ask a color image in (incoming false) or
+ * leave it in (incoming: UNDEFINED and PREINITIALIZED too); else an error naming it. */
+AMP_HIDDEN amp_status amp__handover_layout(const char *who, VkImageLayout layout, bool incoming);
 /* Hands a resource (a buffer, or an image moving from `from` to `to`) to the
  * application on view h: records, after every access its track holds, the barrier
  * with the layout change and the release to `family` (when it is not the device's),

@@ -92,19 +92,6 @@ static void note_printed(amp_accelerator_view *v, bool add)
     pthread_mutex_unlock(&printed_lock);
 }
 
-/* The valid bits of timestamps on d's queue (0: none). */
-static uint64_t timestamp_mask(amp__device *d)
-{
-    uint32_t n = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(d->physical, &n, NULL);
-    VkQueueFamilyProperties *f = calloc(n ? n : 1, sizeof *f);
-    if (!f) return 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(d->physical, &n, f);
-    uint32_t bits = d->queue_family < n ? f[d->queue_family].timestampValidBits : 0;
-    free(f);
-    return bits >= 64 ? UINT64_MAX : bits ? (UINT64_C(1) << bits) - 1 : 0;
-}
-
 static amp_accelerator_view *view_new(amp__device *d, amp_accelerator *acc, amp_queuing_mode mode)
 {
     if (mode != AMP_QUEUING_AUTOMATIC && mode != AMP_QUEUING_IMMEDIATE) {
@@ -120,9 +107,8 @@ static amp_accelerator_view *view_new(amp__device *d, amp_accelerator *acc, amp_
     v->dev = d;
     v->acc = acc;
     v->mode = mode;
-    v->timestamp_mask = timestamp_mask(d);
     const char *env = getenv("AMPVK_PROFILE");
-    if (env && strcmp(env, "1") == 0 && v->timestamp_mask) v->profiling = v->profile_print = true;
+    if (env && strcmp(env, "1") == 0 && d->timestamp_mask) v->profiling = v->profile_print = true;
     VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                    .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
                                    .queueFamilyIndex = d->queue_family};
@@ -342,15 +328,14 @@ static void add_time(amp_accelerator_view *v, const profile_label *l, double ms)
 static void gather_times(amp_accelerator_view *v, amp__batch *b)
 {
     if (!b->profiled || !b->timed) return;
-    uint64_t *t = malloc(2 * sizeof *t * b->timed);
+    uint64_t t[2 * PROFILE_CAP];
     amp__device *d = v->dev;
-    if (t && vkGetQueryPoolResults(d->device, b->queries, 0, 2 * b->timed, 2 * sizeof *t * b->timed, t,
-                                   sizeof *t, VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
+    if (vkGetQueryPoolResults(d->device, b->queries, 0, 2 * b->timed, 2 * sizeof *t * b->timed, t, sizeof *t,
+                              VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
         double ns = d->props.limits.timestampPeriod;
         for (uint32_t i = 0; i < b->timed; i++)
-            add_time(v, &b->labels[i], (double)((t[2 * i + 1] - t[2 * i]) & v->timestamp_mask) * ns * 1e-6);
+            add_time(v, &b->labels[i], (double)((t[2 * i + 1] - t[2 * i]) & d->timestamp_mask) * ns * 1e-6);
     }
-    free(t);
     b->timed = 0;
 }
 
@@ -410,7 +395,7 @@ static void print_profile(amp_accelerator_view *v)
 amp_status amp_view_set_profiling(amp_accelerator_view *v, bool on)
 {
     if (!v) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_view_set_profiling: NULL view");
-    if (on && !v->timestamp_mask)
+    if (on && !v->dev->timestamp_mask)
         return amp__fail(AMP_ERROR_UNSUPPORTED, "amp_view_set_profiling: the queue of \"%s\" has no timestamps",
                          v->dev->props.deviceName);
     amp__lock(v->dev);

@@ -120,28 +120,32 @@ static amp_status handover_family(amp__device *d, const char *who, uint32_t fami
 {
     *out = VK_QUEUE_FAMILY_IGNORED;
     if (family == VK_QUEUE_FAMILY_IGNORED || family == d->queue_family) return AMP_OK;
-    uint32_t n = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(d->physical, &n, NULL);
-    if (family >= n)
+    if (family >= d->family_count)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: queue family %u is outside the %u families of \"%s\"", who,
-                         family, n, d->props.deviceName);
+                         family, d->family_count, d->props.deviceName);
     *out = family;
     return AMP_OK;
 }
 
-bool amp__handover_layout_ok(VkImageLayout layout)
+amp_status amp__handover_layout(const char *who, VkImageLayout layout, bool incoming)
 {
     switch (layout) {
+    case VK_IMAGE_LAYOUT_UNDEFINED:
+    case VK_IMAGE_LAYOUT_PREINITIALIZED:
+        if (incoming) return AMP_OK;
+        break;
     case VK_IMAGE_LAYOUT_GENERAL:
     case VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL:
     case VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL:
     case VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL:
     case VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL:
     case VK_IMAGE_LAYOUT_PRESENT_SRC_KHR:
-        return true;
+        return AMP_OK;
     default:
-        return false;
+        break;
     }
+    return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: layout %u is not one a color image can be handed over in", who,
+                     (unsigned)layout);
 }
 
 /* One barrier of a hand-over: a buffer's whole range, or all levels of an image. */
