@@ -58,56 +58,44 @@ AMP_FM_1(fast_math_tan, tan(x))
 AMP_FM_1(fast_math_tanh, tanh(x))
 AMP_FM_1(fast_math_trunc, trunc(x))
 
-// isfinite: |x| at most the largest float (false for infinities and NaN)
-bool fast_math_isfinite(float x) { return abs(x) <= 3.40282347e38; }
-bvec2 fast_math_isfinite(vec2 x) { return lessThanEqual(abs(x), vec2(3.40282347e38)); }
-bvec3 fast_math_isfinite(vec3 x) { return lessThanEqual(abs(x), vec3(3.40282347e38)); }
-bvec4 fast_math_isfinite(vec4 x) { return lessThanEqual(abs(x), vec4(3.40282347e38)); }
-
-// signbit: the sign bit itself (-0.0 and negative NaNs included)
-bool fast_math_signbit(float x) { return (floatBitsToUint(x) >> 31) != 0u; }
-bvec2 fast_math_signbit(vec2 x) { return notEqual(floatBitsToUint(x) >> 31, uvec2(0u)); }
-bvec3 fast_math_signbit(vec3 x) { return notEqual(floatBitsToUint(x) >> 31, uvec3(0u)); }
-bvec4 fast_math_signbit(vec4 x) { return notEqual(floatBitsToUint(x) >> 31, uvec4(0u)); }
-
-// frexp: x = m * 2^e with 0.5 <= |m| < 1 (GLSL's); ldexp: x * 2^e
-float fast_math_frexp(float x, out int e) { return frexp(x, e); }
-vec2 fast_math_frexp(vec2 x, out ivec2 e) { return frexp(x, e); }
-vec3 fast_math_frexp(vec3 x, out ivec3 e) { return frexp(x, e); }
-vec4 fast_math_frexp(vec4 x, out ivec4 e) { return frexp(x, e); }
-float fast_math_ldexp(float x, int e) { return ldexp(x, e); }
-vec2 fast_math_ldexp(vec2 x, ivec2 e) { return ldexp(x, e); }
-vec3 fast_math_ldexp(vec3 x, ivec3 e) { return ldexp(x, e); }
-vec4 fast_math_ldexp(vec4 x, ivec4 e) { return ldexp(x, e); }
-
-// C's round: halfway cases away from zero (GLSL's round may go either way); the
-// select keeps -0.0
-float fast_math_round(float x) { float t = trunc(x); return abs(x - t) >= 0.5 ? t + sign(x) : t; }
-vec2 fast_math_round(vec2 x) { vec2 t = trunc(x); return mix(t, t + sign(x), greaterThanEqual(abs(x - t), vec2(0.5))); }
-vec3 fast_math_round(vec3 x) { vec3 t = trunc(x); return mix(t, t + sign(x), greaterThanEqual(abs(x - t), vec3(0.5))); }
-vec4 fast_math_round(vec4 x) { vec4 t = trunc(x); return mix(t, t + sign(x), greaterThanEqual(abs(x - t), vec4(0.5))); }
-
-// modf as C's: the fraction and the whole part (through ip) both carry x's sign (-0.0
-// included), and an infinity's fraction is 0
-#define AMP_FM_MODF(T, U, M)                                                                         \
-    T fast_math_modf(T x, out T ip)                                                                  \
-    {                                                                                                \
-        ip = trunc(x);                                                                               \
-        T f = mix(x - ip, T(0.0), isinf(x));                                                         \
-        return uintBitsToFloat((floatBitsToUint(f) & U(0x7fffffffu)) | (floatBitsToUint(x) & U(M))); \
+// The rest once for float and each float vector (T), with its int (I), bool (B) and
+// uint (U) types.
+#define AMP_FM_TYPES(M)                                                                            \
+    M(float, int, bool, uint) M(vec2, ivec2, bvec2, uvec2) M(vec3, ivec3, bvec3, uvec3)            \
+    M(vec4, ivec4, bvec4, uvec4)
+#define AMP_FM_TYPED(T, I, B, U)                                                                   \
+    /* |a| with b's sign bit (-0.0 and NaN included) */                                          \
+    T amp_fm_copysign(T a, T b)                                                                    \
+    {                                                                                              \
+        return uintBitsToFloat((floatBitsToUint(a) & U(0x7fffffffu)) | (floatBitsToUint(b) & U(0x80000000u))); \
+    }                                                                                              \
+    /* isfinite: the exponent is not all ones; signbit: the sign bit itself */                   \
+    B fast_math_isfinite(T x) { return B((floatBitsToUint(x) & U(0x7f800000u)) ^ U(0x7f800000u)); } \
+    B fast_math_signbit(T x) { return B(floatBitsToUint(x) >> 31); }                               \
+    /* C's round: halfway cases away from zero (GLSL's round may go either way), signed zeros */ \
+    T fast_math_round(T x)                                                                         \
+    {                                                                                              \
+        T t = trunc(x);                                                                            \
+        return amp_fm_copysign(abs(t) + step(0.5, abs(x - t)), x);                                 \
+    }                                                                                              \
+    /* C's modf: fraction and whole part (ip) with x's sign, an infinity's fraction 0 */          \
+    T fast_math_modf(T x, out T ip)                                                                \
+    {                                                                                              \
+        ip = trunc(x);                                                                             \
+        return amp_fm_copysign(mix(x - ip, T(0.0), isinf(x)), x);                                  \
+    }                                                                                              \
+    /* frexp: x = m * 2^e with 0.5 <= |m| < 1 (GLSL's); ldexp: x * 2^e; sincos: both at once */   \
+    T fast_math_frexp(T x, out I e) { return frexp(x, e); }                                        \
+    T fast_math_ldexp(T x, I e) { return ldexp(x, e); }                                            \
+    void fast_math_sincos(T x, out T s, out T c)                                                   \
+    {                                                                                              \
+        s = sin(x);                                                                                \
+        c = cos(x);                                                                                \
     }
-AMP_FM_MODF(float, uint, 0x80000000u)
-AMP_FM_MODF(vec2, uvec2, 0x80000000u)
-AMP_FM_MODF(vec3, uvec3, 0x80000000u)
-AMP_FM_MODF(vec4, uvec4, 0x80000000u)
-#undef AMP_FM_MODF
+AMP_FM_TYPES(AMP_FM_TYPED)
 
-// sincos: both at once
-void fast_math_sincos(float x, out float s, out float c) { s = sin(x); c = cos(x); }
-void fast_math_sincos(vec2 x, out vec2 s, out vec2 c) { s = sin(x); c = cos(x); }
-void fast_math_sincos(vec3 x, out vec3 s, out vec3 c) { s = sin(x); c = cos(x); }
-void fast_math_sincos(vec4 x, out vec4 s, out vec4 c) { s = sin(x); c = cos(x); }
-
+#undef AMP_FM_TYPES
+#undef AMP_FM_TYPED
 #undef AMP_FM_1
 #undef AMP_FM_2
 #undef AMP_FM_B

@@ -258,8 +258,8 @@ static amp_status prepare_view(amp_accelerator_view *view, const amp__param *p, 
     for (int r = 0; r < ve.rank; r++) geo[3 + r] = ve.dims[r];
     /* offset int, strides ivec2, extent of rank ints, packed (scalar layout) */
     memcpy(block + p->offset, geo, (size_t)(3 + ve.rank) * 4);
-    /* an application's buffer wrapped at an offset: just the array's range of it */
-    w->buffers[w->count] = (VkDescriptorBufferInfo){buf, base, base && size ? size : VK_WHOLE_SIZE};
+    /* the storage's range of its buffer (an application's buffer may hold more) */
+    w->buffers[w->count] = (VkDescriptorBufferInfo){buf, base, size ? size : VK_WHOLE_SIZE};
     w->writes[w->count] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                                                  .dstBinding = p->binding, .descriptorCount = 1,
                                                  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
