@@ -563,10 +563,13 @@ static amp_array *array_new(amp_accelerator_view *v, amp_extent extent, amp_type
         amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
         return NULL;
     }
+    /* the storage is on the list views' destruction walks (storage_forget_view) */
+    amp__lock(v->dev);
     d->dev = v->dev;
     d->device_valid = true;
     d->array = a;
     d->home = v;
+    amp__unlock(v->dev);
     a->view = (amp_array_view){.data = d, .extent = extent, .type = type, .elem = elem, .embedded = true};
     set_dense_strides(&a->view);
     a->av = v;
