@@ -17,6 +17,10 @@
 #ifdef AMP_WITH_FAST_MATH
 #include "fast_math.glsl"
 #endif
+// precise_math_NAME (C++ AMP's precise_math): the functions the kernel names
+#ifdef AMP_WITH_PRECISE_MATH
+#include "precise_math.glsl"
+#endif
 #include "shape.glsl"
 #include "tile.glsl"
 #include "atomic.glsl"

@@ -62,6 +62,53 @@ static const char *const vecmath_words[] = {
 /* The same for fast_math (shaders/ampvk/fast_math.glsl): any fast_math_ name. */
 static const char *const fast_math_words[] = {"fast_math_"};
 
+/* precise_math (shaders/ampvk/precise_math.glsl): each function is compiled in only
+ * when the kernel names it (precise_math_exp, or the float form precise_math_expf),
+ * through AMP_PM_<name>; the library itself adds what a function is built on. */
+static const char *const precise_math_names[] = {
+    "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "ceil", "copysign", "cos", "cosh", "cospi",
+    "erf", "erfc", "erfcinv", "erfinv", "exp", "exp10", "exp2", "expm1", "fabs", "fdim", "floor", "fma", "fmax",
+    "fmin", "fmod", "fpclassify", "frexp", "hypot", "ilogb", "isfinite", "isinf", "isnan", "isnormal", "ldexp",
+    "lgamma", "log", "log10", "log1p", "log2", "logb", "modf", "nan", "nearbyint", "nextafter", "phi", "pow",
+    "probit", "rcbrt", "remainder", "remquo", "round", "rsqrt", "scalb", "scalbn", "signbit", "sin", "sincos",
+    "sinh", "sinpi", "sqrt", "tan", "tanh", "tanpi", "tgamma", "trunc"};
+enum { PRECISE_MATH_COUNT = sizeof precise_math_names / sizeof *precise_math_names };
+
+/* The index of a precise_math function named by the identifier at s (its name or the
+ * name with an f), or -1. */
+static int precise_math_index(const char *s)
+{
+    size_t n = 0;
+    while ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= '0' && s[n] <= '9') || s[n] == '_' || (s[n] >= 'A' && s[n] <= 'Z'))
+        n++;
+    for (int pass = 0; pass < 2; pass++, n--) {
+        if (n == 0 || (pass == 1 && s[n - 1] != 'f')) return -1;
+        for (int i = 0; i < PRECISE_MATH_COUNT; i++)
+            if (strlen(precise_math_names[i]) == n && strncmp(precise_math_names[i], s, n) == 0) return i;
+    }
+    return -1;
+}
+
+/* Defines AMP_WITH_PRECISE_MATH and AMP_PM_<name> for each function the kernel's text
+ * names (every function when it defines AMP_WITH_PRECISE_MATH itself). */
+static void add_precise_math(text *t, const amp_kernel_desc *desc, const char *user)
+{
+    static const char prefix[] = "precise_math_";
+    bool used[PRECISE_MATH_COUNT] = {false}, any = false, all = false;
+    for (int i = 0; i < desc->define_count; i++)
+        all |= strncmp(desc->defines[i], "AMP_WITH_PRECISE_MATH", 21) == 0;
+    const char *texts[] = {desc->params, desc->declarations, user};
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
+        for (const char *p = texts[i]; p && (p = strstr(p, prefix)) != NULL; p += sizeof prefix - 1) {
+            int f = precise_math_index(p + sizeof prefix - 1);
+            if (f >= 0) used[f] = any = true;
+        }
+    if (!any && !all) return;
+    add(t, "#ifndef AMP_WITH_PRECISE_MATH\n#define AMP_WITH_PRECISE_MATH 1\n#endif\n");
+    for (int i = 0; i < PRECISE_MATH_COUNT; i++)
+        if (used[i] || all) add(t, "#define AMP_PM_%s 1\n", precise_math_names[i]);
+}
+
 /* True if the kernel's own text names one of n words, or it defines `define`: a part
  * of the library that only such kernels compile. */
 static bool needs_part(const amp_kernel_desc *desc, const char *user, const char *const *words, size_t n,
@@ -85,6 +132,9 @@ static void add_prologue(text *t, const amp_kernel *k, const amp_kernel_desc *de
            "#extension GL_GOOGLE_cpp_style_line_directive : require\n"
            "#extension GL_EXT_samplerless_texture_functions : require\n" FORMATS_MARKER);
     if (k->dev->float64) add(t, "#define AMP_HAS_DOUBLE 1\n");
+    /* Vulkan lets fma() round twice; GPUs fuse it, lavapipe (a CPU device) does not:
+     * the math library takes exact products another way there. */
+    if (k->dev->props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU) add(t, "#define AMP_FMA_FUSED 1\n");
     if (k->dev->float_atomics)
         add(t, "#extension GL_EXT_shader_atomic_float : require\n#define AMP_HAS_FLOAT_ATOMICS 1\n");
     add(t, "layout(local_size_x = %u, local_size_y = %u, local_size_z = %u) in;\n", k->local[0], k->local[1],
@@ -92,6 +142,7 @@ static void add_prologue(text *t, const amp_kernel *k, const amp_kernel_desc *de
     if (needs_part(desc, user, vecmath_words, sizeof vecmath_words / sizeof *vecmath_words, "AMP_WITH_VECMATH"))
         add(t, "#define AMP_WITH_VECMATH 1\n");
     if (needs_part(desc, user, fast_math_words, 1, "AMP_WITH_FAST_MATH")) add(t, "#define AMP_WITH_FAST_MATH 1\n");
+    add_precise_math(t, desc, user);
     add(t, "#include <ampvk/ampvk.glsl>\n");
     if (desc->declarations) add(t, "#line 1 \"%s (declarations)\"\n%s\n", name, desc->declarations);
     add(t, "#line 1 \"%s (generated)\"\n", name);

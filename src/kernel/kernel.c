@@ -301,6 +301,18 @@ static char *user_code(amp_kernel *k, const amp_kernel_desc *desc)
     return user;
 }
 
+/* A kernel that uses double or 64-bit integers needs the device feature: without
+ * it the pipeline would be invalid, so the kernel fails here, naming both. */
+static amp_status check_capabilities(const amp_kernel *k, const amp__reflection *refl)
+{
+    const char *what = refl->float64 && !k->dev->float64 ? "double (SPIR-V Float64), which needs shaderFloat64"
+                       : refl->int64 && !k->dev->int64   ? "64-bit integers (SPIR-V Int64), which need shaderInt64"
+                                                         : NULL;
+    if (!what) return AMP_OK;
+    return amp__fail(AMP_ERROR_UNSUPPORTED, "kernel \"%s\" uses %s, and the device \"%s\" does not have it enabled",
+                     k->name, what, k->dev->props.deviceName);
+}
+
 /* Compiles the variant for the default formats, places the arguments where the
  * compiler put them, and builds the layout and the first pipeline. */
 static amp_status build_first_variant(amp_kernel *k)
@@ -316,6 +328,7 @@ static amp_status build_first_variant(amp_kernel *k)
         k->from_cache = spv.from_disk;
         st = amp__reflect(spv.words, spv.count, &refl);
     }
+    if (st == AMP_OK) st = check_capabilities(k, &refl);
     if (st == AMP_OK) st = place_arguments(k, &refl);
     if (st == AMP_OK) {
         amp__lock(k->dev);

@@ -103,6 +103,7 @@ typedef struct amp__reflection {
     uint32_t *binding_strides; /* ArrayStride of each storage binding (index = binding) */
     uint32_t binding_count;
     uint32_t shared_bytes;     /* total size of tile_static (Workgroup) variables */
+    bool float64, int64;       /* declares the Float64 / Int64 capability (double, int64_t) */
 } amp__reflection;
 AMP_HIDDEN amp_status amp__reflect(const uint32_t *words, size_t count, amp__reflection *out);
 AMP_HIDDEN void amp__reflection_free(amp__reflection *r);

@@ -1,6 +1,6 @@
 /* Just enough SPIR-V reflection to check arguments: the member offsets of the
  * argument block (set 0, binding 0) and the element stride of each storage
- * buffer binding. */
+ * buffer binding; and whether the module needs 64-bit floats or integers. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +10,7 @@ enum {
     OP_TYPE_BOOL = 20, OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22, OP_TYPE_VECTOR = 23, OP_TYPE_MATRIX = 24,
     OP_TYPE_ARRAY = 28, OP_CONSTANT = 43, STORAGE_WORKGROUP = 4,
     OP_TYPE_RUNTIME_ARRAY = 29, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_VARIABLE = 59,
-    OP_DECORATE = 71, OP_MEMBER_DECORATE = 72,
+    OP_DECORATE = 71, OP_MEMBER_DECORATE = 72, OP_CAPABILITY = 17, CAP_FLOAT64 = 10, CAP_INT64 = 11,
     DEC_ARRAY_STRIDE = 6, DEC_BINDING = 33, DEC_OFFSET = 35
 };
 
@@ -45,6 +45,7 @@ static uint64_t type_size(const uint32_t *w, size_t count, const size_t *def, ui
 typedef struct id_tables {
     uint32_t *binding, *stride, *pointee, *first_member, *array_elem, *var_type;
     char *is_var, *has_binding;
+    bool float64, int64; /* the module declares the Float64 / Int64 capability */
 } id_tables;
 
 /* Every table sized for the module's id bound; false when out of memory. */
@@ -82,7 +83,10 @@ static amp_status collect_ids(const uint32_t *w, size_t count, uint32_t bound, i
         uint32_t op = w[i] & 0xffff, n = w[i] >> 16;
         if (n == 0 || i + n > count) return amp__fail(AMP_ERROR_FORMAT, "malformed SPIR-V at word %zu", i);
         const uint32_t *a = &w[i + 1];
-        if (op == OP_DECORATE && n >= 4 && a[0] < bound) {
+        if (op == OP_CAPABILITY && n >= 2) {
+            t->float64 |= a[0] == CAP_FLOAT64;
+            t->int64 |= a[0] == CAP_INT64;
+        } else if (op == OP_DECORATE && n >= 4 && a[0] < bound) {
             if (a[1] == DEC_BINDING) {
                 t->binding[a[0]] = a[2];
                 t->has_binding[a[0]] = 1;
@@ -178,7 +182,7 @@ amp_status amp__reflect(const uint32_t *w, size_t count, amp__reflection *out)
     memset(out, 0, sizeof *out);
     if (count < 5 || w[0] != 0x07230203u) return amp__fail(AMP_ERROR_FORMAT, "not SPIR-V");
     uint32_t bound = w[3];
-    id_tables t;
+    id_tables t = {0};
     amp_status st = AMP_OK;
     if (!tables_alloc(&t, bound)) st = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
     if (st == AMP_OK) st = collect_ids(w, count, bound, &t);
@@ -189,6 +193,8 @@ amp_status amp__reflect(const uint32_t *w, size_t count, amp__reflection *out)
     }
     if (st == AMP_OK) st = shared_bytes(w, count, bound, t.pointee, out);
     if (st == AMP_OK) st = member_offsets(w, count, block, out);
+    out->float64 = t.float64;
+    out->int64 = t.int64;
     tables_free(&t);
     if (st != AMP_OK) amp__reflection_free(out);
     return st;

@@ -1,0 +1,6 @@
+// ampvk kernel library, precise_math: sin cos tan sincos sinpi cospi tanpi.
+// Part of precise_math.glsl (read there how the parts fit); float and double.
+#ifdef AMP_PM_NEEDS
+// what the requested functions are built on (#define AMP_PM_<x>)
+#else
+#endif

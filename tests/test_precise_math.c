@@ -1,0 +1,353 @@
+/* precise_math in kernels (shaders/ampvk/precise_math.glsl) against the host's long
+ * double libm: every case of tests/precise/<family>.h in float and double, on random
+ * inputs over the whole line (random bit patterns), random inputs in the function's
+ * main interval (uniform and log-uniform), and special values (zeros, infinities, NaN,
+ * subnormals, the extremes, each case's hard cases). The error of a result is
+ * |result - exact| in units of the last place of the exact value in the result's type;
+ * bound 0 means bit-exact (the sign of zero included). On a device that flushes
+ * subnormals (found by a probe), an input or result below the normal range may also
+ * be taken as a zero.
+ *
+ *   test_precise_math [--n N] [--only name,name] [--type float|double] [--table FILE]
+ *
+ * --n: random inputs per case and type (default 8192; the full run uses 1048576);
+ * --only: the cases whose name (up to a space) is listed; --table: writes a Markdown
+ * table of the worst error per case and type (docs/math.md's). Exit 1 when a bound is
+ * broken. */
+#include <float.h>
+#include <math.h>
+
+#include "test.h"
+
+#include "precise/harness.h"
+#include "precise/exact.h"
+#include "precise/exp.h"
+#include "precise/trig.h"
+#include "precise/hyp.h"
+#include "precise/special.h"
+
+static const pm_family families[] = {PM_FAMILY("exact", pm_cases_exact), PM_FAMILY("exp", pm_cases_exp),
+                                     PM_FAMILY("trig", pm_cases_trig), PM_FAMILY("hyp", pm_cases_hyp),
+                                     PM_FAMILY("special", pm_cases_special)};
+
+/* The two types: digits, exponent range, and their conversions. */
+typedef struct pm_type {
+    const char *glsl;
+    amp_type type;
+    size_t size;
+    int digits, min_exp, max_exp; /* as <float.h>: 24, -125, 128 */
+    bool flushes;                 /* the device flushes subnormals (probed) */
+} pm_type;
+static pm_type types[2] = {{"float", AMP_FLOAT, 4, FLT_MANT_DIG, FLT_MIN_EXP, FLT_MAX_EXP, false},
+                           {"double", AMP_DOUBLE, 8, DBL_MANT_DIG, DBL_MIN_EXP, DBL_MAX_EXP, false}};
+
+static long double to_type(const pm_type *t, long double x) { return t->size == 4 ? (float)x : (double)x; }
+static long double get(const pm_type *t, const void *p, size_t i)
+{
+    return t->size == 4 ? ((const float *)p)[i] : ((const double *)p)[i];
+}
+static void put(const pm_type *t, void *p, size_t i, long double x)
+{
+    if (t->size == 4) ((float *)p)[i] = (float)x;
+    else ((double *)p)[i] = (double)x;
+}
+static long double min_normal(const pm_type *t) { return ldexpl(1, t->min_exp - 1); }
+
+/* A uniformly random bit pattern of the type: every finite value, infinities, NaNs. */
+static long double random_bits(const pm_type *t)
+{
+    uint64_t b = (uint64_t)test_rand() << 32 | test_rand();
+    if (t->size == 4) {
+        float f;
+        uint32_t u = (uint32_t)b;
+        memcpy(&f, &u, 4);
+        return f;
+    }
+    double d;
+    memcpy(&d, &b, 8);
+    return d;
+}
+static double uniform01(void) { return (test_rand() >> 8) * 0x1p-24 + (test_rand() >> 8) * 0x1p-48; }
+
+/* A random value in [lo, hi]: uniform, or (half the time) with a log-uniform magnitude
+ * (random exponent from the smallest subnormal to hi's, random digits); the whole line
+ * when lo = hi = 0. */
+static long double random_in(const pm_type *t, double lo, double hi)
+{
+    if (lo == 0 && hi == 0) return random_bits(t);
+    for (int tries = 0; tries < 64; tries++) {
+        long double x;
+        if (test_rand() & 1) {
+            x = to_type(t, lo + (hi - lo) * uniform01());
+        } else {
+            long double big = fmaxl(fabsl(lo), fabsl(hi));
+            int emax = ilogbl(big) + 1, emin = t->min_exp - t->digits;
+            int e = emin + (int)(test_rand() % (uint32_t)(emax - emin + 1));
+            x = to_type(t, ldexpl(1 + uniform01(), e - 1));
+            if ((test_rand() & 2) && lo < 0) x = -x;
+        }
+        if (x >= lo && x <= hi) return x;
+    }
+    return to_type(t, lo);
+}
+
+/* Values every case gets, besides its own. */
+static long double common_special(const pm_type *t, int i)
+{
+    long double sub = ldexpl(1, t->min_exp - t->digits), maxv = t->size == 4 ? FLT_MAX : DBL_MAX;
+    const long double v[] = {0.0L, -0.0L, INFINITY, -INFINITY, NAN, 1, -1, 0.5L, -0.5L, 2, -2, 3, -3, 10, -10,
+                             sub, -sub, min_normal(t), -min_normal(t), min_normal(t) - sub, maxv, -maxv, 0.1L, 100};
+    int n = (int)(sizeof v / sizeof *v);
+    return i < n ? to_type(t, v[i]) : NAN;
+}
+enum { COMMON_SPECIALS = 24 };
+
+/* Units in the last place of x in the type (subnormals: the smallest subnormal). */
+static long double ulp_of(const pm_type *t, long double x)
+{
+    int e = x == 0 || !isfinite(x) ? t->min_exp - 1 : ilogbl(x);
+    if (e < t->min_exp - 1) e = t->min_exp - 1;
+    return ldexpl(1, e - (t->digits - 1));
+}
+
+/* The error of got against the exact value want, in ulps (INFINITY: wrong kind of
+ * value). Bound 0: the bits must match. */
+static long double error_of(const pm_type *t, long double got, long double want, double bound)
+{
+    if (isnan(want) || isnan(got)) return isnan(want) && isnan(got) ? 0 : INFINITY;
+    long double rounded = to_type(t, want);
+    if (bound == 0 || isinf(rounded) || want == 0)
+        return got == rounded && signbit(got) == signbit(rounded) ? 0 : INFINITY;
+    if (isinf(got)) return INFINITY;
+    return fabsl(got - want) / ulp_of(t, want);
+}
+
+typedef struct pm_inputs {
+    size_t n;
+    void *a, *b, *c, *r;
+    int *k;
+} pm_inputs;
+
+/* Fills n inputs: the specials (crossed for two arguments), then random ones. */
+static size_t fill_inputs(const pm_type *t, const pm_case *c, pm_inputs *in, size_t random_n)
+{
+    size_t ns = (size_t)(COMMON_SPECIALS + c->nspecial), i = 0;
+    size_t specials = c->args >= 2 ? ns * ns : ns;
+    in->n = specials + random_n;
+    in->a = calloc(in->n, t->size);
+    in->b = calloc(in->n, t->size);
+    in->c = calloc(in->n, t->size);
+    in->r = calloc(in->n, t->size);
+    in->k = calloc(in->n, sizeof(int));
+    if (!in->a || !in->b || !in->c || !in->r || !in->k) return 0;
+    double lo_b = c->lo_b == 0 && c->hi_b == 0 ? c->lo : c->lo_b, hi_b = c->lo_b == 0 && c->hi_b == 0 ? c->hi : c->hi_b;
+    for (size_t s = 0; s < specials; s++, i++) {
+        size_t sa = c->args >= 2 ? s / ns : s, sb = c->args >= 2 ? s % ns : s;
+        long double va = sa < COMMON_SPECIALS ? common_special(t, (int)sa) : to_type(t, c->special[sa - COMMON_SPECIALS]);
+        long double vb = sb < COMMON_SPECIALS ? common_special(t, (int)sb) : to_type(t, c->special[sb - COMMON_SPECIALS]);
+        put(t, in->a, i, va);
+        put(t, in->b, i, vb);
+        put(t, in->c, i, random_in(t, c->lo, c->hi));
+        in->k[i] = c->int_lo + (int)(test_rand() % (uint32_t)(c->int_hi - c->int_lo + 1));
+    }
+    for (; i < in->n; i++) {
+        /* a quarter of the random inputs from the whole line, the rest from the interval */
+        bool whole = (test_rand() & 3) == 0;
+        put(t, in->a, i, whole ? random_bits(t) : random_in(t, c->lo, c->hi));
+        put(t, in->b, i, whole && (test_rand() & 1) ? random_bits(t) : random_in(t, lo_b, hi_b));
+        put(t, in->c, i, random_in(t, c->lo, c->hi));
+        in->k[i] = c->int_lo + (int)(test_rand() % (uint32_t)(c->int_hi - c->int_lo + 1));
+    }
+    return in->n;
+}
+
+static void free_inputs(pm_inputs *in)
+{
+    free(in->a);
+    free(in->b);
+    free(in->c);
+    free(in->r);
+    free(in->k);
+}
+
+/* Runs the case's body over the inputs on the device; false (and a failed check) if
+ * the kernel does not compile or run. */
+static bool run_kernel(amp_accelerator_view *v, const pm_type *t, const char *body, pm_inputs *in)
+{
+    char decl[64], code[1024];
+    snprintf(decl, sizeof decl, "#define T %s\n", t->glsl);
+    snprintf(code, sizeof code, "T a = A(idx), b = B(idx), c = C(idx); int k = K(idx); T r = T(0);\n%s\nR(idx) = r;",
+             body);
+    amp_kernel *kern = amp_kernel_create(
+        v, &(amp_kernel_desc){.params = "array_view<const T, 1> A, array_view<const T, 1> B, "
+                                        "array_view<const T, 1> C, array_view<const int, 1> K, array_view<T, 1> R",
+                              .declarations = decl, .body = code});
+    amp_extent e = amp_extent1((int)in->n);
+    amp_array_view *a = amp_array_view_create(e, t->type, 0, in->a), *b = amp_array_view_create(e, t->type, 0, in->b),
+                   *c = amp_array_view_create(e, t->type, 0, in->c), *k = amp_array_view_create(e, AMP_INT, 0, in->k),
+                   *r = amp_array_view_create(e, t->type, 0, in->r);
+    bool ok = kern && a && b && c && k && r;
+    REQUIRE(ok);
+    if (ok) {
+        REQUIRE_OK(amp_parallel_for_each(v, e, kern,
+                                         AMP_ARGS(AMP_VIEW("A", a), AMP_VIEW("B", b), AMP_VIEW("C", c),
+                                                  AMP_VIEW("K", k), AMP_VIEW("R", r))));
+        REQUIRE_OK(amp_array_view_synchronize(r));
+    }
+    if (!ok) fprintf(stderr, "    %s: %s\n", body, amp_last_error());
+    amp_kernel_destroy(&kern);
+    amp_array_view_destroy(&a);
+    amp_array_view_destroy(&b);
+    amp_array_view_destroy(&c);
+    amp_array_view_destroy(&k);
+    amp_array_view_destroy(&r);
+    return ok;
+}
+
+/* Whether the device keeps subnormals of the type: r = a * 1 for a subnormal a. */
+static void probe_flush(amp_accelerator_view *v, pm_type *t)
+{
+    pm_inputs in = {0};
+    pm_case probe = {.args = 1};
+    if (fill_inputs(t, &probe, &in, 0) == 0) return;
+    put(t, in.a, 0, ldexpl(1, t->min_exp - 3));
+    if (run_kernel(v, t, "r = a * T(1.0);", &in)) t->flushes = get(t, in.r, 0) == 0;
+    free_inputs(&in);
+}
+
+/* The worst error of a case in one type, and where. */
+typedef struct pm_result {
+    bool ran;
+    long double worst, at[3];
+    int at_k;
+    size_t n, broken, skipped;
+} pm_result;
+
+/* The error of input i, also trying each subnormal input and result as a zero where
+ * the device flushes them. */
+static long double case_error(const pm_type *t, const pm_case *c, const pm_inputs *in, size_t i, long double *x)
+{
+    long double got = get(t, in->r, i);
+    x[0] = get(t, in->a, i);
+    x[1] = get(t, in->b, i);
+    x[2] = get(t, in->c, i);
+    double bound = c->ulp[t->size == 4 ? 0 : 1];
+    long double err = error_of(t, got, c->ref(x, in->k[i]), bound);
+    if (err <= bound || !t->flushes) return err;
+    long double fx[3];
+    for (int j = 0; j < 3; j++) fx[j] = fabsl(x[j]) < min_normal(t) ? copysignl(0, x[j]) : x[j];
+    long double want = c->ref(fx, in->k[i]), e2 = error_of(t, got, want, bound);
+    if (got == 0 && fabsl(to_type(t, want)) < min_normal(t)) e2 = 0;
+    if (got == 0 && fabsl(to_type(t, c->ref(x, in->k[i]))) < min_normal(t)) e2 = 0;
+    return fminl(err, e2);
+}
+
+static pm_result run_case(amp_accelerator_view *v, const pm_type *t, const pm_case *c, size_t random_n)
+{
+    pm_result res = {0};
+    pm_inputs in = {0};
+    if (fill_inputs(t, c, &in, random_n) == 0) {
+        REQUIRE(!"out of host memory");
+        free_inputs(&in);
+        return res;
+    }
+    res.ran = run_kernel(v, t, c->body, &in);
+    res.n = in.n;
+    double bound = c->ulp[t->size == 4 ? 0 : 1];
+    for (size_t i = 0; res.ran && i < in.n; i++) {
+        long double x[3];
+        long double err = case_error(t, c, &in, i, x);
+        if (c->skip && c->skip(x, in.k[i], t->size == 4)) {
+            res.skipped++;
+            continue;
+        }
+        if (err > bound) res.broken++;
+        if (err > res.worst || (i == 0 && err == 0)) {
+            res.worst = err;
+            memcpy(res.at, x, sizeof x);
+            res.at_k = in.k[i];
+        }
+    }
+    free_inputs(&in);
+    return res;
+}
+
+static void print_result(const pm_type *t, const pm_case *c, const pm_result *r)
+{
+    double bound = c->ulp[t->size == 4 ? 0 : 1];
+    printf("  %-22s %-6s n=%-8zu worst %8.3Lf ulp (bound %g) at a=%La", c->name, t->glsl, r->n, r->worst, bound,
+           r->at[0]);
+    if (c->args >= 2) printf(" b=%La", r->at[1]);
+    if (c->args >= 3) printf(" c=%La", r->at[2]);
+    if (c->int_arg) printf(" k=%d", r->at_k);
+    if (r->skipped) printf(" (%zu inputs outside the bound's domain)", r->skipped);
+    printf("%s\n", r->broken ? "  BROKEN" : "");
+    if (r->broken)
+        fprintf(stderr, "%s %s: %zu of %zu results beyond %g ulp; worst %.3Lf ulp at a=%La b=%La\n", c->name,
+                t->glsl, r->broken, r->n, bound, r->worst, r->at[0], r->at[1]);
+}
+
+/* True if the case is in the --only list (matching the name up to a space). */
+static bool selected(const char *only, const char *name)
+{
+    if (!only) return true;
+    size_t n = strcspn(name, " ");
+    for (const char *p = only; *p;) {
+        size_t m = strcspn(p, ",");
+        if (m == n && strncmp(p, name, n) == 0) return true;
+        p += m + (p[m] == ',');
+    }
+    return false;
+}
+
+static void table_row(FILE *f, const pm_case *c, const pm_result *r)
+{
+    fprintf(f, "| %s |", c->name);
+    for (int j = 0; j < 2; j++) {
+        if (!r[j].ran) fprintf(f, " - |");
+        else if (r[j].worst == 0) fprintf(f, " 0 (exact) |");
+        else fprintf(f, " %.3Lf at %La |", r[j].worst, r[j].at[0]);
+    }
+    fprintf(f, " %g / %g |\n", c->ulp[0], c->ulp[1]);
+}
+
+int main(int argc, char **argv)
+{
+    size_t n = 8192;
+    const char *only = NULL, *table = NULL;
+    int type_mask = PM_BOTH;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--n") == 0) n = strtoull(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--only") == 0) only = argv[i + 1];
+        else if (strcmp(argv[i], "--table") == 0) table = argv[i + 1];
+        else if (strcmp(argv[i], "--type") == 0) type_mask = strcmp(argv[i + 1], "float") == 0 ? PM_FLOAT : PM_DOUBLE;
+    }
+    test_begin();
+    amp_accelerator_view *v = test_view();
+    amp_accelerator_info info;
+    REQUIRE_OK(amp_accelerator_get_info(amp_view_accelerator(v), &info));
+    if (!info.supports_double_precision) type_mask &= PM_FLOAT;
+    for (int j = 0; j < 2; j++)
+        if (type_mask & (1 << j)) probe_flush(v, &types[j]);
+    printf("precise_math on %s (float subnormals %s, double subnormals %s), %zu random inputs per case\n",
+           info.description, types[0].flushes ? "flushed" : "kept", types[1].flushes ? "flushed" : "kept", n);
+    FILE *tf = table ? fopen(table, "w") : NULL;
+    if (tf) fprintf(tf, "| function | float: worst ulp, at | double: worst ulp, at | bound (float / double) |\n"
+                        "|---|---|---|---|\n");
+    for (size_t f = 0; f < sizeof families / sizeof *families; f++)
+        for (int i = 0; i < families[f].count; i++) {
+            const pm_case *c = &families[f].cases[i];
+            if (!c->name || !selected(only, c->name)) continue;
+            pm_result r[2] = {{0}};
+            for (int j = 0; j < 2; j++) {
+                int want = c->types ? c->types : PM_BOTH;
+                if (!(want & type_mask & (1 << j))) continue;
+                r[j] = run_case(v, &types[j], c, n);
+                if (r[j].ran) print_result(&types[j], c, &r[j]);
+                REQUIRE(r[j].broken == 0);
+            }
+            if (tf) table_row(tf, c, r);
+        }
+    if (tf) fclose(tf);
+    return test_end();
+}
