@@ -184,6 +184,26 @@ amp_status amp_view_set_profiling(amp_accelerator_view *view, bool on);
  * *count to how many there are; out may be NULL with max 0 to count them. */
 amp_status amp_view_get_profile(amp_accelerator_view *view, amp_profile_entry *out, int max, int *count);
 
+/* The trace: a Chrome trace-event JSON file (open it in Perfetto's UI, ui.perfetto.dev,
+ * or chrome://tracing) with the host's spans on a track per thread (record: each
+ * parallel_for_each, copy and filter; submit; wait; copy: host copies into and out of
+ * staging memory; compile: kernel compiles and pipeline builds; file: PNG and HDR
+ * decoding and encoding) and every dispatch and copy the devices ran on a track per
+ * device, timed with timestamp queries and placed on the host's clock (calibrated
+ * timestamps where the device has VK_EXT_calibrated_timestamps; else by the batch's
+ * submission, so approximately). While a trace is on, every view times its work (as
+ * amp_view_set_profiling). AMPVK_TRACE=file.json starts one at the first call into
+ * ampvk; the exit ends it. Device spans appear once their batch is known complete
+ * (a wait, or a later call that retires it), so wait before amp_trace_stop for a full
+ * picture. */
+/* Starts writing a trace to path (created or replaced). AMP_ERROR_INVALID_STATE when a
+ * trace is already on (the message names its file); AMP_ERROR_INVALID_ARGUMENT when
+ * path cannot be created (with the reason). */
+amp_status amp_trace_start(const char *path);
+/* Ends the trace: the file is complete JSON when this returns. AMP_ERROR_INVALID_STATE
+ * when none is on. */
+amp_status amp_trace_stop(void);
+
 /* Waits for the future (and runs its host-side completion). Returns the status of
  * the work: an error raised while it ran (device lost) is reported here. */
 amp_status amp_future_wait(amp_future *f);

@@ -64,6 +64,26 @@ AMP_HIDDEN bool amp__cache_enabled(void);
  * is no such directory. */
 AMP_HIDDEN char *amp__cache_path(const char *name);
 
+/* ---- trace.c ---- */
+/* CLOCK_MONOTONIC in nanoseconds: the clock of the trace. */
+AMP_HIDDEN uint64_t amp__now_ns(void);
+/* Whether a trace is being written (AMPVK_TRACE or amp_trace_start). */
+AMP_HIDDEN bool amp__trace_on(void);
+/* A host span: begin returns its start (0 when no trace is on); end writes it on the
+ * calling thread's track under category cat ("record", "submit", "wait", "copy",
+ * "compile", "file") with JSON members args (NULL: none). */
+AMP_HIDDEN uint64_t amp__trace_begin(void);
+AMP_HIDDEN void amp__trace_end(uint64_t start_ns, const char *cat, const char *name, const char *args);
+/* fn writes the device spans of work that has completed; the trace calls it before it
+ * closes (the vulkan layer registers it). */
+AMP_HIDDEN void amp__trace_on_flush(void (*fn)(void));
+/* memcpy, as a "copy" span named name with its bytes when a trace is on. */
+AMP_HIDDEN void amp__trace_memcpy(void *dst, const void *src, size_t n, const char *name);
+/* A device span (a dispatch or copy, already placed on the host clock) on the track of
+ * device (any key; the track is named after device_name). */
+AMP_HIDDEN void amp__trace_device(const void *device, const char *device_name, const char *name, uint64_t start_ns,
+                                  uint64_t dur_ns, uint64_t bytes);
+
 #ifdef AMPVK_FAULTS
 #include "core/faults.h" /* AMPVK_FAULT_INJECTION builds: fallible calls through a counter */
 #endif

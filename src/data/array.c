@@ -301,7 +301,7 @@ static amp_status upload_view(amp_array_view *view, amp_accelerator_view *v, con
     if (!b) return amp_last_status();
     amp__staging *s = amp__staging_get(v->dev, bytes, false);
     if (!s) return amp_last_status();
-    memcpy(s->buf.alloc.mapped, src, bytes);
+    amp__trace_memcpy(s->buf.alloc.mapped, src, bytes, "host to staging");
     amp__batch_keep_staging(b, s);
     amp__barrier bar = {0};
     amp__track_access(&d->track, d->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, true,
@@ -462,7 +462,7 @@ static amp_status data_pull_host(amp__data *d)
     if (s == AMP_OK) {
         s = amp__device_wait_serial(d->dev, serial, UINT64_MAX);
         if (s == AMP_OK) {
-            memcpy(d->host, st->buf.alloc.mapped, d->size);
+            amp__trace_memcpy(d->host, st->buf.alloc.mapped, d->size, "staging to host");
             d->host_valid = true;
         }
         amp__staging_put(d->dev, st);
@@ -995,7 +995,7 @@ static void unpack_pull(void *ctx, const void *staged, bool ok)
     pull_job *j = ctx;
     amp__data *d = j->data;
     if (ok && j->version == d->version && !d->host_valid) {
-        memcpy(d->host, staged, d->size);
+        amp__trace_memcpy(d->host, staged, d->size, "staging to host");
         d->host_valid = true;
     }
     data_release(d);
@@ -1125,7 +1125,7 @@ typedef struct to_host_job {
 static void unpack_to_host(void *ctx, const void *staged, bool ok)
 {
     to_host_job *j = ctx;
-    if (ok) memcpy(j->dst, staged, j->bytes);
+    if (ok) amp__trace_memcpy(j->dst, staged, j->bytes, "staging to host");
 }
 
 static amp_status check_view(const char *who, const amp_array_view *v)

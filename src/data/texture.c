@@ -409,12 +409,8 @@ static amp_status resolve_region(const char *who, const amp_texture *t, const am
 /* Widens (to_image) or narrows packed texels between host and image sizes: the
  * emulated 3-component formats, stored with 4, in typed loops the compiler
  * vectorizes (a 4K RGB image a few ms, not a memcpy call per texel). */
-static void convert_texels(const amp__format *f, const void *src, void *dst, size_t texels, bool to_image)
+static void convert_widths(const amp__format *f, const void *src, void *dst, size_t texels, bool to_image)
 {
-    if (f->host_texel == f->image_texel) {
-        memcpy(dst, src, texels * f->host_texel);
-        return;
-    }
     size_t h = f->host_texel, i = f->image_texel, e = h / 3;
     bool aligned = ((uintptr_t)src | (uintptr_t)dst) % (e ? e : 1) == 0;
     if (h % 3 == 0 && i == 4 * e && aligned) {
@@ -436,6 +432,20 @@ static void convert_texels(const amp__format *f, const void *src, void *dst, siz
             memcpy(d + n * h, s + n * i, h);
         }
     }
+}
+
+/* Host texels into staging (to_image) or back: a copy, or widened / narrowed; a
+ * "copy" span in the trace. */
+static void convert_texels(const amp__format *f, const void *src, void *dst, size_t texels, bool to_image)
+{
+    const char *name = to_image ? "host to staging" : "staging to host";
+    if (f->host_texel == f->image_texel) {
+        amp__trace_memcpy(dst, src, texels * f->host_texel, name);
+        return;
+    }
+    uint64_t span = amp__trace_begin();
+    convert_widths(f, src, dst, texels, to_image);
+    amp__trace_end(span, "copy", name, NULL);
 }
 
 typedef struct texture_job {

@@ -308,7 +308,8 @@ static amp_status check_plan(const group *g, int n, const amp_image_filter *fs, 
     return AMP_OK;
 }
 
-amp_status amp_image_filter_chain(const amp_image_filter *filters, int count, amp_texture *src, amp_texture *dst)
+/* amp_image_filter_chain without its trace span. */
+static amp_status filter_chain(const amp_image_filter *filters, int count, amp_texture *src, amp_texture *dst)
 {
     amp_status st = check_call(src, dst);
     if (st != AMP_OK) return st;
@@ -366,6 +367,14 @@ amp_status amp_image_filter_prepare(amp_accelerator_view *view, const amp_image_
     if (st == AMP_OK) st = amp_view_flush(amp_texture_accelerator_view(src));
     amp_texture_destroy(&dst);
     amp_texture_destroy(&src);
+    return st;
+}
+
+amp_status amp_image_filter_chain(const amp_image_filter *filters, int count, amp_texture *src, amp_texture *dst)
+{
+    uint64_t span = amp__trace_begin();
+    amp_status st = filter_chain(filters, count, src, dst);
+    amp__trace_end(span, "record", "filter", NULL);
     return st;
 }
 

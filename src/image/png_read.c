@@ -512,7 +512,8 @@ static amp_status read_direct(amp__png_reader *r, int channels, amp__host_image 
     return AMP_OK;
 }
 
-amp_status amp__png_read(amp__png_reader *r, int channels, amp__host_image *out)
+/* amp__png_read without its trace span. */
+static amp_status png_read(amp__png_reader *r, int channels, amp__host_image *out)
 {
     const amp__png_info *info = &r->info;
     channels = channels ? channels : info->channels;
@@ -529,4 +530,12 @@ amp_status amp__png_read(amp__png_reader *r, int channels, amp__host_image *out)
     free(rgba);
     *out = (amp__host_image){(int)info->width, (int)info->height, channels, info->bits, px, false};
     return AMP_OK;
+}
+
+amp_status amp__png_read(amp__png_reader *r, int channels, amp__host_image *out)
+{
+    uint64_t span = amp__trace_begin();
+    amp_status st = png_read(r, channels, out);
+    amp__trace_end(span, "file", "PNG decode", NULL);
+    return st;
 }

@@ -660,8 +660,9 @@ static unsigned char *put_idats(unsigned char *p, const unsigned char *z, size_t
     return put_chunk(p, "IEND", NULL, 0);
 }
 
-amp_status amp__png_encode(const void *samples, int width, int height, int channels, int bits, int level,
-                           unsigned char **png, size_t *png_size)
+/* amp__png_encode without its trace span. */
+static amp_status png_encode(const void *samples, int width, int height, int channels, int bits, int level,
+                             unsigned char **png, size_t *png_size)
 {
     if (level < 0 || level > 12)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "PNG compression level %d is not 0 (the default) to 12", level);
@@ -725,4 +726,13 @@ amp_status amp__png_encode(const void *samples, int width, int height, int chann
     unsigned char *fit = realloc(file, *png_size);
     *png = fit ? fit : file;
     return AMP_OK;
+}
+
+amp_status amp__png_encode(const void *samples, int width, int height, int channels, int bits, int level,
+                           unsigned char **png, size_t *png_size)
+{
+    uint64_t span = amp__trace_begin();
+    amp_status st = png_encode(samples, width, height, channels, bits, level, png, png_size);
+    amp__trace_end(span, "file", "PNG encode", NULL);
+    return st;
 }

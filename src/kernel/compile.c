@@ -596,8 +596,13 @@ amp_status amp__compile(amp__device *d, const char *source, const char *name, co
 
     char *path = disk_cache_path(key);
     amp_status st = AMP_OK;
-    if (!path || !disk_cache_take(d, key, full, name, path, out))
+    uint64_t span = amp__trace_begin();
+    if (path && disk_cache_take(d, key, full, name, path, out)) {
+        amp__trace_end(span, "compile", name, "\"from\":\"disk cache\"");
+    } else {
         st = compile_and_store(d, source, name, desc, key, full, path, out);
+        amp__trace_end(span, "compile", name, "\"from\":\"GLSL\"");
+    }
     free(path);
     free(full);
     return st;

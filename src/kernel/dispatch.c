@@ -345,8 +345,9 @@ static amp_status record_dispatch(amp_accelerator_view *view, const amp_kernel *
     return amp__view_command_done(view);
 }
 
-amp_status amp_parallel_for_each(amp_accelerator_view *view, amp_extent domain, amp_kernel *k, const amp_arg *args,
-                                 int arg_count)
+/* amp_parallel_for_each without its trace span. */
+static amp_status for_each(amp_accelerator_view *view, amp_extent domain, amp_kernel *k, const amp_arg *args,
+                           int arg_count)
 {
     if (!k) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_parallel_for_each: NULL kernel");
     if (!view) view = k->view;
@@ -380,5 +381,14 @@ amp_status amp_parallel_for_each(amp_accelerator_view *view, amp_extent domain, 
         if (fb) amp__barrier_record(view, amp__batch_cmd(fb), &bar);
     }
     amp__unlock(d);
+    return st;
+}
+
+amp_status amp_parallel_for_each(amp_accelerator_view *view, amp_extent domain, amp_kernel *k, const amp_arg *args,
+                                 int arg_count)
+{
+    uint64_t span = amp__trace_begin();
+    amp_status st = for_each(view, domain, k, args, arg_count);
+    amp__trace_end(span, "record", k ? k->name : "parallel_for_each", NULL);
     return st;
 }

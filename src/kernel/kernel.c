@@ -232,6 +232,12 @@ static amp_status check_desc(const amp_kernel_desc *desc)
     int rank = desc->rank ? desc->rank : 1;
     if (rank < 1 || rank > 3)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_kernel_create: rank %d is not 1, 2 or 3", desc->rank);
+    /* the name goes into #line directives, which have no escapes */
+    for (const char *c = desc->name; c && *c; c++)
+        if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20)
+            return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                             "amp_kernel_create: the name \"%s\" has a quote, backslash or control character at %d",
+                             desc->name, (int)(c - desc->name));
     return AMP_OK;
 }
 

@@ -87,7 +87,8 @@ typedef struct device_request {
     VkPhysicalDeviceVulkan12Features f12;
     VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float;
     VkPhysicalDeviceCustomBorderColorFeaturesEXT border;
-    const char *exts[4];
+    const char *exts[6];
+    bool calibrated; /* VK_EXT_calibrated_timestamps with CLOCK_MONOTONIC */
     uint32_t ext_count;
 } device_request;
 
@@ -135,8 +136,26 @@ static amp_status request_core_features(amp__device *d, VkPhysicalDevice pd, con
     return AMP_OK;
 }
 
+/* Whether the device's timestamps can be read together with CLOCK_MONOTONIC (the
+ * trace's clock): VK_EXT_calibrated_timestamps with both domains. */
+static bool host_clock_domain(amp__device *d, VkPhysicalDevice pd)
+{
+    PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT domains =
+        (PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT)vkGetInstanceProcAddr(
+            d->instance, "vkGetPhysicalDeviceCalibrateableTimeDomainsEXT");
+    VkTimeDomainEXT list[8];
+    uint32_t n = 8;
+    if (!domains || domains(pd, &n, list) < 0) return false;
+    bool device = false, monotonic = false;
+    for (uint32_t i = 0; i < n; i++) {
+        device |= list[i] == VK_TIME_DOMAIN_DEVICE_EXT;
+        monotonic |= list[i] == VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT;
+    }
+    return device && monotonic;
+}
+
 /* The extensions ampvk uses where the device has them: float atomics, host memory
- * import, custom border colors. Out of memory listing them is an error, not a device
+ * import, custom border colors, calibrated timestamps. Out of memory listing them is an error, not a device
  * without them. */
 static amp_status request_extensions(amp__device *d, VkPhysicalDevice pd, device_request *rq)
 {
@@ -183,6 +202,8 @@ static amp_status request_extensions(amp__device *d, VkPhysicalDevice pd, device
             d->custom_border = true;
         }
     }
+    rq->calibrated = has_extension(ext, n, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) && host_clock_domain(d, pd);
+    if (rq->calibrated) rq->exts[rq->ext_count++] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
     free(ext);
     return AMP_OK;
 }
@@ -219,9 +240,13 @@ static amp__device *device_open(amp_accelerator *acc)
         VkResult r = vkCreateDevice(pd, &dci, NULL, &d->device);
         if (r != VK_SUCCESS) st = amp__vk_fail(r, "vkCreateDevice");
     }
+    bool calibrated = rq->calibrated;
     free(rq);
     if (st == AMP_OK) {
         vkGetDeviceQueue(d->device, d->queue_family, 0, &d->queue);
+        if (calibrated)
+            d->calibrated_timestamps =
+                (PFN_vkGetCalibratedTimestampsEXT)vkGetDeviceProcAddr(d->device, "vkGetCalibratedTimestampsEXT");
         st = finish_device(d);
         if (st != AMP_OK) vkDestroyDevice(d->device, NULL);
     }
@@ -236,6 +261,13 @@ static amp__device *device_open(amp_accelerator *acc)
 /* The devices of accelerators: opened on first use, kept for the process's life. */
 static pthread_mutex_t opened_lock = PTHREAD_MUTEX_INITIALIZER;
 static amp__keyed *opened;
+
+void amp__devices_each(void (*fn)(amp__device *d))
+{
+    pthread_mutex_lock(&opened_lock);
+    for (amp__keyed *k = opened; k; k = k->next) fn(k->value);
+    pthread_mutex_unlock(&opened_lock);
+}
 
 amp__device *amp__accelerator_device(amp_accelerator *acc)
 {
@@ -403,6 +435,7 @@ amp_status amp__device_wait_serial(amp__device *d, uint64_t serial, uint64_t tim
      * for its download must not stop the others' uploads. Only the device's own
      * semaphore is touched meanwhile; done_serial is updated under the lock again. */
     int depth = d->lock_depth;
+    uint64_t span = amp__trace_begin();
     for (int i = 0; i < depth; i++) amp__unlock(d);
     /* Poll briefly before sleeping in the driver: a short kernel finishes sooner than
      * a blocking wait wakes up (tens of microseconds on common drivers). Not on a
@@ -427,6 +460,7 @@ amp_status amp__device_wait_serial(amp__device *d, uint64_t serial, uint64_t tim
         r = vkWaitSemaphores(d->device, &wi, timeout_ns);
     }
     for (int i = 0; i < depth; i++) amp__lock(d);
+    amp__trace_end(span, "wait", "wait", NULL);
     if (r == VK_TIMEOUT) return amp__fail(AMP_ERROR_TIMEOUT, "wait timed out after %llu ns",
                                          (unsigned long long)timeout_ns);
     if (r == VK_ERROR_DEVICE_LOST) {

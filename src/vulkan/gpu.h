@@ -66,6 +66,8 @@ typedef struct amp__device {
     uint32_t queue_index;     /* of the queue in its family (for the lock callbacks) */
     uint32_t family_count;    /* queue families of the physical device */
     uint64_t timestamp_mask;  /* the valid bits of the queue's timestamps (0: none) */
+    /* VK_EXT_calibrated_timestamps (NULL without): the trace places device times with it */
+    PFN_vkGetCalibratedTimestampsEXT calibrated_timestamps;
     amp_vulkan_queue_lock_fn lock_queue, unlock_queue; /* the application's, around queue use; or NULL */
     void *queue_user;
     VkPhysicalDeviceProperties props;
@@ -96,6 +98,8 @@ AMP_HIDDEN void amp__unlock(amp__device *d);
 /* The device of an accelerator, opened on first use (ampvk's own VkDevice). NULL
  * with an error if it cannot be opened; a later call tries again. */
 AMP_HIDDEN amp__device *amp__accelerator_device(amp_accelerator *acc);
+/* Calls fn on every device of an accelerator opened so far (not the application's). */
+AMP_HIDDEN void amp__devices_each(void (*fn)(amp__device *d));
 /* A device over the application's VkDevice (amp_view_create_external). */
 AMP_HIDDEN amp__device *amp__device_wrap(const amp_vulkan_device_desc *desc);
 AMP_HIDDEN void amp__device_close(amp__device *d);

@@ -89,7 +89,9 @@ amp_status amp__compute_pipeline_specialized(amp__device *d, const uint32_t *spi
         .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
                   .module = mod, .pName = "main", .pSpecializationInfo = spec},
         .layout = layout};
+    uint64_t span = amp__trace_begin();
     r = vkCreateComputePipelines(d->device, d->pipeline_cache, 1, &pci, NULL, out);
+    amp__trace_end(span, "compile", "pipeline", NULL);
     vkDestroyShaderModule(d->device, mod, NULL);
     if (r == VK_SUCCESS) d->pipeline_cache_dirty = true; /* saved when the device closes */
     return r == VK_SUCCESS ? AMP_OK : amp__vk_fail(r, "vkCreateComputePipelines");

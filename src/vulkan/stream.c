@@ -53,13 +53,15 @@ struct amp__batch {
     VkQueryPool queries;         /* timestamps (two a command) when profiling */
     profile_label *labels;       /* the timed commands, `timed` of them */
     uint32_t timed;
-    bool profiled;               /* recorded with profiling on */
+    bool profiled;               /* recorded with profiling (or a trace) on */
+    uint64_t submit_ns;          /* when it was submitted (the trace's clock) */
     amp__batch *next;
 };
 
 /* ---- views ---- */
 
 static void print_profile(amp_accelerator_view *v);
+static void retire_all(void);
 
 /* Views that print their profile (AMPVK_PROFILE=1): at their destruction, or at exit. */
 #define MAX_PRINTED 64
@@ -107,6 +109,7 @@ static amp_accelerator_view *view_new(amp__device *d, amp_accelerator *acc, amp_
     v->dev = d;
     v->acc = acc;
     v->mode = mode;
+    amp__trace_on_flush(retire_all);
     const char *env = getenv("AMPVK_PROFILE");
     if (env && strcmp(env, "1") == 0 && d->timestamp_mask) v->profiling = v->profile_print = true;
     VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
@@ -324,7 +327,42 @@ static void add_time(amp_accelerator_view *v, const profile_label *l, double ms)
     if (ms > e->max_ms) e->max_ms = ms;
 }
 
-/* The times of a completed batch's timed commands, into the view's table. */
+/* Where device tick t falls on the host's clock, from one pair of readings of both
+ * (ticks dev0 at host0 ns); differences wrap within the timestamp's valid bits. */
+static uint64_t host_time(const amp__device *d, uint64_t t, uint64_t dev0, uint64_t host0)
+{
+    int bits = d->timestamp_mask == UINT64_MAX ? 64 : __builtin_popcountll(d->timestamp_mask);
+    int64_t delta = (int64_t)((t - dev0) << (64 - bits)) >> (64 - bits);
+    return host0 + (uint64_t)((double)delta * d->props.limits.timestampPeriod);
+}
+
+/* A completed batch's timed commands on the trace's device track: placed by a
+ * calibrated reading of both clocks where the device has one, else by taking the
+ * first command's start as the submission's time. */
+static void trace_times(amp_accelerator_view *v, amp__batch *b, const uint64_t *t)
+{
+    amp__device *d = v->dev;
+    uint64_t dev0 = t[0], host0 = b->submit_ns;
+    if (d->calibrated_timestamps) {
+        VkCalibratedTimestampInfoEXT info[2] = {
+            {.sType = VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT, .timeDomain = VK_TIME_DOMAIN_DEVICE_EXT},
+            {.sType = VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT,
+             .timeDomain = VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT}};
+        uint64_t now[2], deviation;
+        if (d->calibrated_timestamps(d->device, 2, info, now, &deviation) == VK_SUCCESS) {
+            dev0 = now[0];
+            host0 = now[1];
+        }
+    }
+    for (uint32_t i = 0; i < b->timed; i++) {
+        uint64_t start = host_time(d, t[2 * i], dev0, host0), end = host_time(d, t[2 * i + 1], dev0, host0);
+        amp__trace_device(d, d->props.deviceName, b->labels[i].name, start, end > start ? end - start : 0,
+                          b->labels[i].bytes);
+    }
+}
+
+/* The times of a completed batch's timed commands, into the view's table and the
+ * trace. */
 static void gather_times(amp_accelerator_view *v, amp__batch *b)
 {
     if (!b->profiled || !b->timed) return;
@@ -333,18 +371,28 @@ static void gather_times(amp_accelerator_view *v, amp__batch *b)
     if (vkGetQueryPoolResults(d->device, b->queries, 0, 2 * b->timed, 2 * sizeof *t * b->timed, t, sizeof *t,
                               VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
         double ns = d->props.limits.timestampPeriod;
-        for (uint32_t i = 0; i < b->timed; i++)
+        for (uint32_t i = 0; v->profiling && i < b->timed; i++)
             add_time(v, &b->labels[i], (double)((t[2 * i + 1] - t[2 * i]) & d->timestamp_mask) * ns * 1e-6);
+        if (amp__trace_on()) trace_times(v, b, t);
     }
     b->timed = 0;
 }
+
+/* The trace's flush: every view of the device gathers its completed batches. */
+static void retire_device(amp__device *d)
+{
+    amp__lock(d);
+    for (amp_accelerator_view *w = d->view_list; w; w = w->next_on_device) amp__view_retire(w);
+    amp__unlock(d);
+}
+static void retire_all(void) { amp__devices_each(retire_device); }
 
 /* Makes b's query pool (first use) and resets it at the start of its commands. */
 static void profile_batch(amp_accelerator_view *v, amp__batch *b)
 {
     b->profiled = false;
     b->timed = 0;
-    if (!v->profiling) return;
+    if ((!v->profiling && !amp__trace_on()) || !v->dev->timestamp_mask) return;
     if (!b->queries) {
         VkQueryPoolCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
                                     .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 2 * PROFILE_CAP};
@@ -639,6 +687,8 @@ static amp_status submit_batch(amp_accelerator_view *v)
                            .pWaitDstStageMask = b->wait_stages, .commandBufferCount = 1,
                            .pCommandBuffers = &b->cmd, .signalSemaphoreCount = b->signal_count,
                            .pSignalSemaphores = b->signals};
+        uint64_t span = amp__trace_begin();
+        b->submit_ns = amp__now_ns();
         amp__queue_lock(d);
         r = vkQueueSubmit(d->queue, 1, &si, VK_NULL_HANDLE);
         if (r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY) {
@@ -647,6 +697,7 @@ static amp_status submit_batch(amp_accelerator_view *v)
             r = vkQueueSubmit(d->queue, 1, &si, VK_NULL_HANDLE);
         }
         amp__queue_unlock(d);
+        amp__trace_end(span, "submit", "submit", NULL);
     }
     if (r != VK_SUCCESS) {
         /* The batch's work is lost and its serial will never be signalled: the device
