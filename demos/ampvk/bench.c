@@ -16,6 +16,10 @@
  *              runs `<this program> bench --kernel-ready` as a child
  *   image      with --image FILE: amp_image_load and amp_image_save (PNG, default settings) of
  *              FILE on the host, median of 5 runs: ms, MB/s of raw pixels, bytes written
+ *   math       (only when named) throughput of exp, log, sin, pow and erf: precise_math in
+ *              float and double, fast_math in float, in G results/s over 4M elements x 256
+ *              evaluations each (device time from the view's profile); the same loop as
+ *              scripts/bench_math_cuda.cu, which runs CUDA's functions for comparison
  * --filters is --only filters; --image adds its section to --only's or --filters'. --quick
  * (for tests) makes everything small: a 960x540 image and few repetitions. The table goes
  * to stdout; with --json one JSON object goes to stdout and the table to stderr.
@@ -52,6 +56,8 @@ static const char bench_help[] =
     "  kernel     the first kernel of a new process, cold and with a warm disk cache (ms)\n"
     "  image      amp_image_load and amp_image_save (PNG, default settings) of --image's\n"
     "             file on the host: median of 5 runs, ms, MB/s of raw pixels, bytes written\n"
+    "  math       (only when named) exp, log, sin, pow, erf: precise_math float and double,\n"
+    "             fast_math float, in G results/s (device time)\n"
     "\n"
     "options:\n"
     "  --json            print one JSON object on stdout (the table goes to stderr)\n"
@@ -75,13 +81,29 @@ enum {
     SEC_FILTERS = 8,
     SEC_KERNEL = 16,
     SEC_IMAGE = 32,
+    SEC_MATH = 64,
     SEC_DEVICE = SEC_BANDWIDTH | SEC_DISPATCH | SEC_TRANSFERS | SEC_FILTERS | SEC_KERNEL
 };
 static const struct {
     const char *name;
     unsigned bit;
 } sections[] = {{"bandwidth", SEC_BANDWIDTH}, {"dispatch", SEC_DISPATCH}, {"transfers", SEC_TRANSFERS},
-                {"filters", SEC_FILTERS},     {"kernel", SEC_KERNEL},     {"image", SEC_IMAGE}};
+                {"filters", SEC_FILTERS},     {"kernel", SEC_KERNEL},     {"image", SEC_IMAGE},
+                {"math", SEC_MATH}};
+
+/* The math section: each function's argument range and the kernels' variants. The
+ * loop (K evaluations per element, the argument stepping by a small amount) is the
+ * one of scripts/bench_math_cuda.cu. */
+static const struct {
+    const char *name;
+    double lo, hi; /* where the arguments lie */
+} math_fns[] = {{"exp", -10, 10}, {"log", 0.1, 100}, {"sin", -100, 100}, {"pow", 0.5, 2}, {"erf", -3, 3}};
+static const struct {
+    const char *label, *type, *prefix;
+} math_variants[] = {{"precise float", "float", "precise_math_"},
+                     {"precise double", "double", "precise_math_"},
+                     {"fast float", "float", "fast_math_"}};
+enum { MATH_FNS = 5, MATH_VARIANTS = 3, MATH_K = 256 };
 
 /* What the filter section runs: the filters of filter.h on the 4K RGBA8 image
  * (equalize on its gray version), as the ampvk tool writes them; every op appears. */
@@ -114,6 +136,7 @@ typedef struct bench {
     int filter_width, filter_height;
     double device_copy_ms, copy_filter_ms, filter_ms[FILTER_COUNT];
     double cold_ms, warm_ms;
+    double math_gps[MATH_FNS][MATH_VARIANTS]; /* G results/s; NAN: not run (no such function, no double) */
     int cold_cached, warm_cached;
     struct {
         int width, height, channels, bits;
@@ -420,6 +443,88 @@ done:
 
 /* Child mode (--kernel-ready): prints the milliseconds the first kernel of this
  * process took to be ready, and whether it came from the disk cache. */
+/* One math kernel: n elements, each MATH_K evaluations of the function from its own
+ * start in [lo, hi], summed; device time from the view's profile, best of 3. */
+static int math_one(bench *b, int f, int var, size_t n, double *gps)
+{
+    const char *type = math_variants[var].type, *pre = math_variants[var].prefix, *fn = math_fns[f].name;
+    char params[96], body[512], name[48];
+    snprintf(name, sizeof name, "math %s %s", math_variants[var].label, fn);
+    snprintf(params, sizeof params, "array_view<const %s, 1> x, array_view<%s, 1> y", type, type);
+    double step = (math_fns[f].hi - math_fns[f].lo) / (4.0 * MATH_K);
+    /* pow: x^w with w stepping over [-4, 4]; the others step their argument */
+    snprintf(body, sizeof body,
+             "%s v = x(idx), acc = %s(0), w = %s(-4);\n"
+             "for (int j = 0; j < %d; j++) {\n"
+             "    acc += %s%s(v%s);\n"
+             "    v += %s(%.9g); w += %s(%.9g);\n"
+             "}\n"
+             "y(idx) = acc;",
+             type, type, type, MATH_K, pre, fn, strcmp(fn, "pow") == 0 ? ", w" : "", type, step, type, 8.0 / MATH_K);
+    *gps = NAN;
+    if (strcmp(pre, "fast_math_") == 0 && strcmp(fn, "erf") == 0) return 0; /* fast_math has no erf */
+    amp_kernel *k = amp_kernel_create(b->view, &(amp_kernel_desc){.name = name, .params = params, .body = body});
+    if (!k) return failed(amp_last_status(), name);
+    int rc = 1;
+    bool dbl = strcmp(type, "double") == 0;
+    amp_type t = dbl ? AMP_DOUBLE : AMP_FLOAT;
+    size_t es = dbl ? 8 : 4;
+    void *host = malloc(n * es);
+    amp_array_view *xv = NULL, *yv = NULL;
+    if (!host) goto done;
+    for (size_t i = 0; i < n; i++) {
+        double v = math_fns[f].lo + (math_fns[f].hi - math_fns[f].lo) * 0.75 * (double)i / (double)n;
+        if (dbl) ((double *)host)[i] = v;
+        else ((float *)host)[i] = (float)v;
+    }
+    xv = amp_array_view_create(amp_extent1((int)n), t, 0, host);
+    yv = amp_array_view_create(amp_extent1((int)n), t, 0, host);
+    if (!xv || !yv) goto done;
+    amp_view_set_profiling(b->view, true);
+    double best = INFINITY;
+    for (int r = 0; r < 4; r++) {
+        amp_profile_entry e[32];
+        int count = 0;
+        if (failed(amp_parallel_for_each(b->view, amp_extent1((int)n), k,
+                                         AMP_ARGS(AMP_VIEW("x", xv), AMP_VIEW("y", yv))), name) ||
+            failed(amp_view_wait(b->view), name) ||
+            failed(amp_view_get_profile(b->view, e, 32, &count), "amp_view_get_profile"))
+            goto done;
+        for (int i = 0; i < count && i < 32; i++)
+            if (strcmp(e[i].name, name) == 0 && r > 0 && e[i].min_ms < best) best = e[i].min_ms;
+    }
+    *gps = (double)n * MATH_K / (best * 1e-3) / 1e9;
+    rc = 0;
+done:
+    amp_view_set_profiling(b->view, false);
+    amp_array_view_destroy(&xv);
+    amp_array_view_destroy(&yv);
+    amp_kernel_destroy(&k);
+    free(host);
+    return rc;
+}
+
+/* The math section: every function in every variant. */
+static int bench_math(bench *b)
+{
+    size_t n = b->quick ? 4096 : (size_t)4 << 20;
+    section_gap(b);
+    fprintf(b->out, "%-10s %16s %16s %16s   G results/s, %zu x %d evaluations\n", "function", "precise float",
+            "precise double", "fast float", n, MATH_K);
+    for (int f = 0; f < MATH_FNS; f++) {
+        fprintf(b->out, "%-10s", math_fns[f].name);
+        for (int v = 0; v < MATH_VARIANTS; v++) {
+            b->math_gps[f][v] = NAN;
+            if (strcmp(math_variants[v].type, "double") == 0 && !b->info.supports_double_precision) continue;
+            if (math_one(b, f, v, n, &b->math_gps[f][v])) return 1;
+            if (isnan(b->math_gps[f][v])) fprintf(b->out, " %16s", "-");
+            else fprintf(b->out, " %16.2f", b->math_gps[f][v]);
+        }
+        fputc('\n', b->out);
+    }
+    return 0;
+}
+
 static int kernel_ready(void)
 {
     amp_accelerator_view *v = amp_default_view();
@@ -658,6 +763,16 @@ static void print_json(const bench *b)
         printf(", \"cold_from_cache\": %s, \"warm_from_cache\": %s}", b->cold_cached ? "true" : "false",
                b->warm_cached ? "true" : "false");
     }
+    if (b->sections & SEC_MATH) {
+        printf(", \"math\": {\"elements\": %d, \"evaluations\": %d, \"gresults_per_s\": {", b->quick ? 4096 : 4 << 20,
+               MATH_K);
+        for (int f = 0; f < MATH_FNS; f++) {
+            printf("%s\"%s\": {", f ? ", " : "", math_fns[f].name);
+            for (int v = 0; v < MATH_VARIANTS; v++) json_num(math_variants[v].label, b->math_gps[f][v], 3, v == 0);
+            printf("}");
+        }
+        printf("}}");
+    }
     if (b->sections & SEC_IMAGE) {
         double mb = (double)b->img.raw_bytes / 1e6;
         printf(", \"image\": {\"file\": ");
@@ -746,7 +861,7 @@ int ampvk_bench_main(int argc, char **argv)
         char bad[64];
         if (!parse_sections(only, &b.sections, bad, sizeof bad))
             return tool_usage_error("bench", "--only: no section '%s' (bandwidth, dispatch, transfers, filters, "
-                                    "kernel, image or all)", bad);
+                                    "kernel, image, math or all)", bad);
     }
     if (b.image) b.sections |= SEC_IMAGE;
     if ((b.sections & SEC_IMAGE) && !b.image) return tool_usage_error("bench", "--only image needs --image FILE");
@@ -755,7 +870,7 @@ int ampvk_bench_main(int argc, char **argv)
     if (child) return kernel_ready();
     if (json) b.out = stderr;
 
-    if (b.sections & SEC_DEVICE) {
+    if (b.sections & (SEC_DEVICE | SEC_MATH)) {
         b.view = amp_default_view();
         if (!b.view) return failed(amp_last_status(), "amp_default_view");
         if (failed(amp_accelerator_get_info(amp_view_accelerator(b.view), &b.info), "amp_accelerator_get_info"))
@@ -769,7 +884,8 @@ int ampvk_bench_main(int argc, char **argv)
     }
     if (((b.sections & SEC_BANDWIDTH) && bench_bandwidth(&b)) || ((b.sections & SEC_DISPATCH) && bench_dispatch(&b)) ||
         ((b.sections & SEC_TRANSFERS) && bench_transfers(&b)) || ((b.sections & SEC_FILTERS) && bench_filters(&b)) ||
-        ((b.sections & SEC_KERNEL) && bench_kernel(&b)) || ((b.sections & SEC_IMAGE) && bench_image(&b)))
+        ((b.sections & SEC_KERNEL) && bench_kernel(&b)) || ((b.sections & SEC_MATH) && bench_math(&b)) ||
+        ((b.sections & SEC_IMAGE) && bench_image(&b)))
         return 1;
     if (b.view && b.info.is_debug)
         fprintf(b.out, "\nvalidation messages: %llu\n", (unsigned long long)amp_validation_message_count());
