@@ -80,6 +80,10 @@ typedef struct amp__device {
     uint64_t done_serial;     /* highest serial known complete */
     uint64_t submitted_serial; /* highest serial submitted (signalled once all work submitted is done) */
     amp_status lost;          /* AMP_ERROR_DEVICE_LOST once the device is lost */
+    bool robust;              /* robustBufferAccess2 + robustImageAccess2 on (AMPVK_DEBUG=1) */
+    /* called after every wait that saw its work complete (set by an upper layer: the
+     * bounds checks of AMPVK_DEBUG=1); its error becomes the wait's */
+    amp_status (*after_wait)(struct amp__device *d);
     pthread_mutex_t lock;     /* guards all of the device's state (recursive) */
     int lock_depth;           /* how many times its owner holds lock (read and written by the owner) */
     amp__block *blocks;
