@@ -4,6 +4,7 @@
  * so buffers take ranges of 256 MiB blocks (first fit, ranges merged on free);
  * a buffer larger than half a block gets a block of its own. Host-visible blocks
  * are mapped once for their whole life. All calls hold the device lock. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,7 @@ static amp__block *block_new(amp__device *d, uint32_t type, VkDeviceSize size, b
     }
     VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = size,
                                .memoryTypeIndex = type};
+    uint64_t span = amp__trace_begin();
     VkResult r = vkAllocateMemory(d->device, &ai, NULL, &b->memory);
     if (r != VK_SUCCESS) {
         free(b);
@@ -81,7 +83,14 @@ static amp__block *block_new(amp__device *d, uint32_t type, VkDeviceSize size, b
         amp__vk_fail(r, "vkAllocateMemory");
         return NULL;
     }
-    if (d->memory.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
+    VkMemoryPropertyFlags flags = d->memory.memoryTypes[type].propertyFlags;
+    if (span) {
+        char args[96];
+        snprintf(args, sizeof args, "\"bytes\":%llu,\"type\":%u,\"flags\":\"0x%x\"", (unsigned long long)size,
+                 type, (unsigned)flags);
+        amp__trace_end(span, "alloc", "vkAllocateMemory", args);
+    }
+    if (flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
         r = vkMapMemory(d->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped);
         if (r != VK_SUCCESS) {
             vkFreeMemory(d->device, b->memory, NULL);
