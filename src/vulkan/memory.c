@@ -2,7 +2,8 @@
  *
  * Vulkan limits the number of allocations (maxMemoryAllocationCount may be 4096),
  * so buffers take ranges of 256 MiB blocks (first fit, ranges merged on free);
- * a buffer larger than half a block gets a block of its own. Host-visible blocks
+ * a buffer larger than half a block gets a block of its own. Blocks of host-visible
+ * memory start smaller (16 MiB, doubling per block of the type). Host-visible blocks
  * are mapped once for their whole life. All calls hold the device lock. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,6 +204,15 @@ static amp_status alloc_memory(amp__device *d, VkMemoryRequirements req, amp__me
         return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%llu bytes requested but the memory heap holds %llu",
                          (unsigned long long)req.size, (unsigned long long)heap);
     VkDeviceSize block_size = BLOCK_SIZE < heap / 4 ? BLOCK_SIZE : heap / 4;
+    if (d->memory.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
+        /* host memory costs its pinning up front (a 256 MiB block: 63 ms on an H100,
+         * more than the 4K image it was for): blocks of a host type start at 16 MiB
+         * and double with each one of the type, up to the usual size */
+        int n = 0;
+        for (const amp__block *k = d->blocks; k; k = k->next) n += k->type_index == (uint32_t)type && !k->dedicated;
+        VkDeviceSize grown = (VkDeviceSize)16 << 20 << (n < 4 ? n : 4);
+        if (grown < block_size) block_size = grown;
+    }
     VkDeviceSize offset = 0;
     amp__block *b = NULL;
     if (req.size <= block_size / 2) {
