@@ -315,8 +315,8 @@ static amp_status record_dispatch(amp_accelerator_view *view, const amp_kernel *
     VkBuffer ubuf;
     VkDeviceSize uoff;
     void *u = amp__batch_uniform(b, k->block_size, &ubuf, &uoff);
-    VkDescriptorSet set = u ? amp__batch_descriptor_set(b, k->set_layout) : VK_NULL_HANDLE;
-    if (!set) return amp_last_status();
+    VkDescriptorSet set = u && !k->push_descriptors ? amp__batch_descriptor_set(b, k->set_layout) : VK_NULL_HANDLE;
+    if (!u || (!set && !k->push_descriptors)) return amp_last_status();
     memcpy(u, block, k->block_size);
     w->buffers[w->count] = (VkDescriptorBufferInfo){ubuf, uoff, k->block_size};
     w->writes[w->count] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 0,
@@ -332,12 +332,16 @@ static amp_status record_dispatch(amp_accelerator_view *view, const amp_kernel *
                                                      .pBufferInfo = &w->buffers[w->count]};
         w->count++;
     }
-    for (uint32_t i = 0; i < w->count; i++) w->writes[i].dstSet = set;
-    vkUpdateDescriptorSets(view->dev->device, w->count, w->writes, 0, NULL);
     VkCommandBuffer cmd = amp__batch_cmd(b);
     amp__barrier_record(view, cmd, bar);
     if (amp__batch_bind(b, pipeline)) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &set, 0, NULL);
+    if (k->push_descriptors) {
+        view->dev->push_descriptor_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, w->count, w->writes);
+    } else {
+        for (uint32_t i = 0; i < w->count; i++) w->writes[i].dstSet = set;
+        vkUpdateDescriptorSets(view->dev->device, w->count, w->writes, 0, NULL);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &set, 0, NULL);
+    }
     const uint32_t *max = view->dev->props.limits.maxComputeWorkGroupCount;
     uint32_t timing = amp__profile_begin(b, k->name ? k->name : "kernel", 0);
     for (uint32_t z = 0; z < groups[2]; z += max[2])

@@ -79,8 +79,13 @@ static amp_status build_layout(amp_kernel *k)
     if (k->debug_binding)
         b[n++] = (VkDescriptorSetLayoutBinding){k->debug_binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
                                                 VK_SHADER_STAGE_COMPUTE_BIT, NULL};
-    VkDescriptorSetLayoutCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                           .bindingCount = n, .pBindings = b};
+    /* pushed descriptors where the device has them and they fit (every binding but the
+     * immutable point sampler counts) */
+    k->push_descriptors = k->dev->max_push_descriptors && n <= k->dev->max_push_descriptors;
+    VkDescriptorSetLayoutCreateInfo dci = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .flags = k->push_descriptors ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0,
+        .bindingCount = n, .pBindings = b};
     VkResult r = vkCreateDescriptorSetLayout(dev, &dci, NULL, &k->set_layout);
     if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateDescriptorSetLayout");
     VkPushConstantRange pc = {VK_SHADER_STAGE_COMPUTE_BIT, 0, k->debug_binding ? 16 : 12}; /* + the kernel's id */

@@ -65,6 +65,7 @@ struct amp_kernel {
     VkPipelineLayout layout;
     VkPipeline pipeline;     /* the variant compiled at creation */
     uint32_t point_binding;  /* binding of the internal point sampler, 0 if none */
+    bool push_descriptors;   /* the set layout is pushed (VK_KHR_push_descriptor) */
     uint32_t debug_binding;  /* AMPVK_DEBUG=1: binding of the device's bounds-check record, else 0 */
     int debug_id;            /* its id in the record (debug.c) */
     /* what compiling another variant needs */

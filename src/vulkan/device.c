@@ -87,7 +87,7 @@ typedef struct device_request {
     VkPhysicalDeviceVulkan12Features f12;
     VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float;
     VkPhysicalDeviceCustomBorderColorFeaturesEXT border;
-    const char *exts[6];
+    const char *exts[7];
     VkPhysicalDeviceRobustness2FeaturesEXT robust2;
     bool calibrated; /* VK_EXT_calibrated_timestamps with CLOCK_MONOTONIC */
     uint32_t ext_count;
@@ -156,7 +156,8 @@ static bool host_clock_domain(amp__device *d, VkPhysicalDevice pd)
 }
 
 /* The extensions ampvk uses where the device has them: float atomics, host memory
- * import, custom border colors, calibrated timestamps; robustness2 with AMPVK_DEBUG=1. Out of memory listing them is an error, not a device
+ * import, custom border colors, push descriptors, calibrated timestamps; robustness2
+ * with AMPVK_DEBUG=1. Out of memory listing them is an error, not a device
  * without them. */
 static amp_status request_extensions(amp__device *d, VkPhysicalDevice pd, device_request *rq)
 {
@@ -217,6 +218,14 @@ static amp_status request_extensions(amp__device *d, VkPhysicalDevice pd, device
             d->robust = true;
         }
     }
+    if (has_extension(ext, n, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)) {
+        VkPhysicalDevicePushDescriptorPropertiesKHR pp = {
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
+        VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &pp};
+        vkGetPhysicalDeviceProperties2(pd, &p2);
+        d->max_push_descriptors = pp.maxPushDescriptors;
+        rq->exts[rq->ext_count++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    }
     rq->calibrated = has_extension(ext, n, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) && host_clock_domain(d, pd);
     if (rq->calibrated) rq->exts[rq->ext_count++] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
     free(ext);
@@ -259,6 +268,10 @@ static amp__device *device_open(amp_accelerator *acc)
     free(rq);
     if (st == AMP_OK) {
         vkGetDeviceQueue(d->device, d->queue_family, 0, &d->queue);
+        if (d->max_push_descriptors)
+            d->push_descriptor_set =
+                (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(d->device, "vkCmdPushDescriptorSetKHR");
+        if (!d->push_descriptor_set) d->max_push_descriptors = 0;
         if (calibrated)
             d->calibrated_timestamps =
                 (PFN_vkGetCalibratedTimestampsEXT)vkGetDeviceProcAddr(d->device, "vkGetCalibratedTimestampsEXT");

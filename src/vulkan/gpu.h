@@ -66,6 +66,10 @@ typedef struct amp__device {
     uint32_t queue_index;     /* of the queue in its family (for the lock callbacks) */
     uint32_t family_count;    /* queue families of the physical device */
     uint64_t timestamp_mask;  /* the valid bits of the queue's timestamps (0: none) */
+    /* VK_KHR_push_descriptor (0 / NULL without): a dispatch pushes its descriptors into the
+     * command buffer, no set allocated and written per dispatch */
+    uint32_t max_push_descriptors;
+    PFN_vkCmdPushDescriptorSetKHR push_descriptor_set;
     /* VK_EXT_calibrated_timestamps (NULL without): the trace places device times with it */
     PFN_vkGetCalibratedTimestampsEXT calibrated_timestamps;
     amp_vulkan_queue_lock_fn lock_queue, unlock_queue; /* the application's, around queue use; or NULL */
