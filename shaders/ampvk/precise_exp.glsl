@@ -320,8 +320,7 @@ void amp_pm_log_hilo(float x, out float hi, out float lo)
     amp_pm_log_1pf(f, h, l);
     amp_pm_two_sum(k * 0.693145752, h, s, e);
     precise float el = e + (l + k * 1.42860677e-6);
-    hi = s;
-    lo = el;
+    amp_pm_two_sum(s, el, hi, lo); // normalized: |lo| <= ulp(hi) / 2
 }
 void amp_pm_log_hilo(double x, out double hi, out double lo)
 {
@@ -330,8 +329,7 @@ void amp_pm_log_hilo(double x, out double hi, out double lo)
     amp_pm_log_1pf(f, h, l);
     amp_pm_two_sum(k * 6.93147180369123816490e-01lf, h, s, e);
     precise double el = e + (l + k * 1.90821492927058770002e-10lf);
-    hi = s;
-    lo = el;
+    amp_pm_two_sum(s, el, hi, lo); // normalized: |lo| <= ulp(hi) / 2
 }
 
 // The special values of the logarithms: NaN for x < 0 and NaN, -inf for +-0, +inf
@@ -465,6 +463,104 @@ double precise_math_log1p(double x)
     return v;
 }
 AMP_PM_FORMS1(log1p)
+#endif
+
+#ifdef AMP_PM_pow
+// log(1 + f) for pow, to about 2^-65 relative in double (2^-40 in float): 2 atanh(s)
+// with s = f / (2 + f) as a double-double (its remainder through exact products),
+// 2s + (2/3) s^3 in double-double, the rest of the series (s^5 on, z = s^2 <= 0.0295)
+// in the type. C is 2/3 as the type's nearest and the remainder.
+#define AMP_PM_POW_LOG1PF(T, C, CR)                                                                \
+    void amp_pm_pow_log1pf(T f, out T hi, out T lo)                                                \
+    {                                                                                              \
+        T u, ul, s, p, e, z, zl, t, tl, c, cl, sh, se;                                             \
+        amp_pm_two_sum(T(2), f, u, ul); /* 2 + f = u + ul exactly */                               \
+        s = amp_pm_div(f, u);                                                                      \
+        amp_pm_two_prod(s, u, p, e);                                                               \
+        precise T sl = (((f - p) - e) - s * ul) / u; /* s + sl = f / (2 + f) */                    \
+        amp_pm_two_prod(s, s, z, zl);                                                              \
+        precise T z2 = zl + T(2) * s * sl; /* s^2 = z + z2 */                                      \
+        amp_pm_two_prod(s, z, t, tl);                                                              \
+        precise T t2 = tl + s * z2 + sl * z; /* s^3 = t + t2 */                                    \
+        amp_pm_two_prod(t, C, c, cl);                                                              \
+        precise T c2 = cl + t * CR + t2 * C; /* (2/3) s^3 = c + c2 */                              \
+        T r = fma(fma(fma(fma(fma(fma(fma(fma(T(2) / T(23), z, T(2) / T(21)), z, T(2) / T(19)), z, \
+                                          T(2) / T(17)), z, T(2) / T(15)), z, T(2) / T(13)), z,     \
+                              T(2) / T(11)), z, T(2) / T(9)), z, T(2) / T(7)) * z + T(0.4);        \
+        amp_pm_two_sum(T(2) * s, c, sh, se);                                                       \
+        precise T rest = se + (T(2) * sl + c2 + t * z * r);                                        \
+        amp_pm_two_sum(sh, rest, hi, lo);                                                          \
+    }
+AMP_PM_POW_LOG1PF(float, 0.666666687, -1.98682149e-8)
+AMP_PM_POW_LOG1PF(double, 0.66666666666666663lf, 3.700743415417188e-17lf)
+#undef AMP_PM_POW_LOG1PF
+
+// log|x| for pow as a normalized hi + lo: k ln2 (ln2 as the type's nearest and the
+// remainder, the product exact) + the series above.
+#define AMP_PM_POW_LOG(T, LN2, LN2R)                                                               \
+    void amp_pm_pow_log(T x, out T hi, out T lo)                                                   \
+    {                                                                                              \
+        T k, h, l, a, b, s, e;                                                                     \
+        T f = amp_pm_log_split(x, k);                                                              \
+        amp_pm_pow_log1pf(f, h, l);                                                                \
+        amp_pm_two_prod(k, LN2, a, b);                                                             \
+        amp_pm_two_sum(a, h, s, e);                                                                \
+        precise T rest = e + (b + l + k * LN2R);                                                   \
+        amp_pm_two_sum(s, rest, hi, lo);                                                           \
+    }
+AMP_PM_POW_LOG(float, 0.693147182, -1.9046543e-9)
+AMP_PM_POW_LOG(double, 6.9314718055994529e-01lf, 2.3190468138462996e-17lf)
+#undef AMP_PM_POW_LOG
+
+// Whether x's sign bit is set (-0 included); v with its sign flipped when flip (by
+// the bits: NIR would fold -1 * 0 to +0).
+bool amp_pm_pow_neg(float x) { return (floatBitsToUint(x) >> 31) != 0u; }
+bool amp_pm_pow_neg(double x) { return (unpackDouble2x32(x).y >> 31) != 0u; }
+float amp_pm_pow_flip(float v, bool flip) { return uintBitsToFloat(floatBitsToUint(v) ^ (flip ? 0x80000000u : 0u)); }
+double amp_pm_pow_flip(double v, bool flip)
+{
+    uvec2 u = unpackDouble2x32(v);
+    return packDouble2x32(uvec2(u.x, u.y ^ (flip ? 0x80000000u : 0u)));
+}
+
+// Whether y is an integer, and an odd one.
+bool amp_pm_pow_int(float y) { return y == trunc(y); }
+bool amp_pm_pow_int(double y) { return y == trunc(y); }
+bool amp_pm_pow_odd(float y) { return abs(y) < 16777216.0 && amp_pm_pow_int(y) && fract(y * 0.5) != 0.0; }
+bool amp_pm_pow_odd(double y)
+{
+    return abs(y) < 9007199254740992.0lf && amp_pm_pow_int(y) && fract(y * 0.5lf) != 0.0lf;
+}
+
+// pow: C99's special cases (F.9.4.4), then |x|^y = exp(y log|x|) with y log|x| as an
+// exact product of y and log's leading part plus the rest, and the sign of an odd
+// integer power of a negative x.
+#define AMP_PM_POW(T, INF, NAN_, BIG, SMALL)                                                       \
+    T precise_math_pow(T x, T y)                                                                   \
+    {                                                                                              \
+        if (y == T(0) || x == T(1)) return T(1);                                                   \
+        if (isnan(x) || isnan(y)) return x + y;                                                    \
+        bool flip = amp_pm_pow_neg(x) && amp_pm_pow_odd(y);                                        \
+        T ax = abs(x);                                                                             \
+        if (isinf(y)) return ax == T(1) ? T(1) : (ax < T(1)) == (y < T(0)) ? INF : T(0);           \
+        if (x == T(0)) return amp_pm_pow_flip(y < T(0) ? INF : T(0), flip);                        \
+        if (isinf(x)) return amp_pm_pow_flip(y < T(0) ? T(0) : INF, flip);                         \
+        if (x < T(0) && !amp_pm_pow_int(y)) return NAN_;                                           \
+        if (ax == T(1)) return amp_pm_pow_flip(T(1), flip); /* -1 to an integer power */           \
+        T lh, ll, p, e;                                                                            \
+        amp_pm_pow_log(ax, lh, ll);                                                                \
+        amp_pm_two_prod(y, lh, p, e);                                                              \
+        if (p > BIG) return amp_pm_pow_flip(INF, flip);                                            \
+        if (p < SMALL) return amp_pm_pow_flip(T(0), flip);                                         \
+        precise T pl = e + y * ll;                                                                 \
+        T th, tl;                                                                                  \
+        amp_pm_two_sum(p, pl, th, tl);                                                             \
+        return amp_pm_pow_flip(amp_pm_exp_hilo(th, tl), flip);                                     \
+    }
+AMP_PM_POW(float, uintBitsToFloat(0x7f800000u), uintBitsToFloat(0x7fc00000u), 89.0, -104.0)
+AMP_PM_POW(double, packDouble2x32(uvec2(0u, 0x7ff00000u)), packDouble2x32(uvec2(0u, 0x7ff80000u)), 710.0lf, -746.0lf)
+#undef AMP_PM_POW
+AMP_PM_FORMS2(pow)
 #endif
 
 #endif

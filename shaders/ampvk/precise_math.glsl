@@ -57,7 +57,9 @@
 // defines AMP_FMA_FUSED on devices that fuse it (GPUs), and only there may an exact
 // result rest on fma; elsewhere fma is an ordinary multiply-add (fine in a polynomial).
 //
-// a * b = p + e exactly: fma where fused, else Veltkamp's split and Dekker's product.
+// a * b = p + e exactly: fma where fused, else Veltkamp's split and Dekker's product
+// (which needs |a|, |b| below 2^115 in float, 2^995 in double: the split multiplies
+// by 2^12 + 1, 2^27 + 1).
 void amp_pm_two_prod(float a, float b, out float p, out float e)
 {
     precise float pp = a * b;

@@ -9,6 +9,7 @@ static long double pm_ref_log(const long double *x, int k) { (void)k; return log
 static long double pm_ref_log2(const long double *x, int k) { (void)k; return log2l(x[0]); }
 static long double pm_ref_log10(const long double *x, int k) { (void)k; return log10l(x[0]); }
 static long double pm_ref_log1p(const long double *x, int k) { (void)k; return log1pl(x[0]); }
+static long double pm_ref_pow(const long double *x, int k) { (void)k; return powl(x[0], x[1]); }
 
 static const pm_case pm_cases_exp[] = {
     {.name = "exp", .body = "r = precise_math_exp(a);", .ref = pm_ref_exp, .args = 1, .lo = -750, .hi = 710,
@@ -28,4 +29,13 @@ static const pm_case pm_cases_exp[] = {
      .ulp = {1, 1}, PM_SPECIAL(1e10, 1e-10, 1000, 0.001, 1e22, 0.99999994, 1.0000001)},
     {.name = "log1p", .body = "r = precise_math_log1p(a);", .ref = pm_ref_log1p, .args = 1, .lo = -1, .hi = 1e308,
      .ulp = {1, 1}, PM_SPECIAL(-0.29289322, 0.41421356, -0.9999999, 1e-8, -1e-8, 1e-30, 3, 1e10, -0.5)},
+    /* x in (0, 10] with y in [-40, 40]; the specials crossed (negative x with integer y,
+     * signed zeros, infinities, NaN, 1 and -1) */
+    {.name = "pow", .body = "r = precise_math_pow(a, b);", .ref = pm_ref_pow, .args = 2, .lo = 0, .hi = 10,
+     .lo_b = -40, .hi_b = 40, .ulp = {1, 1},
+     PM_SPECIAL(-2, -3, 0.5, 5, -5, 1.0000001, 0.9999999, 1.0000000000000002, 0.9999999999999999, 1e10, 1e-10, 7,
+                -7, 1e6, -1e6, 4294967296.0, 0.3333333333333333)},
+    /* x near 1 with huge y: the exponent's error shows */
+    {.name = "pow near 1", .body = "r = precise_math_pow(a, b);", .ref = pm_ref_pow, .args = 2, .lo = 0.999, .hi = 1.001,
+     .lo_b = -300000, .hi_b = 300000, .ulp = {1, 1}},
 };
