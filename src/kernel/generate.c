@@ -82,7 +82,7 @@ static int precise_math_index(const char *s)
     while ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= '0' && s[n] <= '9') || s[n] == '_' || (s[n] >= 'A' && s[n] <= 'Z'))
         n++;
     for (int pass = 0; pass < 2; pass++, n--) {
-        if (n == 0 || (pass == 1 && s[n - 1] != 'f')) return -1;
+        if (n == 0 || (pass == 1 && s[n] != 'f')) return -1; /* pass 1: the name less its f */
         for (int i = 0; i < PRECISE_MATH_COUNT; i++)
             if (strlen(precise_math_names[i]) == n && strncmp(precise_math_names[i], s, n) == 0) return i;
     }

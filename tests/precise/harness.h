@@ -17,6 +17,7 @@ typedef struct pm_case {
     const char *name;  /* the row: a function, or a function and which result ("frexp exponent") */
     const char *body;  /* GLSL: "r = precise_math_exp(a);" (T is the type; write T(0.5), not 0.5) */
     pm_ref ref;        /* the exact result */
+    pm_ref ref_f;      /* the float result where it differs from ref's rounded (nextafter, fma); NULL: ref */
     int args;          /* how many of a, b, c are inputs (1 to 3) */
     bool int_arg;      /* k is an input (ldexp, scalbn), drawn from [int_lo, int_hi] */
     int int_lo, int_hi;
