@@ -4,7 +4,8 @@
 // what the requested functions are built on (#define AMP_PM_<x>)
 #else
 
-#if defined(AMP_PM_asin) || defined(AMP_PM_acos) || defined(AMP_PM_atan) || defined(AMP_PM_atan2)
+#if defined(AMP_PM_asin) || defined(AMP_PM_acos) || defined(AMP_PM_atan) || defined(AMP_PM_atan2) || \
+    defined(AMP_PM_sinh) || defined(AMP_PM_tanh) || defined(AMP_PM_asinh) || defined(AMP_PM_atanh)
 // r >= 0 (or NaN) with the sign of x.
 float amp_pm_hyp_sign(float r, float x)
 {
@@ -179,8 +180,9 @@ AMP_PM_FORMS1(atan)
 #ifdef AMP_PM_atan2
 // atan2(y, x) = sign(y) atan(|y| / |x|), or pi - that when x < 0 or x = -0. Both scaled by x's binade
 // so that the quotient q (amp_pm_div) and its exact remainder give |y| / |x| = q + ql; then the core
-// of atan on q, with atan(q + ql) - atan(q) = ql / (1 + q^2). Quotients beyond 2^30 (float) or 2^60 (double) give pi/2; below 2^-26 or 2^-54
-// the quotient itself (x > 0) or pi. Zeros and infinities by C99's table (F.9.1.4).
+// of atan on q, with atan(q + ql) - atan(q) = ql / (1 + q^2). Quotients beyond 2^30 (float) or 2^60
+// (double) give pi/2; below 2^-26 or 2^-54 the quotient itself (x > 0) or pi. Zeros and infinities by
+// C99's table (F.9.1.4). frexp does not take subnormals (lavapipe): those are scaled by 2^64 first.
 float precise_math_atan2(float y, float x)
 {
     float ax = abs(x), ay = abs(y), res;
@@ -191,7 +193,6 @@ float precise_math_atan2(float y, float x)
         res = amp_pm_hyp_atan_hf[neg ? j + 5 : j];
     } else {
         int ex, ey;
-        // frexp does not take subnormals (lavapipe): those first scaled by 2^64
         float mx = frexp(ax < 1.17549435e-38 ? ax * 1.8446744e19 : ax, ex);
         float my = frexp(ay < 1.17549435e-38 ? ay * 1.8446744e19 : ay, ey);
         int d = (ey - (ay < 1.17549435e-38 ? 64 : 0)) - (ex - (ax < 1.17549435e-38 ? 64 : 0));
