@@ -175,6 +175,73 @@ amp_status matmul_sgemm(amp_accelerator_view *v, amp_kernel *k, amp_array_view *
                                           AMP_INT("N", N), AMP_INT("K", K)));
 }
 
+/* ---- SGEMM of any size: through padded copies ---- */
+
+static const char pack_body[] =
+    "dst(idx.x * cols + idx.y) = idx.x < src_extent.x && idx.y < src_extent.y ? src(idx) : 0.0;";
+static const char unpack_body[] = "dst(idx) = src(idx.x * cols + idx.y);";
+
+amp_kernel *matmul_pack_kernel(amp_accelerator_view *v, bool unpack)
+{
+    return amp_kernel_create(v, &(amp_kernel_desc){
+        .params = unpack ? "array_view<const float, 1> src, array_view<float, 2> dst, int cols"
+                         : "array_view<const float, 2> src, array_view<float, 1> dst, int cols",
+        .rank = 2,
+        .body = unpack ? unpack_body : pack_body,
+        .name = unpack ? "matmul_unpack" : "matmul_pack"});
+}
+
+/* A zeroed-edge copy of the rows x cols float matrix m in a padded rows4 x cols4 array
+ * (rank 1, float_4); NULL on failure. */
+static amp_array *padded(amp_accelerator_view *v, amp_kernel *pack, amp_array_view *m, int rows4, int cols4)
+{
+    amp_array *p = amp_array_create(v, &(amp_array_desc){.extent = amp_extent1(rows4 * cols4 / 4),
+                                                          .type = AMP_FLOAT_4});
+    amp_array_view *pv = p ? amp_array_view_of_array(p) : NULL;
+    amp_array_view *pf = pv ? amp_array_view_reinterpret(pv, AMP_FLOAT, 0) : NULL;
+    amp_status s = pf ? amp_parallel_for_each(v, amp_extent2(rows4, cols4), pack,
+                                              AMP_ARGS(AMP_VIEW("src", m), AMP_VIEW("dst", pf), AMP_INT("cols", cols4)))
+                      : AMP_ERROR_OUT_OF_MEMORY;
+    amp_array_view_destroy(&pf);
+    amp_array_view_destroy(&pv);
+    if (s != AMP_OK) amp_array_destroy(&p);
+    return p;
+}
+
+static int round_up(int x, int m) { return (x + m - 1) / m * m; }
+
+amp_status matmul_sgemm_any(amp_accelerator_view *v, amp_kernel *k, amp_kernel *pack, amp_kernel *unpack,
+                            amp_array_view *a, amp_array_view *b, amp_array_view *c)
+{
+    amp_extent ea = amp_array_view_extent(a), eb = amp_array_view_extent(b), ec = amp_array_view_extent(c);
+    if (ea.rank != 2 || eb.rank != 2 || ec.rank != 2 || ea.dims[1] != eb.dims[0] || ec.dims[0] != ea.dims[0] ||
+        ec.dims[1] != eb.dims[1]) {
+        fprintf(stderr, "matmul_sgemm_any: need rank-2 views with a (M x K), b (K x N), c (M x N)\n");
+        return AMP_ERROR_INVALID_ARGUMENT;
+    }
+    int M = ea.dims[0], K = ea.dims[1], N = eb.dims[1];
+    int M4 = round_up(M, SGEMM_BM), N4 = round_up(N, SGEMM_BN), K4 = round_up(K, SGEMM_BK);
+    amp_array *pa = padded(v, pack, a, M4, K4), *pb = pa ? padded(v, pack, b, K4, N4) : NULL;
+    amp_array *pc = pb ? amp_array_create(v, &(amp_array_desc){.extent = amp_extent1(M4 * N4 / 4),
+                                                                .type = AMP_FLOAT_4})
+                       : NULL;
+    amp_array_view *va = pa ? amp_array_view_of_array(pa) : NULL, *vb = pb ? amp_array_view_of_array(pb) : NULL,
+                   *vc = pc ? amp_array_view_of_array(pc) : NULL;
+    amp_array_view *cf = vc ? amp_array_view_reinterpret(vc, AMP_FLOAT, 0) : NULL;
+    amp_status s = cf ? matmul_sgemm(v, k, va, vb, vc, M4, N4, K4) : amp_last_status();
+    if (s == AMP_OK)
+        s = amp_parallel_for_each(v, amp_extent2(M, N), unpack,
+                                  AMP_ARGS(AMP_VIEW("src", cf), AMP_VIEW("dst", c), AMP_INT("cols", N4)));
+    amp_array_view_destroy(&cf);
+    amp_array_view_destroy(&va);
+    amp_array_view_destroy(&vb);
+    amp_array_view_destroy(&vc);
+    amp_array_destroy(&pa);
+    amp_array_destroy(&pb);
+    amp_array_destroy(&pc);
+    return s;
+}
+
 /* ---- reduction ---- */
 
 static const char reduce_decl[] = "tile_static float red[256];\n";

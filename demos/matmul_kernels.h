@@ -11,7 +11,8 @@
  * matmul_sgemm: fp32 with 2-D register blocking. A tile of 16 x 16 threads computes
  *   a 128 x 128 block of C, 8 x 8 elements per thread, stepping through K by 8.
  *   A, B and C are rank-1 views of float_4 (vec4) over the row-major matrices.
- *   M and N multiples of SGEMM_BM (128), K a multiple of SGEMM_BK (8).
+ *   M and N multiples of SGEMM_BM (128), K a multiple of SGEMM_BK (8); any other
+ *   size through matmul_sgemm_any (rank-2 float views, zero-padded copies).
  *
  * reduce_sum: the sum of n4 float_4 elements (4 * n4 floats): a grid-stride pass
  *   (REDUCE_TILES tiles of REDUCE_TILE threads, vec4 loads, four loads in flight per
@@ -45,6 +46,13 @@ amp_kernel *matmul_sgemm_kernel_bk(amp_accelerator_view *v, int bk);
 /* c = a * b (float_4 views of M*K/4, K*N/4 and M*N/4 elements). */
 amp_status matmul_sgemm(amp_accelerator_view *v, amp_kernel *k, amp_array_view *a, amp_array_view *b,
                         amp_array_view *c, int M, int N, int K);
+
+/* Any size: c (M x N) = a (M x K) * b (K x N), rank-2 float views of any extents,
+ * through copies padded with zeros to the SGEMM kernel's multiples (pack and unpack:
+ * matmul_pack_kernel(v, false) and (v, true)). */
+amp_kernel *matmul_pack_kernel(amp_accelerator_view *v, bool unpack);
+amp_status matmul_sgemm_any(amp_accelerator_view *v, amp_kernel *k, amp_kernel *pack, amp_kernel *unpack,
+                            amp_array_view *a, amp_array_view *b, amp_array_view *c);
 
 /* The two passes of the reduction. */
 amp_kernel *reduce_pass1_kernel(amp_accelerator_view *v);

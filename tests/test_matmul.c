@@ -57,9 +57,15 @@ static void tiled_int(amp_accelerator_view *v)
     amp_array_view_destroy(&vcf);
 }
 
+/* The pack and unpack kernels of matmul_sgemm_any (NULL: the aligned call). */
+typedef struct any_kernels {
+    amp_kernel *pack, *unpack;
+} any_kernels;
+
 /* The register-blocked SGEMM: M x N x K with random values in [-1, 1) within 1e-4
- * (relative to sum |a b|), then small integers, exact. */
-static void sgemm(amp_accelerator_view *v, amp_kernel *k, int M, int N, int K)
+ * (relative to sum |a b|), then small integers, exact; with any, through
+ * matmul_sgemm_any on rank-2 float views (any sizes). */
+static void sgemm(amp_accelerator_view *v, amp_kernel *k, const any_kernels *any, int M, int N, int K)
 {
     float *A = malloc(sizeof(float) * M * K), *B = malloc(sizeof(float) * K * N), *C = malloc(sizeof(float) * M * N);
     for (int pass = 0; pass < 2; pass++) {
@@ -68,10 +74,18 @@ static void sgemm(amp_accelerator_view *v, amp_kernel *k, int M, int N, int K)
         for (int i = 0; i < K * N; i++)
             B[i] = pass ? (float)((int)(test_rand() % 15) - 7) : (float)(test_rand() >> 8) / 8388608.0f - 1.0f;
         for (int i = 0; i < M * N; i++) C[i] = NAN;
-        amp_array_view *va = amp_array_view_create_const(amp_extent1(M * K / 4), AMP_FLOAT_4, 0, A);
-        amp_array_view *vb = amp_array_view_create_const(amp_extent1(K * N / 4), AMP_FLOAT_4, 0, B);
-        amp_array_view *vc = amp_array_view_create(amp_extent1(M * N / 4), AMP_FLOAT_4, 0, C);
-        REQUIRE_OK(matmul_sgemm(v, k, va, vb, vc, M, N, K));
+        amp_array_view *va, *vb, *vc;
+        if (any) {
+            va = amp_array_view_create_const(amp_extent2(M, K), AMP_FLOAT, 0, A);
+            vb = amp_array_view_create_const(amp_extent2(K, N), AMP_FLOAT, 0, B);
+            vc = amp_array_view_create(amp_extent2(M, N), AMP_FLOAT, 0, C);
+            REQUIRE_OK(matmul_sgemm_any(v, k, any->pack, any->unpack, va, vb, vc));
+        } else {
+            va = amp_array_view_create_const(amp_extent1(M * K / 4), AMP_FLOAT_4, 0, A);
+            vb = amp_array_view_create_const(amp_extent1(K * N / 4), AMP_FLOAT_4, 0, B);
+            vc = amp_array_view_create(amp_extent1(M * N / 4), AMP_FLOAT_4, 0, C);
+            REQUIRE_OK(matmul_sgemm(v, k, va, vb, vc, M, N, K));
+        }
         REQUIRE_OK(amp_array_view_synchronize(vc));
         double worst = 0;
         long wrong = 0;
@@ -110,9 +124,23 @@ static void sgemm_all(amp_accelerator_view *v)
     amp_kernel *k = matmul_sgemm_kernel(v);
     REQUIRE(k);
     if (!k) return;
-    sgemm(v, k, 256, 256, 256);
-    sgemm(v, k, 128, 384, 24); /* a non-square grid of tiles, 3 K-steps */
-    sgemm(v, k, 128, 128, 8);  /* one K-step: no prefetch */
+    sgemm(v, k, NULL, 256, 256, 256);
+    sgemm(v, k, NULL, 128, 384, 24); /* a non-square grid of tiles, 3 K-steps */
+    sgemm(v, k, NULL, 128, 128, 8);  /* one K-step: no prefetch */
+    any_kernels any = {matmul_pack_kernel(v, false), matmul_pack_kernel(v, true)};
+    REQUIRE(any.pack && any.unpack);
+    if (any.pack && any.unpack) {
+        sgemm(v, k, &any, 1, 1, 1);
+        sgemm(v, k, &any, 100, 130, 7);  /* every size off the kernel's multiples */
+        sgemm(v, k, &any, 129, 3, 257);
+        sgemm(v, k, &any, 256, 128, 16); /* aligned, through the copies */
+        float z[6] = {0};
+        amp_array_view *v23 = amp_array_view_create(amp_extent2(2, 3), AMP_FLOAT, 0, z);
+        REQUIRE(matmul_sgemm_any(v, k, any.pack, any.unpack, v23, v23, v23) == AMP_ERROR_INVALID_ARGUMENT);
+        amp_array_view_destroy(&v23);
+    }
+    amp_kernel_destroy(&any.pack);
+    amp_kernel_destroy(&any.unpack);
     float x[128 * 8] = {0};
     amp_array_view *vx = amp_array_view_create(amp_extent1(128 * 8 / 4), AMP_FLOAT_4, 0, x);
     REQUIRE(matmul_sgemm(v, k, vx, vx, vx, 100, 128, 8) == AMP_ERROR_INVALID_ARGUMENT);

@@ -12,12 +12,29 @@ static void invalid_and_limits(amp_accelerator_view *v);
 static void mip_facts(amp_accelerator_view *v);
 static void norm_facts(amp_accelerator_view *v);
 static void null_args(amp_accelerator_view *v);
+/* RGB8 (stored as RGBA8) up and back down, in blocks of 16 texels and the rest: every
+ * byte as it was, in a region of 37 x 23 texels (not a multiple of 16). */
+static void rgb8_round_trip(amp_accelerator_view *v)
+{
+  enum { W = 37, H = 23 };
+  static uint8_t in[W * H * 3], out[W * H * 3];
+  for (size_t i = 0; i < sizeof in; i++) in[i] = (uint8_t)(test_rand() >> 5);
+  amp_texture *t = amp_texture_create(v, &(amp_texture_desc){.extent = amp_extent2(H, W), .type = AMP_UNORM_3,
+                                                             .bits_per_scalar_element = 8, .data = in, .data_size = sizeof in});
+  REQUIRE(t);
+  if (!t) return;
+  REQUIRE_OK(amp_texture_copy_to_host(t, NULL, out, sizeof out));
+  REQUIRE(memcmp(in, out, sizeof in) == 0);
+  amp_texture_destroy(&t);
+}
+
 int main(void){
   test_begin();
   amp_accelerator_view *v = test_view();
   amp_accelerator_info info;
   amp_accelerator_get_info(amp_view_accelerator(v), &info);
   exact_device = info.is_emulated;
+  rgb8_round_trip(v);
   /* 2x1 float texture {0,1}: sampler facts */
   float data[2] = {0, 1};
   amp_texture *t = amp_texture_create(v, &(amp_texture_desc){.extent = amp_extent2(1, 2), .type = AMP_FLOAT, .data = data, .data_size = 8});

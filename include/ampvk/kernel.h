@@ -71,6 +71,18 @@
  * their current data is elsewhere; barriers go only where a write meets a later
  * access of the same data.
  *
+ * Bounds checks: with AMPVK_DEBUG=1 in the environment, kernels made from then on
+ * check every access of an array_view, array or texture argument (name(i),
+ * name_get, name_set) against its extent. The first access outside is reported by
+ * the next wait on the device (amp_view_wait, a synchronize, a copy to the host) as
+ * AMP_ERROR_OUT_OF_BOUNDS naming the kernel, the line, the argument, the index and
+ * the extent; that wait fails and the next one completes. The access does no harm:
+ * a read gives 0 and a write is dropped (buffers: through robustBufferAccess2, which
+ * devices are opened with in this mode where they have it; without it the access
+ * goes to the view's first element). tile_static arrays and the sampling calls are
+ * not checked. Without AMPVK_DEBUG the generated code is exactly as before: no check
+ * costs anything.
+ *
  * Thread safety: a kernel may be dispatched from several threads.
  */
 #ifndef AMPVK_KERNEL_H

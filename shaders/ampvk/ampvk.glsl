@@ -25,4 +25,8 @@
 #include "tile.glsl"
 #include "atomic.glsl"
 #include "texture.glsl"
+// The bounds checks of AMPVK_DEBUG=1, in checked kernels
+#ifdef AMP_DEBUG_BINDING
+#include "debug.glsl"
+#endif
 #endif

@@ -1,6 +1,470 @@
 // ampvk kernel library, precise_math: exp exp2 exp10 expm1 log log2 log10 log1p pow.
 // Part of precise_math.glsl (read there how the parts fit); float and double.
+//
+// Internal helpers other families may call (compiled with any of this family's
+// functions; define AMP_PM_exp or AMP_PM_log in the NEEDS part to get them):
+//   amp_pm_exp_pow2(t, n)         2^n in t's type, for an int n its normal range holds
+//   amp_pm_exp_scale(p, k)        p * 2^k for any int k, rounded once (overflow, subnormals)
+//   amp_pm_exp_em1(r)             expm1(r) for |r| <= ln2/2 (~0.5 ulp, r + r^2 q(r))
+//   amp_pm_exp_hilo(hi, lo)       exp(hi + lo), |lo| <= ulp(hi): the reduction carries lo
+//   amp_pm_log_hilo(x, hi, lo)    log(x) = hi + lo (|lo| <= ulp(hi)), x positive, finite
 #ifdef AMP_PM_NEEDS
-// what the requested functions are built on (#define AMP_PM_<x>)
+#if defined(AMP_PM_pow)
+#define AMP_PM_EXP_CORE 1
+#define AMP_PM_LOG_CORE 1
+#endif
+#if defined(AMP_PM_exp) || defined(AMP_PM_exp2) || defined(AMP_PM_exp10) || defined(AMP_PM_expm1)
+#define AMP_PM_EXP_CORE 1
+#endif
+#if defined(AMP_PM_log) || defined(AMP_PM_log2) || defined(AMP_PM_log10) || defined(AMP_PM_log1p)
+#define AMP_PM_LOG_CORE 1
+#endif
 #else
+
+#ifdef AMP_PM_EXP_CORE
+// 2^n by its bits (n within the type's normal exponents); the first argument picks
+// the type (GLSL overloads only on arguments).
+float amp_pm_exp_pow2(float type, int n) { return intBitsToFloat((n + 127) << 23); }
+double amp_pm_exp_pow2(double type, int n) { return packDouble2x32(uvec2(0u, uint(n + 1023) << 20)); }
+
+// p * 2^k in two exact steps and one rounding: k split in halves that are each a
+// normal power of two, so only the second product rounds (into the subnormals or to
+// infinity, as the exact value would).
+float amp_pm_exp_scale(float p, int k)
+{
+    k = clamp(k, -300, 300);
+    int k1 = k / 2;
+    return p * amp_pm_exp_pow2(p, k1) * amp_pm_exp_pow2(p, k - k1);
+}
+double amp_pm_exp_scale(double p, int k)
+{
+    k = clamp(k, -2200, 2200);
+    int k1 = k / 2;
+    return p * amp_pm_exp_pow2(p, k1) * amp_pm_exp_pow2(p, k - k1);
+}
+
+// e^r - 1 - r for |r| <= ln2/2: r^2 q(r), q the Taylor series of (e^r - 1 - r) / r^2
+// (float to r^7: truncation 5e-9 relative; double to r^13: 4e-18), Horner through fma
+// (fused or not, the terms are small).
+float amp_pm_exp_tail(float r)
+{
+    float q = fma(fma(fma(fma(fma(1.98412698e-4, r, 1.38888889e-3), r, 8.33333333e-3), r, 4.16666667e-2), r,
+                      1.66666667e-1), r, 0.5);
+    return r * r * q;
+}
+double amp_pm_exp_tail(double r)
+{
+    const double c[12] = double[](1.6059043836821613e-10lf, 2.08767569878681e-9lf, 2.505210838544172e-8lf,
+                                  2.755731922398589e-7lf, 2.7557319223985893e-6lf, 2.48015873015873e-5lf,
+                                  1.984126984126984e-4lf, 1.3888888888888889e-3lf, 8.333333333333333e-3lf,
+                                  4.1666666666666664e-2lf, 1.6666666666666666e-1lf, 0.5lf);
+    double q = c[0];
+    for (int i = 1; i < 12; i++) q = fma(q, r, c[i]);
+    return r * r * q;
+}
+
+// expm1(r) for |r| <= ln2/2: r + the tail (r exact: within about half an ulp).
+float amp_pm_exp_em1(float r)
+{
+    precise float p = r + amp_pm_exp_tail(r);
+    return p;
+}
+double amp_pm_exp_em1(double r)
+{
+    precise double p = r + amp_pm_exp_tail(r);
+    return p;
+}
+
+// c + add + e^(r + rl) - 1 for |r| <= ln2/2, a small rl and a small add (|add| below
+// ulp(c)), as one rounding of an almost
+// exact sum: c + r + r^2/2 exactly (two_sum, two_prod), then their errors, rl (1 + r)
+// and the rest of the tail (tail - r^2/2: the rounding of r^2 q cancels in it, to the
+// order of its own small size).
+float amp_pm_exp_sum(float c, float r, float rl, float add)
+{
+    float s, e, h, hl, s2, e2;
+    amp_pm_two_sum(c, r, s, e);
+    amp_pm_two_prod(r, 0.5 * r, h, hl);
+    amp_pm_two_sum(s, h, s2, e2);
+    precise float v = s2 + (e + e2 + hl + add + (rl + rl * r + (amp_pm_exp_tail(r) - h)));
+    return v;
+}
+double amp_pm_exp_sum(double c, double r, double rl, double add)
+{
+    double s, e, h, hl, s2, e2;
+    amp_pm_two_sum(c, r, s, e);
+    amp_pm_two_prod(r, 0.5lf * r, h, hl);
+    amp_pm_two_sum(s, h, s2, e2);
+    precise double v = s2 + (e + e2 + hl + add + (rl + rl * r + (amp_pm_exp_tail(r) - h)));
+    return v;
+}
+
+// exp(hi + lo): k = round((hi + lo) / ln2), r = hi - k ln2 as r + rl (Cody-Waite: ln2
+// in a part whose product with k is exact, so r is exact, and the rest, which joins lo
+// in rl; precise: NIR may not reassociate it); then 2^k (1 + expm1(r + rl)). The caller handles NaN and the ends of the
+// range (|hi| beyond ~104 float, ~746 double).
+float amp_pm_exp_hilo(float hi, float lo)
+{
+    float k = round(hi * 1.44269504);
+    precise float rh = hi - k * 0.693145752, rl = lo - k * 1.42860677e-6;
+    float r, e;
+    amp_pm_two_sum(rh, rl, r, e);
+    return amp_pm_exp_scale(amp_pm_exp_sum(1.0, r, e, 0.0), int(k));
+}
+double amp_pm_exp_hilo(double hi, double lo)
+{
+    double k = round(hi * 1.4426950408889634lf);
+    precise double rh = hi - k * 6.93147180369123816490e-01lf, rl = lo - k * 1.90821492927058770002e-10lf;
+    double r, e;
+    amp_pm_two_sum(rh, rl, r, e);
+    return amp_pm_exp_scale(amp_pm_exp_sum(1.0lf, r, e, 0.0lf), int(k));
+}
+#endif
+
+#ifdef AMP_PM_exp
+// exp: +inf above ln(max) (~88.72 float, ~709.78 double), +0 below the smallest
+// subnormal's log; between, amp_pm_exp_hilo (under 1 ulp: 0.5 from the last
+// rounding, the rest from expm1 and the reduction).
+float precise_math_exp(float x)
+{
+    if (isnan(x)) return x;
+    if (x > 89.0) return uintBitsToFloat(0x7f800000u);
+    if (x < -104.0) return 0.0;
+    return amp_pm_exp_hilo(x, 0.0);
+}
+double precise_math_exp(double x)
+{
+    if (isnan(x)) return x;
+    if (x > 710.0lf) return packDouble2x32(uvec2(0u, 0x7ff00000u));
+    if (x < -746.0lf) return 0.0lf;
+    return amp_pm_exp_hilo(x, 0.0lf);
+}
+AMP_PM_FORMS1(exp)
+#endif
+
+#ifdef AMP_PM_exp2
+// exp2: k = round(x), r = x - k (exact); 2^r = 1 + expm1(r ln2) with r ln2 carried as
+// an exact product (hi + lo).
+float precise_math_exp2(float x)
+{
+    if (isnan(x)) return x;
+    if (x >= 128.0) return uintBitsToFloat(0x7f800000u);
+    if (x < -151.0) return 0.0;
+    float k = round(x), r = x - k, t, e;
+    amp_pm_two_prod(r, 0.693147182, t, e);
+    precise float l = e + r * -1.9046543e-9; // ln2 - 0.693147182
+    return amp_pm_exp_scale(amp_pm_exp_sum(1.0, t, l, 0.0), int(k));
+}
+double precise_math_exp2(double x)
+{
+    if (isnan(x)) return x;
+    if (x >= 1024.0lf) return packDouble2x32(uvec2(0u, 0x7ff00000u));
+    if (x < -1076.0lf) return 0.0lf;
+    double k = round(x), r = x - k, t, e;
+    amp_pm_two_prod(r, 6.9314718055994529e-01lf, t, e);
+    precise double l = e + r * 2.3190468138462996e-17lf; // ln2 - its double
+    return amp_pm_exp_scale(amp_pm_exp_sum(1.0lf, t, l, 0.0lf), int(k));
+}
+AMP_PM_FORMS1(exp2)
+#endif
+
+#ifdef AMP_PM_exp10
+// exp10: x log2(10) as an exact product plus the constant's remainder (hi + lo); k =
+// round(hi), r = (hi - k) + lo (hi - k exact), then 2^r as exp2 does.
+float precise_math_exp10(float x)
+{
+    if (isnan(x)) return x;
+    if (x > 38.6) return uintBitsToFloat(0x7f800000u);
+    if (x < -45.5) return 0.0;
+    float h, l, t, e;
+    amp_pm_two_prod(x, 3.32192802, h, l);
+    precise float k = round(h), d = h - k, r = d + (l + x * 7.05953702e-8); // log2(10) - 3.32192802
+    precise float rl = (d - r) + (l + x * 7.05953702e-8);
+    amp_pm_two_prod(r, 0.693147182, t, e);
+    precise float tl = e + r * -1.9046543e-9 + rl * 0.693147182;
+    return amp_pm_exp_scale(amp_pm_exp_sum(1.0, t, tl, 0.0), int(k));
+}
+double precise_math_exp10(double x)
+{
+    if (isnan(x)) return x;
+    if (x > 308.3lf) return packDouble2x32(uvec2(0u, 0x7ff00000u));
+    if (x < -324.0lf) return 0.0lf;
+    double h, l, t, e;
+    amp_pm_two_prod(x, 3.3219280948873622lf, h, l);
+    precise double k = round(h), d = h - k, r = d + (l + x * 1.661617516973592e-16lf); // log2(10) - its double
+    precise double rl = (d - r) + (l + x * 1.661617516973592e-16lf);
+    amp_pm_two_prod(r, 6.9314718055994529e-01lf, t, e);
+    precise double tl = e + r * 2.3190468138462996e-17lf + rl * 6.9314718055994529e-01lf;
+    return amp_pm_exp_scale(amp_pm_exp_sum(1.0lf, t, tl, 0.0lf), int(k));
+}
+AMP_PM_FORMS1(exp10)
+#endif
+
+#ifdef AMP_PM_expm1
+// expm1: near 0 (|x| <= ln2/2) amp_pm_exp_em1 itself (-0 kept); else 2^k (1 + p) - 1
+// with p = expm1(r) after Cody-Waite, summed so that one rounding is left: for k > 0,
+// ((1 - 2^-k) + expm1(r)) 2^k through amp_pm_exp_sum; for k < 0, (2^k - 1) + 2^k p
+// (both parts exact).
+float precise_math_expm1(float x)
+{
+    if (isnan(x) || x == 0.0) return x;
+    if (x > 89.0) return uintBitsToFloat(0x7f800000u);
+    if (x < -18.0) return -1.0;
+    if (abs(x) <= 0.34657359) return amp_pm_exp_em1(x);
+    float k = round(x * 1.44269504);
+    precise float rh = x - k * 0.693145752, rl = -k * 1.42860677e-6;
+    float r, e;
+    amp_pm_two_sum(rh, rl, r, e);
+    int n = int(k);
+    // 1 - 2^-n: exact up to n = 24, beyond as 1 and a small addend
+    float c = n > 24 ? 1.0 : 1.0 - amp_pm_exp_pow2(r, -min(n, 24)), add = n > 24 ? -amp_pm_exp_pow2(r, -min(n, 126)) : 0.0;
+    if (n < 0) {
+        precise float v = (amp_pm_exp_pow2(r, n) - 1.0) + amp_pm_exp_pow2(r, n) * amp_pm_exp_sum(0.0, r, e, 0.0);
+        return v;
+    }
+    return amp_pm_exp_scale(amp_pm_exp_sum(c, r, e, add), n);
+}
+double precise_math_expm1(double x)
+{
+    if (isnan(x) || x == 0.0lf) return x;
+    if (x > 710.0lf) return packDouble2x32(uvec2(0u, 0x7ff00000u));
+    if (x < -38.0lf) return -1.0lf;
+    if (abs(x) <= 0.34657359027997264lf) return amp_pm_exp_em1(x);
+    double k = round(x * 1.4426950408889634lf);
+    precise double rh = x - k * 6.93147180369123816490e-01lf, rl = -k * 1.90821492927058770002e-10lf;
+    double r, e;
+    amp_pm_two_sum(rh, rl, r, e);
+    int n = int(k);
+    double c = n > 53 ? 1.0lf : 1.0lf - amp_pm_exp_pow2(r, -min(n, 53)),
+           add = n > 53 ? -amp_pm_exp_pow2(r, -min(n, 1022)) : 0.0lf;
+    if (n < 0) {
+        precise double v = (amp_pm_exp_pow2(r, n) - 1.0lf) + amp_pm_exp_pow2(r, n) * amp_pm_exp_sum(0.0lf, r, e, 0.0lf);
+        return v;
+    }
+    return amp_pm_exp_scale(amp_pm_exp_sum(c, r, e, add), n);
+}
+AMP_PM_FORMS1(expm1)
+#endif
+
+#ifdef AMP_PM_LOG_CORE
+// log(1 + f) for f in [sqrt(1/2) - 1, sqrt(2) - 1] as hi + lo: f - f^2/2 + s (f^2/2 + R)
+// with s = f / (2 + f) and R(s^2) = s^2 (Lg1 + s^2 (Lg2 + ...)), fdlibm's minimax
+// polynomial for log((1 + s) / (1 - s)) (error below 2^-58.45 in double; its float
+// version below 2^-34); f^2/2 is split exactly, so hi = f - f^2/2 carries the bulk and
+// lo the rest.
+void amp_pm_log_1pf(float f, out float hi, out float lo)
+{
+    float s = amp_pm_div(f, 2.0 + f), z = s * s, w = z * z;
+    float r = z * (0.666666627 + w * 0.284987867) + w * (0.400009722 + w * 0.242790788);
+    float p, e;
+    amp_pm_two_prod(f, f, p, e);
+    precise float h = 0.5 * p, hl = 0.5 * e, fh = f - h, fl = ((f - fh) - h) - hl + s * (h + r);
+    hi = fh;
+    lo = fl;
+}
+void amp_pm_log_1pf(double f, out double hi, out double lo)
+{
+    double s = amp_pm_div(f, 2.0lf + f), z = s * s, w = z * z;
+    double t1 = w * (3.999999999940941908e-01lf + w * (2.222219843214978396e-01lf + w * 1.531383769920937332e-01lf));
+    double t2 = z * (6.666666666666735130e-01lf +
+                     w * (2.857142874366239149e-01lf + w * (1.818357216161805012e-01lf + w * 1.479819860511658591e-01lf)));
+    double p, e;
+    amp_pm_two_prod(f, f, p, e);
+    precise double h = 0.5lf * p, hl = 0.5lf * e, fh = f - h, fl = ((f - fh) - h) - hl + s * (h + t1 + t2);
+    hi = fh;
+    lo = fl;
+}
+
+// x = 2^k m with m in [sqrt(1/2), sqrt(2)) (subnormals scaled first), f = m - 1 (exact).
+float amp_pm_log_split(float x, out float k)
+{
+    int e = 0;
+    if (x < 1.17549435e-38) {
+        x *= 16777216.0; // 2^24
+        e = -24;
+    }
+    uint u = floatBitsToUint(x);
+    e += int(u >> 23) - 127;
+    float m = uintBitsToFloat((u & 0x007fffffu) | 0x3f800000u);
+    if (m > 1.41421356) {
+        m *= 0.5;
+        e++;
+    }
+    k = float(e);
+    return m - 1.0;
+}
+double amp_pm_log_split(double x, out double k)
+{
+    int e = 0;
+    if (x < 2.2250738585072014e-308lf) {
+        x *= 18014398509481984.0lf; // 2^54
+        e = -54;
+    }
+    uvec2 u = unpackDouble2x32(x);
+    e += int(u.y >> 20) - 1023;
+    double m = packDouble2x32(uvec2(u.x, (u.y & 0x000fffffu) | 0x3ff00000u));
+    if (m > 1.4142135623730951lf) {
+        m *= 0.5lf;
+        e++;
+    }
+    k = double(e);
+    return m - 1.0lf;
+}
+
+// log(x) = hi + lo for positive finite x: k ln2 (ln2 in an exact part and the rest) +
+// log(1 + f), the big parts added exactly (two_sum).
+void amp_pm_log_hilo(float x, out float hi, out float lo)
+{
+    float k, h, l, s, e;
+    float f = amp_pm_log_split(x, k);
+    amp_pm_log_1pf(f, h, l);
+    amp_pm_two_sum(k * 0.693145752, h, s, e);
+    precise float el = e + (l + k * 1.42860677e-6);
+    hi = s;
+    lo = el;
+}
+void amp_pm_log_hilo(double x, out double hi, out double lo)
+{
+    double k, h, l, s, e;
+    double f = amp_pm_log_split(x, k);
+    amp_pm_log_1pf(f, h, l);
+    amp_pm_two_sum(k * 6.93147180369123816490e-01lf, h, s, e);
+    precise double el = e + (l + k * 1.90821492927058770002e-10lf);
+    hi = s;
+    lo = el;
+}
+
+// The special values of the logarithms: NaN for x < 0 and NaN, -inf for +-0, +inf
+// for +inf; true (and r) when x is one of them.
+bool amp_pm_log_special(float x, out float r)
+{
+    r = x < 0.0 || isnan(x) ? uintBitsToFloat(0x7fc00000u) : x == 0.0 ? uintBitsToFloat(0xff800000u) : x;
+    return !(x > 0.0) || isinf(x);
+}
+bool amp_pm_log_special(double x, out double r)
+{
+    r = x < 0.0lf || isnan(x) ? packDouble2x32(uvec2(0u, 0x7ff80000u))
+        : x == 0.0lf          ? packDouble2x32(uvec2(0u, 0xfff00000u))
+                              : x;
+    return !(x > 0.0lf) || isinf(x);
+}
+#endif
+
+#ifdef AMP_PM_log
+float precise_math_log(float x)
+{
+    float r, hi, lo;
+    if (amp_pm_log_special(x, r)) return r;
+    amp_pm_log_hilo(x, hi, lo);
+    precise float v = hi + lo;
+    return v;
+}
+double precise_math_log(double x)
+{
+    double r, hi, lo;
+    if (amp_pm_log_special(x, r)) return r;
+    amp_pm_log_hilo(x, hi, lo);
+    precise double v = hi + lo;
+    return v;
+}
+AMP_PM_FORMS1(log)
+#endif
+
+#ifdef AMP_PM_log2
+// log2: k + log(1 + f) / ln2, the quotient as an exact product of hi with 1/ln2's
+// leading part plus the small terms, added to k exactly.
+float precise_math_log2(float x)
+{
+    float r, k, h, l, p, e, s, t;
+    if (amp_pm_log_special(x, r)) return r;
+    float f = amp_pm_log_split(x, k);
+    amp_pm_log_1pf(f, h, l);
+    amp_pm_two_prod(h, 1.44269502, p, e);
+    precise float el = e + (h * 1.92596299e-8 + l * 1.44269504); // 1/ln2 - 1.44269502
+    amp_pm_two_sum(k, p, s, t);
+    precise float v = s + (t + el);
+    return v;
+}
+double precise_math_log2(double x)
+{
+    double r, k, h, l, p, e, s, t;
+    if (amp_pm_log_special(x, r)) return r;
+    double f = amp_pm_log_split(x, k);
+    amp_pm_log_1pf(f, h, l);
+    amp_pm_two_prod(h, 1.4426950408889634lf, p, e);
+    precise double el = e + (h * 2.0355273740931033e-17lf + l * 1.4426950408889634lf); // 1/ln2 - its double
+    amp_pm_two_sum(k, p, s, t);
+    precise double v = s + (t + el);
+    return v;
+}
+AMP_PM_FORMS1(log2)
+#endif
+
+#ifdef AMP_PM_log10
+// log10: k log10(2) + log(1 + f) / ln10, each product exact in its leading part.
+float precise_math_log10(float x)
+{
+    float r, k, h, l, p, e, q, g, s, t;
+    if (amp_pm_log_special(x, r)) return r;
+    float f = amp_pm_log_split(x, k);
+    amp_pm_log_1pf(f, h, l);
+    amp_pm_two_prod(k, 0.30103001, q, g);
+    precise float gl = g + k * -1.43209889e-8; // log10(2) - 0.30103001
+    amp_pm_two_prod(h, 0.434294492, p, e);
+    precise float el = e + (h * -1.01030501e-8 + l * 0.434294492); // 1/ln10 - 0.434294492
+    amp_pm_two_sum(q, p, s, t);
+    precise float v = s + (t + el + gl);
+    return v;
+}
+double precise_math_log10(double x)
+{
+    double r, k, h, l, p, e, q, g, s, t;
+    if (amp_pm_log_special(x, r)) return r;
+    double f = amp_pm_log_split(x, k);
+    amp_pm_log_1pf(f, h, l);
+    amp_pm_two_prod(k, 0.30102999566398120lf, q, g);
+    precise double gl = g + k * -2.8037281277851704e-18lf; // log10(2) - its double
+    amp_pm_two_prod(h, 0.43429448190325182lf, p, e);
+    precise double el = e + (h * 1.0983196502167651e-17lf + l * 0.43429448190325182lf); // 1/ln10 - its double
+    amp_pm_two_sum(q, p, s, t);
+    precise double v = s + (t + el + gl);
+    return v;
+}
+AMP_PM_FORMS1(log10)
+#endif
+
+#ifdef AMP_PM_log1p
+// log1p: for x in [sqrt(1/2) - 1, sqrt(2) - 1] log(1 + f) with f = x exactly; else
+// log(u) for u = 1 + x rounded, plus the rounding's share c / u (c = x - (u - 1),
+// exact).
+float precise_math_log1p(float x)
+{
+    float r, hi, lo;
+    if (x == 0.0 || isnan(x)) return x;
+    if (x == -1.0) return uintBitsToFloat(0xff800000u);
+    if (x < -1.0) return uintBitsToFloat(0x7fc00000u);
+    if (isinf(x)) return x;
+    precise float u = 1.0 + x, c = u > 2.0 ? 1.0 - (u - x) : x - (u - 1.0);
+    if (x > -0.29289322 && x < 0.41421356) amp_pm_log_1pf(x, hi, lo);
+    else amp_pm_log_hilo(u, hi, lo);
+    precise float v = x > -0.29289322 && x < 0.41421356 ? hi + lo : hi + (lo + amp_pm_div(c, u));
+    return v;
+}
+double precise_math_log1p(double x)
+{
+    double r, hi, lo;
+    if (x == 0.0lf || isnan(x)) return x;
+    if (x == -1.0lf) return packDouble2x32(uvec2(0u, 0xfff00000u));
+    if (x < -1.0lf) return packDouble2x32(uvec2(0u, 0x7ff80000u));
+    if (isinf(x)) return x;
+    precise double u = 1.0lf + x, c = u > 2.0lf ? 1.0lf - (u - x) : x - (u - 1.0lf);
+    bool near = x > -0.29289321881345248lf && x < 0.41421356237309503lf;
+    if (near) amp_pm_log_1pf(x, hi, lo);
+    else amp_pm_log_hilo(u, hi, lo);
+    precise double v = near ? hi + lo : hi + (lo + amp_pm_div(c, u));
+    return v;
+}
+AMP_PM_FORMS1(log1p)
+#endif
+
 #endif

@@ -60,60 +60,66 @@
 // a * b = p + e exactly: fma where fused, else Veltkamp's split and Dekker's product.
 void amp_pm_two_prod(float a, float b, out float p, out float e)
 {
-    p = a * b;
+    precise float pp = a * b;
+    p = pp;
 #ifdef AMP_FMA_FUSED
-    e = fma(a, b, -p);
+    e = fma(a, b, -pp);
 #else
     precise float ca = 4097.0 * a, cb = 4097.0 * b;
     precise float ah = ca - (ca - a), bh = cb - (cb - b), al = a - ah, bl = b - bh;
-    precise float t = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+    precise float t = ((ah * bh - pp) + ah * bl + al * bh) + al * bl;
     e = t;
 #endif
 }
 void amp_pm_two_prod(double a, double b, out double p, out double e)
 {
-    p = a * b;
+    precise double pp = a * b;
+    p = pp;
 #ifdef AMP_FMA_FUSED
-    e = fma(a, b, -p);
+    e = fma(a, b, -pp);
 #else
     precise double ca = 134217729.0lf * a, cb = 134217729.0lf * b;
     precise double ah = ca - (ca - a), bh = cb - (cb - b), al = a - ah, bl = b - bh;
-    precise double t = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+    precise double t = ((ah * bh - pp) + ah * bl + al * bh) + al * bl;
     e = t;
 #endif
 }
 // a + b = s + e exactly (any order of magnitudes).
+// (precise throughout: NIR may otherwise simplify the error term to 0)
 void amp_pm_two_sum(float a, float b, out float s, out float e)
 {
-    s = a + b;
-    precise float bb = s - a;
-    e = (a - (s - bb)) + (b - bb);
+    precise float ss = a + b, bb = ss - a, ee = (a - (ss - bb)) + (b - bb);
+    s = ss;
+    e = ee;
 }
 void amp_pm_two_sum(double a, double b, out double s, out double e)
 {
-    s = a + b;
-    precise double bb = s - a;
-    e = (a - (s - bb)) + (b - bb);
+    precise double ss = a + b, bb = ss - a, ee = (a - (ss - bb)) + (b - bb);
+    s = ss;
+    e = ee;
 }
 // a / b correctly rounded but in rare near-halfway cases (the device's quotient,
-// Vulkan's 2.5 ulp, corrected once by its exact remainder a - b q); the device's own
-// result for zeros, infinities, NaN and quotients or divisors near the ends of the range.
+// Vulkan's 2.5 ulp, corrected once by its exact remainder a - b q) while a, b and q lie
+// within 2^-100..2^100 (float) or 2^-900..2^900 (double), where the exact product
+// cannot overflow or underflow; elsewhere, and for zeros, infinities and NaN, the
+// device's quotient.
 float amp_pm_div(float a, float b)
 {
     float q = a / b;
-    if (isinf(q) || isnan(q) || abs(q) < 1.0e-37 || isinf(b) || abs(b) < 1.0e-37 || abs(b) > 1.0e37) return q;
+    if (!(min(min(abs(a), abs(b)), abs(q)) > 7.9e-31 && max(max(abs(a), abs(b)), abs(q)) < 1.2e30)) return q;
     float p, e;
     amp_pm_two_prod(b, q, p, e);
-    return q + ((a - p) - e) * (1.0 / b);
+    precise float r = q + ((a - p) - e) * (1.0 / b);
+    return r;
 }
 double amp_pm_div(double a, double b)
 {
     double q = a / b;
-    if (isinf(q) || isnan(q) || abs(q) < 1.0e-306lf || isinf(b) || abs(b) < 1.0e-306lf || abs(b) > 1.0e306lf)
-        return q;
+    if (!(min(min(abs(a), abs(b)), abs(q)) > 1.5e-271lf && max(max(abs(a), abs(b)), abs(q)) < 6.7e270lf)) return q;
     double p, e;
     amp_pm_two_prod(b, q, p, e);
-    return q + ((a - p) - e) * (1.0lf / b);
+    precise double r = q + ((a - p) - e) * (1.0lf / b);
+    return r;
 }
 
 // The definitions, from the lowest family up.

@@ -57,6 +57,9 @@ AMP_HIDDEN int amp__file_read(const char *path, char **data, size_t *size, const
 AMP_HIDDEN int amp__file_write(const char *path, const void *data, size_t size, bool durable, const char **step);
 /* dir (its first dir_len bytes) and name joined by one '/', malloc'ed. */
 AMP_HIDDEN char *amp__path_join(const char *dir, size_t dir_len, const char *name);
+/* True when AMPVK_DEBUG=1: kernels check every access (kernel/debug.c), and devices
+ * are opened with robust buffer and image access where they have it. */
+AMP_HIDDEN bool amp__debug_mode(void);
 /* False when AMPVK_CACHE=0 turns the on-disk caches off. */
 AMP_HIDDEN bool amp__cache_enabled(void);
 /* The path of name in the cache directory ($XDG_CACHE_HOME/ampvk, else

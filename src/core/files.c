@@ -104,6 +104,12 @@ bool amp__cache_enabled(void)
     return !(e && strcmp(e, "0") == 0);
 }
 
+bool amp__debug_mode(void)
+{
+    const char *e = getenv("AMPVK_DEBUG");
+    return e && strcmp(e, "1") == 0;
+}
+
 char *amp__cache_path(const char *name)
 {
     if (!amp__cache_enabled()) return NULL;

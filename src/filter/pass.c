@@ -153,6 +153,7 @@ static VkPipeline pipeline_get(amp__device *d, filter_state *s, amp__filter_shad
     v->spec = *spec;
     v->next = s->variants;
     s->variants = v;
+    amp__pipeline_cache_changed(d); /* on disk now: a process that ends without closing the device keeps it */
     return v->pipeline;
 }
 

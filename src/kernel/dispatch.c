@@ -124,9 +124,9 @@ typedef struct dispatch_args {
 
 /* The descriptor writes of one dispatch (one per resource, then the argument block). */
 typedef struct descriptor_writes {
-    VkDescriptorBufferInfo buffers[66];
-    VkDescriptorImageInfo images[66];
-    VkWriteDescriptorSet writes[66];
+    VkDescriptorBufferInfo buffers[67];
+    VkDescriptorImageInfo images[67];
+    VkWriteDescriptorSet writes[67];
     uint32_t count;
 } descriptor_writes;
 
@@ -315,8 +315,8 @@ static amp_status record_dispatch(amp_accelerator_view *view, const amp_kernel *
     VkBuffer ubuf;
     VkDeviceSize uoff;
     void *u = amp__batch_uniform(b, k->block_size, &ubuf, &uoff);
-    VkDescriptorSet set = u ? amp__batch_descriptor_set(b, k->set_layout) : VK_NULL_HANDLE;
-    if (!set) return amp_last_status();
+    VkDescriptorSet set = u && !k->push_descriptors ? amp__batch_descriptor_set(b, k->set_layout) : VK_NULL_HANDLE;
+    if (!u || (!set && !k->push_descriptors)) return amp_last_status();
     memcpy(u, block, k->block_size);
     w->buffers[w->count] = (VkDescriptorBufferInfo){ubuf, uoff, k->block_size};
     w->writes[w->count] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = 0,
@@ -324,24 +324,45 @@ static amp_status record_dispatch(amp_accelerator_view *view, const amp_kernel *
                                                  .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
                                                  .pBufferInfo = &w->buffers[w->count]};
     w->count++;
-    for (uint32_t i = 0; i < w->count; i++) w->writes[i].dstSet = set;
-    vkUpdateDescriptorSets(view->dev->device, w->count, w->writes, 0, NULL);
+    if (k->debug_binding) {
+        w->buffers[w->count] = (VkDescriptorBufferInfo){amp__debug_buffer(view->dev), 0, VK_WHOLE_SIZE};
+        w->writes[w->count] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                                     .dstBinding = k->debug_binding, .descriptorCount = 1,
+                                                     .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                                     .pBufferInfo = &w->buffers[w->count]};
+        w->count++;
+    }
     VkCommandBuffer cmd = amp__batch_cmd(b);
     amp__barrier_record(view, cmd, bar);
     if (amp__batch_bind(b, pipeline)) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &set, 0, NULL);
+    if (k->push_descriptors) {
+        view->dev->push_descriptor_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, w->count, w->writes);
+    } else {
+        for (uint32_t i = 0; i < w->count; i++) w->writes[i].dstSet = set;
+        vkUpdateDescriptorSets(view->dev->device, w->count, w->writes, 0, NULL);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &set, 0, NULL);
+    }
     const uint32_t *max = view->dev->props.limits.maxComputeWorkGroupCount;
     uint32_t timing = amp__profile_begin(b, k->name ? k->name : "kernel", 0);
     for (uint32_t z = 0; z < groups[2]; z += max[2])
         for (uint32_t y = 0; y < groups[1]; y += max[1])
             for (uint32_t x = 0; x < groups[0]; x += max[0]) {
-                int32_t base[3] = {(int32_t)x, (int32_t)y, (int32_t)z};
-                vkCmdPushConstants(cmd, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 12, base);
+                int32_t base[4] = {(int32_t)x, (int32_t)y, (int32_t)z, k->debug_id};
+                vkCmdPushConstants(cmd, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, k->debug_binding ? 16 : 12, base);
                 uint32_t cx = groups[0] - x, cy = groups[1] - y, cz = groups[2] - z;
                 vkCmdDispatch(cmd, cx < max[0] ? cx : max[0], cy < max[1] ? cy : max[1], cz < max[2] ? cz : max[2]);
                 view->stats.dispatches++;
             }
     amp__profile_end(b, timing);
+    if (k->debug_binding) {
+        /* the record, for the host's read after the wait (and the next checked dispatch) */
+        VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+                              .dstAccessMask = VK_ACCESS_HOST_READ_BIT | VK_ACCESS_SHADER_READ_BIT |
+                                               VK_ACCESS_SHADER_WRITE_BIT};
+        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                             VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, NULL, 0,
+                             NULL);
+    }
     return amp__view_command_done(view);
 }
 

@@ -143,6 +143,10 @@ static void add_prologue(text *t, const amp_kernel *k, const amp_kernel_desc *de
         add(t, "#define AMP_WITH_VECMATH 1\n");
     if (needs_part(desc, user, fast_math_words, 1, "AMP_WITH_FAST_MATH")) add(t, "#define AMP_WITH_FAST_MATH 1\n");
     add_precise_math(t, desc, user);
+    if (k->debug_binding) {
+        add(t, "#define AMP_DEBUG_BINDING %u\n", k->debug_binding);
+        if (k->dev->robust) add(t, "#define AMP_DEBUG_ROBUST 1\n");
+    }
     add(t, "#include <ampvk/ampvk.glsl>\n");
     if (desc->declarations) add(t, "#line 1 \"%s (declarations)\"\n%s\n", name, desc->declarations);
     add(t, "#line 1 \"%s (generated)\"\n", name);
@@ -162,7 +166,8 @@ static void add_argument_block(text *t, const amp_kernel *k)
     for (int i = 0; i < k->param_count; i++)
         if (k->params[i].kind == AMP__PARAM_SCALAR) add(t, "    %s %s;\n", k->params[i].type_name, k->params[i].name);
     add(t, "    int amp_end;\n};\n");
-    add(t, "layout(push_constant) uniform amp_push_t { ivec3 amp_group_base; };\n");
+    add(t, "layout(push_constant) uniform amp_push_t { ivec3 amp_group_base;%s };\n",
+        k->debug_binding ? " int amp_kernel_id;" : "");
 }
 
 /* A storage buffer per array_view parameter, with its name(I) and name_extent. */
@@ -173,20 +178,35 @@ static void add_views(text *t, const amp_kernel *k)
         if (!p->is_view) continue;
         add(t, "layout(scalar, set = 0, binding = %u) %sbuffer amp_b_%s { %s amp_d_%s[]; };\n", p->binding,
             p->is_const ? "readonly " : "", p->name, p->type_name, p->name);
-        add(t, "#define %s(I) amp_d_%s[amp_linear(I, amp_o_%s, amp_s_%s)]\n", p->name, p->name, p->name, p->name);
+        if (k->debug_binding)
+            add(t, "#define %s(I) amp_d_%s[amp_dbg_linear(I, amp_o_%s, amp_s_%s, amp_e_%s, %d, __LINE__, "
+                   "amp_kernel_id)]\n", p->name, p->name, p->name, p->name, p->name, i);
+        else
+            add(t, "#define %s(I) amp_d_%s[amp_linear(I, amp_o_%s, amp_s_%s)]\n", p->name, p->name, p->name, p->name);
         add(t, "#define %s_extent amp_e_%s\n", p->name, p->name);
     }
 }
 
 /* A read-only texture parameter: a sampled image read by texelFetch, sampled and
- * gathered through the sampler the kernel names. */
-static void add_sampled_texture(text *t, const amp__param *p, const char *pre, const char *dim)
+ * gathered through the sampler the kernel names. Checked kernels fetch through a
+ * function that checks the index against the level's extent (0 outside). */
+static void add_sampled_texture(text *t, const amp_kernel *k, int arg, const char *pre, const char *dim)
 {
+    const amp__param *p = &k->params[arg];
     add(t, "layout(set = 0, binding = %u) uniform %stexture%s amp_t_%s;\n", p->binding, pre, dim, p->name);
-    add(t, "#define %s(I) amp_from_texel_%s(texelFetch(amp_t_%s, amp_image_coord(I), 0))\n", p->name,
-        p->type_name, p->name);
-    add(t, "#define %s_get(I, M) amp_from_texel_%s(texelFetch(amp_t_%s, amp_image_coord(I), M))\n", p->name,
-        p->type_name, p->name);
+    if (k->debug_binding) {
+        add(t, "%svec4 amp_fetch_%s(%s i, int m, int line) {\n    return amp_dbg_ok(%d, line, i, "
+               "amp_host_extent(textureSize(amp_t_%s, m)), amp_kernel_id) ? texelFetch(amp_t_%s, amp_image_coord(i), m)"
+               " : %svec4(0);\n}\n", pre, p->name, index_type(p->rank), arg, p->name, p->name, pre);
+        add(t, "#define %s(I) amp_from_texel_%s(amp_fetch_%s(I, 0, __LINE__))\n", p->name, p->type_name, p->name);
+        add(t, "#define %s_get(I, M) amp_from_texel_%s(amp_fetch_%s(I, M, __LINE__))\n", p->name, p->type_name,
+            p->name);
+    } else {
+        add(t, "#define %s(I) amp_from_texel_%s(texelFetch(amp_t_%s, amp_image_coord(I), 0))\n", p->name,
+            p->type_name, p->name);
+        add(t, "#define %s_get(I, M) amp_from_texel_%s(texelFetch(amp_t_%s, amp_image_coord(I), M))\n", p->name,
+            p->type_name, p->name);
+    }
     add(t, "#define %s_sample(S, C, L) amp_from_texel_%s(textureLod(%ssampler%s(amp_t_%s, S), C, L))\n", p->name,
         p->type_name, pre, dim, p->name);
     if (p->rank == 2) {
@@ -198,16 +218,35 @@ static void add_sampled_texture(text *t, const amp__param *p, const char *pre, c
     add(t, "#define %s_extent amp_host_extent(textureSize(amp_t_%s, 0))\n", p->name, p->name);
 }
 
-/* A writable texture parameter: a storage image whose format a variant defines. */
-static void add_storage_texture(text *t, const amp__param *p, const char *pre, const char *dim)
+/* A writable texture parameter: a storage image whose format a variant defines.
+ * Checked kernels load and store through functions that check the index (a load
+ * outside gives 0, a store outside is dropped). */
+static void add_storage_texture(text *t, const amp_kernel *k, int arg, const char *pre, const char *dim)
 {
+    const amp__param *p = &k->params[arg];
     add(t, "layout(set = 0, binding = %u, AMP_FMT_%s) uniform %s%simage%s amp_i_%s;\n", p->binding, p->name,
         p->kind == AMP__PARAM_WRITEONLY ? "writeonly " : "", pre, dim, p->name);
-    if (p->kind == AMP__PARAM_STORAGE)
-        add(t, "#define %s(I) amp_from_texel_%s(imageLoad(amp_i_%s, amp_image_coord(I)))\n", p->name, p->type_name,
+    if (k->debug_binding) {
+        const char *it = index_type(p->rank);
+        char ok[160];
+        snprintf(ok, sizeof ok, "amp_dbg_ok(%d, line, i, amp_host_extent(imageSize(amp_i_%s)), amp_kernel_id)", arg,
+                 p->name);
+        if (p->kind == AMP__PARAM_STORAGE) {
+            add(t, "%svec4 amp_load_%s(%s i, int line) {\n    return %s ? imageLoad(amp_i_%s, amp_image_coord(i)) : "
+                   "%svec4(0);\n}\n", pre, p->name, it, ok, p->name, pre);
+            add(t, "#define %s(I) amp_from_texel_%s(amp_load_%s(I, __LINE__))\n", p->name, p->type_name, p->name);
+        }
+        add(t, "void amp_store_%s(%s i, %svec4 v, int line) {\n    if (%s) imageStore(amp_i_%s, amp_image_coord(i), v);"
+               "\n}\n", p->name, it, pre, ok, p->name);
+        add(t, "#define %s_set(I, V) amp_store_%s(I, AMP_QUANT_%s(amp_to_texel(V)), __LINE__)\n", p->name, p->name,
             p->name);
-    add(t, "#define %s_set(I, V) imageStore(amp_i_%s, amp_image_coord(I), AMP_QUANT_%s(amp_to_texel(V)))\n", p->name,
-        p->name, p->name);
+    } else {
+        if (p->kind == AMP__PARAM_STORAGE)
+            add(t, "#define %s(I) amp_from_texel_%s(imageLoad(amp_i_%s, amp_image_coord(I)))\n", p->name,
+                p->type_name, p->name);
+        add(t, "#define %s_set(I, V) imageStore(amp_i_%s, amp_image_coord(I), AMP_QUANT_%s(amp_to_texel(V)))\n",
+            p->name, p->name, p->name);
+    }
     add(t, "#define %s_extent amp_host_extent(imageSize(amp_i_%s))\n", p->name, p->name);
 }
 
@@ -227,8 +266,8 @@ static void add_textures(text *t, const amp_kernel *k)
             amp__format_find(p->type, 8, &f); /* norm and unorm have no default bits */
         const char *pre = f.sampled == 'i' ? "i" : f.sampled == 'u' ? "u" : "";
         const char *dim = p->rank == 1 ? "1D" : p->rank == 2 ? "2D" : "3D";
-        if (p->kind == AMP__PARAM_SAMPLED) add_sampled_texture(t, p, pre, dim);
-        else add_storage_texture(t, p, pre, dim);
+        if (p->kind == AMP__PARAM_SAMPLED) add_sampled_texture(t, k, i, pre, dim);
+        else add_storage_texture(t, k, i, pre, dim);
     }
 }
 

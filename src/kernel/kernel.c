@@ -62,7 +62,7 @@ VkDescriptorType amp__param_descriptor_type(const amp__param *p)
 static amp_status build_layout(amp_kernel *k)
 {
     VkDevice dev = k->dev->device;
-    VkDescriptorSetLayoutBinding b[66];
+    VkDescriptorSetLayoutBinding b[67];
     uint32_t n = 0;
     b[n++] = (VkDescriptorSetLayoutBinding){0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
     for (int i = 0; i < k->param_count && n < 65; i++)
@@ -76,11 +76,19 @@ static amp_status build_layout(amp_kernel *k)
         b[n++] = (VkDescriptorSetLayoutBinding){k->point_binding, VK_DESCRIPTOR_TYPE_SAMPLER, 1,
                                                 VK_SHADER_STAGE_COMPUTE_BIT, &point};
     }
-    VkDescriptorSetLayoutCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                           .bindingCount = n, .pBindings = b};
+    if (k->debug_binding)
+        b[n++] = (VkDescriptorSetLayoutBinding){k->debug_binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                                                VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+    /* pushed descriptors where the device has them and they fit (every binding but the
+     * immutable point sampler counts) */
+    k->push_descriptors = k->dev->max_push_descriptors && n <= k->dev->max_push_descriptors;
+    VkDescriptorSetLayoutCreateInfo dci = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .flags = k->push_descriptors ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0,
+        .bindingCount = n, .pBindings = b};
     VkResult r = vkCreateDescriptorSetLayout(dev, &dci, NULL, &k->set_layout);
     if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateDescriptorSetLayout");
-    VkPushConstantRange pc = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 12};
+    VkPushConstantRange pc = {VK_SHADER_STAGE_COMPUTE_BIT, 0, k->debug_binding ? 16 : 12}; /* + the kernel's id */
     VkPipelineLayoutCreateInfo lci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
                                       .pSetLayouts = &k->set_layout, .pushConstantRangeCount = 1,
                                       .pPushConstantRanges = &pc};
@@ -270,7 +278,8 @@ static amp_kernel *kernel_new(amp_accelerator_view *view, const amp_kernel_desc 
 }
 
 /* Parses the parameters and numbers their bindings: 0 the argument block, then
- * buffers, images and samplers in order, then the internal point sampler. */
+ * buffers, images and samplers in order, then the internal point sampler, then (in
+ * checked kernels) the bounds-check record. */
 static amp_status declare_params(amp_kernel *k, const char *params)
 {
     if (amp__parse_params(params, &k->params, &k->param_count) != AMP_OK) return amp_last_status();
@@ -286,6 +295,7 @@ static amp_status declare_params(amp_kernel *k, const char *params)
         sampled |= k->params[i].kind == AMP__PARAM_SAMPLED;
     }
     if (sampled) k->point_binding = binding++;
+    if (amp__debug_mode() && !k->internal) k->debug_binding = binding++;
     return AMP_OK;
 }
 
@@ -362,6 +372,7 @@ amp_kernel *amp__kernel_create(amp_accelerator_view *view, const amp_kernel_desc
     if (!k) return NULL;
     char *user = NULL;
     amp_status st = declare_params(k, desc->params);
+    if (st == AMP_OK && k->debug_binding) st = amp__debug_attach(k);
     if (st == AMP_OK) {
         choose_group(k, desc);
         if (k->tiled) st = check_tile(k, desc);

@@ -65,6 +65,9 @@ struct amp_kernel {
     VkPipelineLayout layout;
     VkPipeline pipeline;     /* the variant compiled at creation */
     uint32_t point_binding;  /* binding of the internal point sampler, 0 if none */
+    bool push_descriptors;   /* the set layout is pushed (VK_KHR_push_descriptor) */
+    uint32_t debug_binding;  /* AMPVK_DEBUG=1: binding of the device's bounds-check record, else 0 */
+    int debug_id;            /* its id in the record (debug.c) */
     /* what compiling another variant needs */
     char *name, *file;
     char **defines, **include_dirs;
@@ -74,6 +77,12 @@ struct amp_kernel {
     int variant_count;
     bool internal;           /* a built-in kernel: texture types are not checked */
 };
+
+/* ---- debug.c: bounds-checked kernels (AMPVK_DEBUG=1) ---- */
+/* Gives a checked kernel (debug_binding set) its id and makes its device's record. */
+AMP_HIDDEN amp_status amp__debug_attach(amp_kernel *k);
+/* The device's record (VK_NULL_HANDLE before any checked kernel). */
+AMP_HIDDEN VkBuffer amp__debug_buffer(amp__device *d);
 
 /* The marker in generated GLSL where a variant's format definitions go. */
 #define FORMATS_MARKER "//@formats\n"

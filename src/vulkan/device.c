@@ -87,7 +87,8 @@ typedef struct device_request {
     VkPhysicalDeviceVulkan12Features f12;
     VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float;
     VkPhysicalDeviceCustomBorderColorFeaturesEXT border;
-    const char *exts[6];
+    const char *exts[7];
+    VkPhysicalDeviceRobustness2FeaturesEXT robust2;
     bool calibrated; /* VK_EXT_calibrated_timestamps with CLOCK_MONOTONIC */
     uint32_t ext_count;
 } device_request;
@@ -155,7 +156,8 @@ static bool host_clock_domain(amp__device *d, VkPhysicalDevice pd)
 }
 
 /* The extensions ampvk uses where the device has them: float atomics, host memory
- * import, custom border colors, calibrated timestamps. Out of memory listing them is an error, not a device
+ * import, custom border colors, push descriptors, calibrated timestamps; robustness2
+ * with AMPVK_DEBUG=1. Out of memory listing them is an error, not a device
  * without them. */
 static amp_status request_extensions(amp__device *d, VkPhysicalDevice pd, device_request *rq)
 {
@@ -202,6 +204,28 @@ static amp_status request_extensions(amp__device *d, VkPhysicalDevice pd, device
             d->custom_border = true;
         }
     }
+    rq->robust2 = (VkPhysicalDeviceRobustness2FeaturesEXT){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT};
+    if (amp__debug_mode() && has_extension(ext, n, VK_EXT_ROBUSTNESS_2_EXTENSION_NAME)) {
+        VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &rq->robust2};
+        vkGetPhysicalDeviceFeatures2(pd, &q);
+        if (rq->robust2.robustBufferAccess2 && rq->robust2.robustImageAccess2 && q.features.robustBufferAccess) {
+            rq->robust2 = (VkPhysicalDeviceRobustness2FeaturesEXT){
+                .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT, .pNext = rq->f12.pNext,
+                .robustBufferAccess2 = VK_TRUE, .robustImageAccess2 = VK_TRUE};
+            rq->f12.pNext = &rq->robust2;
+            rq->f2.features.robustBufferAccess = VK_TRUE;
+            rq->exts[rq->ext_count++] = VK_EXT_ROBUSTNESS_2_EXTENSION_NAME;
+            d->robust = true;
+        }
+    }
+    if (has_extension(ext, n, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)) {
+        VkPhysicalDevicePushDescriptorPropertiesKHR pp = {
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
+        VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &pp};
+        vkGetPhysicalDeviceProperties2(pd, &p2);
+        d->max_push_descriptors = pp.maxPushDescriptors;
+        rq->exts[rq->ext_count++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    }
     rq->calibrated = has_extension(ext, n, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) && host_clock_domain(d, pd);
     if (rq->calibrated) rq->exts[rq->ext_count++] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
     free(ext);
@@ -244,6 +268,10 @@ static amp__device *device_open(amp_accelerator *acc)
     free(rq);
     if (st == AMP_OK) {
         vkGetDeviceQueue(d->device, d->queue_family, 0, &d->queue);
+        if (d->max_push_descriptors)
+            d->push_descriptor_set =
+                (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(d->device, "vkCmdPushDescriptorSetKHR");
+        if (!d->push_descriptor_set) d->max_push_descriptors = 0;
         if (calibrated)
             d->calibrated_timestamps =
                 (PFN_vkGetCalibratedTimestampsEXT)vkGetDeviceProcAddr(d->device, "vkGetCalibratedTimestampsEXT");
@@ -429,7 +457,7 @@ amp_status amp__device_wait_serial(amp__device *d, uint64_t serial, uint64_t tim
 {
     amp_status lost = amp__device_check(d);
     if (lost != AMP_OK) return lost;
-    if (amp__device_serial_done(d, serial)) return AMP_OK;
+    if (amp__device_serial_done(d, serial)) return d->after_wait ? d->after_wait(d) : AMP_OK;
     /* The wait lets go of the device lock (all the levels this thread holds), so that
      * other threads record, submit and copy while this one waits: a thread waiting
      * for its download must not stop the others' uploads. Only the device's own
@@ -469,5 +497,5 @@ amp_status amp__device_wait_serial(amp__device *d, uint64_t serial, uint64_t tim
     }
     if (r != VK_SUCCESS) return amp__vk_fail(r, "vkWaitSemaphores");
     if (serial > d->done_serial) d->done_serial = serial;
-    return AMP_OK;
+    return d->after_wait ? d->after_wait(d) : AMP_OK;
 }

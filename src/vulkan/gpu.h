@@ -66,6 +66,10 @@ typedef struct amp__device {
     uint32_t queue_index;     /* of the queue in its family (for the lock callbacks) */
     uint32_t family_count;    /* queue families of the physical device */
     uint64_t timestamp_mask;  /* the valid bits of the queue's timestamps (0: none) */
+    /* VK_KHR_push_descriptor (0 / NULL without): a dispatch pushes its descriptors into the
+     * command buffer, no set allocated and written per dispatch */
+    uint32_t max_push_descriptors;
+    PFN_vkCmdPushDescriptorSetKHR push_descriptor_set;
     /* VK_EXT_calibrated_timestamps (NULL without): the trace places device times with it */
     PFN_vkGetCalibratedTimestampsEXT calibrated_timestamps;
     amp_vulkan_queue_lock_fn lock_queue, unlock_queue; /* the application's, around queue use; or NULL */
@@ -80,6 +84,10 @@ typedef struct amp__device {
     uint64_t done_serial;     /* highest serial known complete */
     uint64_t submitted_serial; /* highest serial submitted (signalled once all work submitted is done) */
     amp_status lost;          /* AMP_ERROR_DEVICE_LOST once the device is lost */
+    bool robust;              /* robustBufferAccess2 + robustImageAccess2 on (AMPVK_DEBUG=1) */
+    /* called after every wait that saw its work complete (set by an upper layer: the
+     * bounds checks of AMPVK_DEBUG=1); its error becomes the wait's */
+    amp_status (*after_wait)(struct amp__device *d);
     pthread_mutex_t lock;     /* guards all of the device's state (recursive) */
     int lock_depth;           /* how many times its owner holds lock (read and written by the owner) */
     amp__block *blocks;

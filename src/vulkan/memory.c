@@ -2,8 +2,10 @@
  *
  * Vulkan limits the number of allocations (maxMemoryAllocationCount may be 4096),
  * so buffers take ranges of 256 MiB blocks (first fit, ranges merged on free);
- * a buffer larger than half a block gets a block of its own. Host-visible blocks
+ * a buffer larger than half a block gets a block of its own. Blocks of host-visible
+ * memory start smaller (16 MiB, doubling per block of the type). Host-visible blocks
  * are mapped once for their whole life. All calls hold the device lock. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +76,7 @@ static amp__block *block_new(amp__device *d, uint32_t type, VkDeviceSize size, b
     }
     VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = size,
                                .memoryTypeIndex = type};
+    uint64_t span = amp__trace_begin();
     VkResult r = vkAllocateMemory(d->device, &ai, NULL, &b->memory);
     if (r != VK_SUCCESS) {
         free(b);
@@ -81,7 +84,14 @@ static amp__block *block_new(amp__device *d, uint32_t type, VkDeviceSize size, b
         amp__vk_fail(r, "vkAllocateMemory");
         return NULL;
     }
-    if (d->memory.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
+    VkMemoryPropertyFlags flags = d->memory.memoryTypes[type].propertyFlags;
+    if (span) {
+        char args[96];
+        snprintf(args, sizeof args, "\"bytes\":%llu,\"type\":%u,\"flags\":\"0x%x\"", (unsigned long long)size,
+                 type, (unsigned)flags);
+        amp__trace_end(span, "alloc", "vkAllocateMemory", args);
+    }
+    if (flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
         r = vkMapMemory(d->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped);
         if (r != VK_SUCCESS) {
             vkFreeMemory(d->device, b->memory, NULL);
@@ -194,6 +204,15 @@ static amp_status alloc_memory(amp__device *d, VkMemoryRequirements req, amp__me
         return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%llu bytes requested but the memory heap holds %llu",
                          (unsigned long long)req.size, (unsigned long long)heap);
     VkDeviceSize block_size = BLOCK_SIZE < heap / 4 ? BLOCK_SIZE : heap / 4;
+    if (d->memory.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
+        /* host memory costs its pinning up front (a 256 MiB block: 63 ms on an H100,
+         * more than the 4K image it was for): blocks of a host type start at 16 MiB
+         * and double with each one of the type, up to the usual size */
+        int n = 0;
+        for (const amp__block *k = d->blocks; k; k = k->next) n += k->type_index == (uint32_t)type && !k->dedicated;
+        VkDeviceSize grown = (VkDeviceSize)16 << 20 << (n < 4 ? n : 4);
+        if (grown < block_size) block_size = grown;
+    }
     VkDeviceSize offset = 0;
     amp__block *b = NULL;
     if (req.size <= block_size / 2) {
