@@ -1,7 +1,13 @@
 // ampvk kernel library, precise_math: asin acos atan atan2 sinh cosh tanh asinh acosh atanh.
 // Part of precise_math.glsl (read there how the parts fit); float and double.
 #ifdef AMP_PM_NEEDS
-// what the requested functions are built on (#define AMP_PM_<x>)
+// the exp family's amp_pm_exp_sum and amp_pm_exp_pow2, and amp_pm_log_hilo
+#if defined(AMP_PM_sinh) || defined(AMP_PM_cosh) || defined(AMP_PM_tanh)
+#define AMP_PM_exp 1
+#endif
+#if defined(AMP_PM_asinh) || defined(AMP_PM_acosh) || defined(AMP_PM_atanh)
+#define AMP_PM_log 1
+#endif
 #else
 
 #if defined(AMP_PM_asin) || defined(AMP_PM_acos) || defined(AMP_PM_atan) || defined(AMP_PM_atan2) || \
@@ -134,8 +140,7 @@ const double amp_pm_hyp_atan_ld[10] =
 
 // atan(t) + tl for t >= 0 (or NaN) and a tiny tl, or pi - that when neg. fdlibm's reduction: t in
 // [0, 7/16): r = t; up to 19/16, 39/16, inf: c = 1/2, 1, 3/2 and r = (t - c) / (1 + t c) (t - c and,
-// but for c = 3/2, t c exact; the quotient by amp_pm_div); beyond: r = -1/t, c = inf (t capped at
-// 1e18 or 1e100, where pi/2 - 1/t rounds to pi/2, as amp_pm_div's Dekker split overflows). Then
+// but for c = 3/2, t c exact; the quotient by amp_pm_div); beyond: r = -1/t, c = inf. Then
 // atan(t) = atan(c) + r + r^3 P(r^2), |r| <= 7/16, P fitted here (relative error
 // 2^-23.3 in float, 2^-51.4 in double; r^3 P is at most 6 % of the result); atan(c) + r is summed
 // exactly, so the error is the last rounding plus about a third of r's (< 0.85 ulp).
@@ -143,7 +148,7 @@ float amp_pm_hyp_atan_core(float t, float tl, bool neg)
 {
     int i = int(t >= 0.4375) + int(t >= 0.6875) + int(t >= 1.1875) + int(t >= 2.4375);
     float c = 0.5 * float(i);
-    float r = i == 0 ? t : amp_pm_div(i == 4 ? -1.0 : t - c, i == 4 ? min(t, 1.0e18) : 1.0 + t * c);
+    float r = i == 0 ? t : amp_pm_div(i == 4 ? -1.0 : t - c, i == 4 ? t : 1.0 + t * c);
     float z = r * r;
     float p = ((((-0.0622103736 * z + 0.106703989) * z - 0.142568186) * z + 0.199993238) * z - 0.333333313) * z * r;
     int j = neg ? i + 5 : i;
@@ -156,7 +161,7 @@ double amp_pm_hyp_atan_core(double t, double tl, bool neg)
 {
     int i = int(t >= 0.4375lf) + int(t >= 0.6875lf) + int(t >= 1.1875lf) + int(t >= 2.4375lf);
     double c = 0.5lf * double(i);
-    double r = i == 0 ? t : amp_pm_div(i == 4 ? -1.0lf : t - c, i == 4 ? min(t, 1.0e100lf) : 1.0lf + t * c);
+    double r = i == 0 ? t : amp_pm_div(i == 4 ? -1.0lf : t - c, i == 4 ? t : 1.0lf + t * c);
     double z = r * r;
     double p = ((((((((((-0.017566844258698543lf * z + 0.0378440336711426lf) * z - 0.05034710269385951lf) * z +
                        0.05847898111571237lf) * z - 0.06663262981274475lf) * z + 0.07692089351730287lf) * z -
@@ -236,6 +241,320 @@ double precise_math_atan2(double y, double x)
     return amp_pm_hyp_sign(res, y);
 }
 AMP_PM_FORMS2(atan2)
+#endif
+
+#if defined(AMP_PM_sinh) || defined(AMP_PM_cosh) || defined(AMP_PM_tanh)
+// e^x 2^s as eh + el for 0 <= x <= 710 (float: 90) and e^x 2^s normal, to about 2^-57 (float: 2^-28)
+// relative: x = k ln2 + r + rl (Cody-Waite, as the exp family reduces), then e^(r + rl) from the exp
+// family's almost exact sum amp_pm_exp_sum, twice: eh its rounding, el that of e^(r + rl) - eh (1 - eh
+// is exact); both scaled by 2^(k + s).
+void amp_pm_hyp_exp(float x, int s, out float eh, out float el)
+{
+    float k = round(x * 1.44269504);
+    precise float rh = x - k * 0.693145752, rl = -k * 1.42860677e-6;
+    float r, e;
+    amp_pm_two_sum(rh, rl, r, e);
+    float h = amp_pm_exp_sum(1.0, r, e, 0.0), p = amp_pm_exp_pow2(x, int(k) + s);
+    eh = h * p;
+    el = amp_pm_exp_sum(1.0 - h, r, e, 0.0) * p;
+}
+void amp_pm_hyp_exp(double x, int s, out double eh, out double el)
+{
+    double k = round(x * 1.4426950408889634lf);
+    precise double rh = x - k * 6.93147180369123816490e-01lf, rl = -k * 1.90821492927058770002e-10lf;
+    double r, e;
+    amp_pm_two_sum(rh, rl, r, e);
+    double h = amp_pm_exp_sum(1.0lf, r, e, 0.0lf), p = amp_pm_exp_pow2(x, int(k) + s);
+    eh = h * p;
+    el = amp_pm_exp_sum(1.0lf - h, r, e, 0.0lf) * p;
+}
+#endif
+
+#if defined(AMP_PM_sinh) || defined(AMP_PM_cosh)
+// 2 (eh + el +- 1 / (16 (eh + el))) for a double-word e^a / 4 = eh + el (sg = 1 or -1): the quotient q
+// by amp_pm_div, less q el / eh = 16 q^2 el, added to eh by Fast2Sum (eh >= q), one rounding (q's own
+// is at most 1/8 ulp of the result).
+float amp_pm_hyp_sum_rcp16(float eh, float el, float sg)
+{
+    float q = sg * amp_pm_div(0.0625, eh);
+    precise float h = eh + q;
+    precise float e = (eh - h) + q;
+    return 2.0 * (h + (e + (el - 16.0 * q * q * el * sg)));
+}
+double amp_pm_hyp_sum_rcp16(double eh, double el, double sg)
+{
+    double q = sg * amp_pm_div(0.0625lf, eh);
+    precise double h = eh + q;
+    precise double e = (eh - h) + q;
+    return 2.0lf * (h + (e + (el - 16.0lf * q * q * el * sg)));
+}
+#endif
+
+#ifdef AMP_PM_sinh
+// sinh(x): |x| < 3/4: x + x^3 P(x^2), P fitted here (relative error 2^-25 in float, 2^-53.4 in double;
+// x^3 P is at most 8.5 % of the result). Beyond, with E = e^|x| / 2 as a double-word (so that sinh
+// overflows where it should, past where e^|x| does; beyond the last finite x, +-inf at once):
+// E - 1 / (4 E) = 2 (e - 1 / (16 e)), e = E / 2 (the quotient at most 29 % of the result), one
+// rounding. sinh(+-0) = +-0, tiny x: x.
+float precise_math_sinh(float x)
+{
+    float a = abs(x);
+    if (a < 0.75) {
+        float z = a * a;
+        return x + x * z * (((2.78401217e-06 * z + 0.000198402762) * z + 0.0083333347) * z + 0.166666672);
+    }
+    if (a > 89.4159851) return amp_pm_hyp_sign(uintBitsToFloat(0x7f800000u), x);
+    float eh, el;
+    amp_pm_hyp_exp(a, -2, eh, el);
+    return amp_pm_hyp_sign(amp_pm_hyp_sum_rcp16(eh, el, -1.0), x);
+}
+double precise_math_sinh(double x)
+{
+    double a = abs(x);
+    if (a < 0.75lf) {
+        double z = a * a;
+        return x + x * z * (((((1.6188450310155972e-10lf * z + 2.505128954660792e-08lf) * z +
+                               2.7557321609705718e-06lf) * z + 0.00019841269838130344lf) * z +
+                             0.008333333333334842lf) * z + 0.16666666666666666lf);
+    }
+    if (a > 710.4758600739439lf) return amp_pm_hyp_sign(packDouble2x32(uvec2(0u, 0x7ff00000u)), x);
+    double eh, el;
+    amp_pm_hyp_exp(a, -2, eh, el);
+    return amp_pm_hyp_sign(amp_pm_hyp_sum_rcp16(eh, el, -1.0lf), x);
+}
+AMP_PM_FORMS1(sinh)
+#endif
+
+#ifdef AMP_PM_cosh
+// cosh(x) = E + 1 / (4 E) = 2 (e + 1 / (16 e)), e = e^|x| / 4 as a double-word: no cancellation, one
+// rounding (the doubling is exact); overflows where cosh does (beyond the last finite x, +inf at
+// once). cosh(+-0) = 1, cosh(+-inf) = +inf.
+float precise_math_cosh(float x)
+{
+    if (abs(x) > 89.4159851) return uintBitsToFloat(0x7f800000u);
+    float eh, el;
+    amp_pm_hyp_exp(abs(x), -2, eh, el);
+    return amp_pm_hyp_sum_rcp16(eh, el, 1.0);
+}
+double precise_math_cosh(double x)
+{
+    if (abs(x) > 710.4758600739439lf) return packDouble2x32(uvec2(0u, 0x7ff00000u));
+    double eh, el;
+    amp_pm_hyp_exp(abs(x), -2, eh, el);
+    return amp_pm_hyp_sum_rcp16(eh, el, 1.0lf);
+}
+AMP_PM_FORMS1(cosh)
+#endif
+
+#ifdef AMP_PM_tanh
+// tanh(x): |x| < 1/2: x + x^3 P(x^2), P fitted here (relative error 2^-24 in float, 2^-54 in double;
+// x^3 P is at most 8 % of the result). Up to 9.1 (float) or 22 (double): 1 - 2 / (E + 1), E = e^(2|x|)
+// as a double-word, the quotient q by amp_pm_div and its exact remainder, 1 - q by Fast2Sum, so one
+// rounding. Beyond: +-1 (the rounding of 1 - 2 e^(-2|x|)). Tiny x: x.
+float precise_math_tanh(float x)
+{
+    float a = abs(x);
+    if (a < 0.5) {
+        float z = a * a;
+        float p = (((-0.00694304239 * z + 0.021470733) * z - 0.0539334789) * z + 0.133332253) * z - 0.333333313;
+        return amp_pm_hyp_sign(a + a * z * p, x);
+    }
+    if (a > 9.1) return amp_pm_hyp_sign(1.0, x);
+    float eh, el, p, pe;
+    amp_pm_hyp_exp(2.0 * a, 0, eh, el);
+    precise float dh = eh + 1.0;
+    precise float dl = ((eh - dh) + 1.0) + el;
+    float q = amp_pm_div(2.0, dh);
+    amp_pm_two_prod(q, dh, p, pe);
+    precise float ql = (((2.0 - p) - pe) - q * dl) * (1.0 / dh);
+    precise float h = 1.0 - q;
+    precise float hl = ((1.0 - h) - q) - ql;
+    return amp_pm_hyp_sign(h + hl, x);
+}
+double precise_math_tanh(double x)
+{
+    double a = abs(x);
+    if (a < 0.5lf) {
+        double z = a * a;
+        double p = (((((((((-2.2953637897349955e-05lf * z + 8.819622016652732e-05lf) * z -
+                           0.00023635386486038038lf) * z + 0.0005894668072899408lf) * z -
+                         0.0014557608255079371lf) * z + 0.003592121798233321lf) * z - 0.008863235198745297lf) * z +
+                      0.021869488525870923lf) * z - 0.05396825396808982lf) * z + 0.1333333333333323lf) * z -
+                   0.3333333333333333lf;
+        return amp_pm_hyp_sign(a + a * z * p, x);
+    }
+    if (a > 22.0lf) return amp_pm_hyp_sign(1.0lf, x);
+    double eh, el, p, pe;
+    amp_pm_hyp_exp(2.0lf * a, 0, eh, el);
+    precise double dh = eh + 1.0lf;
+    precise double dl = ((eh - dh) + 1.0lf) + el;
+    double q = amp_pm_div(2.0lf, dh);
+    amp_pm_two_prod(q, dh, p, pe);
+    precise double ql = (((2.0lf - p) - pe) - q * dl) * (1.0lf / dh);
+    precise double h = 1.0lf - q;
+    precise double hl = ((1.0lf - h) - q) - ql;
+    return amp_pm_hyp_sign(h + hl, x);
+}
+AMP_PM_FORMS1(tanh)
+#endif
+
+#if defined(AMP_PM_asinh) || defined(AMP_PM_acosh) || defined(AMP_PM_atanh)
+// log(h + l) for a double-word h + l >= 1 (|l| <= ulp(h)): log(h) as the exp family's hi + lo, + l / h.
+float amp_pm_hyp_log2w(float h, float l)
+{
+    float lh, ll;
+    amp_pm_log_hilo(h, lh, ll);
+    return lh + (ll + l / h);
+}
+double amp_pm_hyp_log2w(double h, double l)
+{
+    double lh, ll;
+    amp_pm_log_hilo(h, lh, ll);
+    return lh + (ll + l / h);
+}
+#endif
+
+#if defined(AMP_PM_asinh) || defined(AMP_PM_acosh)
+// x + sqrt(s + sl) as h + l (x >= the root >= 0): the device's root r, corrected by the exact residual
+// (s - r^2 + sl) / (2 r), then x + r by Two-Sum.
+void amp_pm_hyp_add_sqrt(float x, float s, float sl, out float h, out float l)
+{
+    float r = sqrt(s), p, e;
+    amp_pm_two_prod(r, r, p, e);
+    precise float rz = ((s - p) - e) + sl;
+    float hl;
+    amp_pm_two_sum(x, r, h, hl);
+    l = hl + (s > 0.0 ? rz * (0.5 / r) : 0.0);
+}
+void amp_pm_hyp_add_sqrt(double x, double s, double sl, out double h, out double l)
+{
+    double r = sqrt(s), p, e;
+    amp_pm_two_prod(r, r, p, e);
+    precise double rz = ((s - p) - e) + sl;
+    double hl;
+    amp_pm_two_sum(x, r, h, hl);
+    l = hl + (s > 0.0lf ? rz * (0.5lf / r) : 0.0lf);
+}
+// log(x) + ln2 for x > 2^12 (float) or 2^28 (double), finite: Fast2Sum of the high parts.
+float amp_pm_hyp_log_2x(float x)
+{
+    float lh, ll;
+    amp_pm_log_hilo(x, lh, ll);
+    precise float h = lh + 0.693147182;
+    precise float e = (lh - h) + 0.693147182;
+    precise float l = ll - 1.90465421e-09;
+    return h + (e + l);
+}
+double amp_pm_hyp_log_2x(double x)
+{
+    double lh, ll;
+    amp_pm_log_hilo(x, lh, ll);
+    precise double h = lh + 0.6931471805599453lf;
+    precise double e = (lh - h) + 0.6931471805599453lf;
+    precise double l = ll + 2.3190468138462996e-17lf;
+    return h + (e + l);
+}
+#endif
+
+#ifdef AMP_PM_asinh
+// asinh(x) = sign(x) log(a + sqrt(a^2 + 1)), a = |x|: a^2 + 1 as a double-word (two_prod, Two-Sum), its
+// corrected root added to a as a double-word, whose log is taken in double-word. Beyond 2^12 (float)
+// or 2^28 (double), log(a) + ln2 (the rest, 1 / (4 a^2), is below the rounding); below 2^-12 or 2^-28,
+// x (x^3 / 6 is). asinh(+-0) = +-0, asinh(+-inf) = +-inf.
+float precise_math_asinh(float x)
+{
+    float a = abs(x);
+    if (a < 0.000244140625 || isinf(a)) return x;
+    if (a > 4096.0) return amp_pm_hyp_sign(amp_pm_hyp_log_2x(a), x);
+    float p, pe, s, sl, h, l;
+    amp_pm_two_prod(a, a, p, pe);
+    amp_pm_two_sum(p, 1.0, s, sl);
+    amp_pm_hyp_add_sqrt(a, s, sl + pe, h, l);
+    return amp_pm_hyp_sign(amp_pm_hyp_log2w(h, l), x);
+}
+double precise_math_asinh(double x)
+{
+    double a = abs(x);
+    if (a < 3.725290298461914e-09lf || isinf(a)) return x;
+    if (a > 268435456.0lf) return amp_pm_hyp_sign(amp_pm_hyp_log_2x(a), x);
+    double p, pe, s, sl, h, l;
+    amp_pm_two_prod(a, a, p, pe);
+    amp_pm_two_sum(p, 1.0lf, s, sl);
+    amp_pm_hyp_add_sqrt(a, s, sl + pe, h, l);
+    return amp_pm_hyp_sign(amp_pm_hyp_log2w(h, l), x);
+}
+AMP_PM_FORMS1(asinh)
+#endif
+
+#ifdef AMP_PM_acosh
+// acosh(x) = log(x + sqrt(x^2 - 1)) as asinh does it (x^2 - 1 by two_prod and Fast2Sum: exact to the
+// double-word, so no cancellation near 1); log(x) + ln2 beyond 2^12 or 2^28. acosh(1) = +0, x < 1: NaN.
+float precise_math_acosh(float x)
+{
+    if (!(x >= 1.0)) return uintBitsToFloat(0x7fc00000u);
+    if (isinf(x)) return x;
+    if (x > 4096.0) return amp_pm_hyp_log_2x(x);
+    float p, pe, h, l;
+    amp_pm_two_prod(x, x, p, pe);
+    precise float s = p - 1.0;
+    precise float sl = ((p - s) - 1.0) + pe;
+    amp_pm_hyp_add_sqrt(x, s, sl, h, l);
+    return amp_pm_hyp_log2w(h, l);
+}
+double precise_math_acosh(double x)
+{
+    if (!(x >= 1.0lf)) return packDouble2x32(uvec2(0u, 0x7ff80000u));
+    if (isinf(x)) return x;
+    if (x > 268435456.0lf) return amp_pm_hyp_log_2x(x);
+    double p, pe, h, l;
+    amp_pm_two_prod(x, x, p, pe);
+    precise double s = p - 1.0lf;
+    precise double sl = ((p - s) - 1.0lf) + pe;
+    amp_pm_hyp_add_sqrt(x, s, sl, h, l);
+    return amp_pm_hyp_log2w(h, l);
+}
+AMP_PM_FORMS1(acosh)
+#endif
+
+#ifdef AMP_PM_atanh
+// atanh(x) = sign(x) log((1 + a) / (1 - a)) / 2, a = |x|: 1 + a and 1 - a as double-words (Fast2Sum),
+// their quotient by amp_pm_div and its exact remainder as a double-word, whose log is taken in
+// double-word. Below 2^-12 (float) or 2^-28 (double): x. atanh(+-1) = +-inf, |x| > 1: NaN.
+float precise_math_atanh(float x)
+{
+    float a = abs(x);
+    if (!(a < 1.0)) {
+        float inf = uintBitsToFloat(0x7f800000u);
+        return a == 1.0 ? amp_pm_hyp_sign(inf, x) : uintBitsToFloat(0x7fc00000u);
+    }
+    if (a < 0.000244140625) return x;
+    precise float nh = 1.0 + a;
+    precise float nl = (1.0 - nh) + a;
+    precise float dh = 1.0 - a;
+    precise float dl = (1.0 - dh) - a;
+    float q = amp_pm_div(nh, dh), p, pe;
+    amp_pm_two_prod(q, dh, p, pe);
+    precise float ql = (((nh - p) - pe) + (nl - q * dl)) / dh;
+    return amp_pm_hyp_sign(0.5 * amp_pm_hyp_log2w(q, ql), x);
+}
+double precise_math_atanh(double x)
+{
+    double a = abs(x);
+    if (!(a < 1.0lf)) {
+        double inf = packDouble2x32(uvec2(0u, 0x7ff00000u));
+        return a == 1.0lf ? amp_pm_hyp_sign(inf, x) : packDouble2x32(uvec2(0u, 0x7ff80000u));
+    }
+    if (a < 3.725290298461914e-09lf) return x;
+    precise double nh = 1.0lf + a;
+    precise double nl = (1.0lf - nh) + a;
+    precise double dh = 1.0lf - a;
+    precise double dl = (1.0lf - dh) - a;
+    double q = amp_pm_div(nh, dh), p, pe;
+    amp_pm_two_prod(q, dh, p, pe);
+    precise double ql = (((nh - p) - pe) + (nl - q * dl)) / dh;
+    return amp_pm_hyp_sign(0.5lf * amp_pm_hyp_log2w(q, ql), x);
+}
+AMP_PM_FORMS1(atanh)
 #endif
 
 #endif
