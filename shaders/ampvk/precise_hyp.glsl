@@ -183,11 +183,23 @@ AMP_PM_FORMS1(atan)
 #endif
 
 #ifdef AMP_PM_atan2
+// frexp of a positive finite float by its bits: x = m 2^e, m in [1/2, 1), subnormals included (frexp
+// does not take them on lavapipe, and a device that flushes float subnormals, as NVIDIA's does, would
+// lose them in a scaling product).
+float amp_pm_hyp_frexp(float x, out int e)
+{
+    uint u = floatBitsToUint(x), b = u >> 23, f = u & 0x007fffffu;
+    int p = findMSB(f);
+    e = b == 0u ? p - 148 : int(b) - 126;
+    return uintBitsToFloat((b == 0u ? (f << uint(23 - p)) & 0x007fffffu : f) | 0x3f000000u);
+}
+
 // atan2(y, x) = sign(y) atan(|y| / |x|), or pi - that when x < 0 or x = -0. Both scaled by x's binade
 // so that the quotient q (amp_pm_div) and its exact remainder give |y| / |x| = q + ql; then the core
 // of atan on q, with atan(q + ql) - atan(q) = ql / (1 + q^2). Quotients beyond 2^30 (float) or 2^60
 // (double) give pi/2; below 2^-26 or 2^-54 the quotient itself (x > 0) or pi. Zeros and infinities by
-// C99's table (F.9.1.4). frexp does not take subnormals (lavapipe): those are scaled by 2^64 first.
+// C99's table (F.9.1.4). Binades by the bits (float) or frexp after scaling subnormals by 2^64
+// (double).
 float precise_math_atan2(float y, float x)
 {
     float ax = abs(x), ay = abs(y), res;
@@ -198,9 +210,8 @@ float precise_math_atan2(float y, float x)
         res = amp_pm_hyp_atan_hf[neg ? j + 5 : j];
     } else {
         int ex, ey;
-        float mx = frexp(ax < 1.17549435e-38 ? ax * 1.8446744e19 : ax, ex);
-        float my = frexp(ay < 1.17549435e-38 ? ay * 1.8446744e19 : ay, ey);
-        int d = (ey - (ay < 1.17549435e-38 ? 64 : 0)) - (ex - (ax < 1.17549435e-38 ? 64 : 0));
+        float mx = amp_pm_hyp_frexp(ax, ex), my = amp_pm_hyp_frexp(ay, ey);
+        int d = ey - ex;
         if (d > 30) {
             res = 1.57079637;
         } else if (d < -26) {
