@@ -528,7 +528,8 @@ float precise_math_remquof(float x, float y, out int quo) { return amp_pm_remquo
 #ifdef AMP_PM_fma
 // a b + c rounded once. Where the device fuses fma, fma; else the exact product (two_prod)
 // and sum (two_sum), the small parts added with round-to-odd, so that the last rounding
-// is the only one that counts (Boldo and Melquiond). Products or sums near the ends of
+// is the only one that counts (Boldo and Melquiond); a subnormal result is rounded from
+// the exact parts in units of the smallest subnormal. Products or sums near the ends of
 // the range take a scaled path; infinities and NaN the plain expression.
 float amp_pm_add_odd(float a, float b)
 {
@@ -547,7 +548,7 @@ double amp_pm_add_odd(double a, double b)
     uint lo = up ? u.x + 1u : u.x - 1u; // u.x is even: no carry or borrow
     return packDouble2x32(uvec2(lo, u.y));
 }
-#define AMP_PM_FMA(T, P, MINE)                                                                     \
+#define AMP_PM_FMA(T, P, MINE, MINQ)                                                               \
     T amp_pm_fma_emulated(T a, T b, T c)                                                           \
     {                                                                                              \
         precise T plain = a * b + c;                                                               \
@@ -569,11 +570,22 @@ double amp_pm_add_odd(double a, double b)
         if (v == T(0)) return plain;                                                               \
         int ev;                                                                                    \
         amp_pm_frexp(v, ev);                                                                       \
-        /* a normal result scales exactly; a subnormal one rounds once more, from odd */           \
-        return ev + k >= MINE ? amp_pm_ldexp(v, k) : amp_pm_ldexp(amp_pm_add_odd(sh, t), k);       \
+        if (ev + k >= MINE) return amp_pm_ldexp(v, k); /* a normal result scales exactly */        \
+        /* a subnormal one: sh + sl + pl in units of the smallest subnormal, rounded to the     \
+           nearest (even) by the exact fraction of sh's part and the sign of the rest */          \
+        T S = amp_pm_ldexp(sh, -(MINQ - k)), n0 = floor(S);                                        \
+        T R = amp_pm_ldexp(amp_pm_add_odd(sl, pl), -(MINQ - k)), g, ge;                            \
+        precise T f = S - n0;                                                                      \
+        amp_pm_two_sum(f, R, g, ge); /* the fraction and the rest, exactly */                      \
+        T n1 = floor(g);                                                                           \
+        precise T fr = g - n1, n = n0 + n1;                                                        \
+        T inc = fr > T(0.5) || (fr == T(0.5) && (ge > T(0) || (ge == T(0) && fract(n * T(0.5)) != T(0)))) \
+                    ? T(1) : T(0);                                                                 \
+        T r = amp_pm_ldexp(n + inc, MINQ);                                                         \
+        return r == T(0) ? amp_pm_with_sign(r, sh < T(0)) : r;                                     \
     }
-AMP_PM_FMA(float, 24, -125)
-AMP_PM_FMA(double, 53, -1021)
+AMP_PM_FMA(float, 24, -125, -149)
+AMP_PM_FMA(double, 53, -1021, -1074)
 #undef AMP_PM_FMA
 float precise_math_fma(float a, float b, float c)
 {
