@@ -353,6 +353,42 @@ static void double_needs_the_feature(void)
     test_device_close(&td);
 }
 
+/* The example of docs/math.md: fast_math and precise_math in one kernel. */
+static void docs_example(amp_accelerator_view *v)
+{
+    amp_accelerator_info info;
+    REQUIRE_OK(amp_accelerator_get_info(amp_view_accelerator(v), &info));
+    if (!info.supports_double_precision) return;
+    enum { N = 5 };
+    double x[N] = {0.5, 1, 2.5, 10, 0.001}, y[N];
+    float quick[N];
+    amp_array_view *xv = amp_array_view_create(amp_extent1(N), AMP_DOUBLE, 0, x);
+    amp_array_view *yv = amp_array_view_create(amp_extent1(N), AMP_DOUBLE, 0, y);
+    amp_array_view *qv = amp_array_view_create(amp_extent1(N), AMP_FLOAT, 0, quick);
+    amp_kernel *k = amp_kernel_create(v, &(amp_kernel_desc){
+        .params = "array_view<const double, 1> x, array_view<double, 1> y, array_view<float, 1> quick",
+        .body = "double v = x(idx);\n"
+                "quick(idx) = fast_math_exp(float(v));                      // GLSL's exp: fast, loose\n"
+                "y(idx) = precise_math_log1p(precise_math_expm1(v))         // each within 1 ulp\n"
+                "       + precise_math_pow(v, 1.5lf) * precise_math_atan2(v, 2.0lf);"});
+    REQUIRE(xv && yv && qv && k);
+    if (k) {
+        REQUIRE_OK(amp_parallel_for_each(v, amp_extent1(N), k, AMP_ARGS(AMP_VIEW("x", xv), AMP_VIEW("y", yv),
+                                                                        AMP_VIEW("quick", qv))));
+        REQUIRE_OK(amp_array_view_synchronize(yv));
+        REQUIRE_OK(amp_array_view_synchronize(qv));
+        for (int i = 0; i < N; i++) {
+            long double xl = x[i], want = log1pl(expm1l(xl)) + powl(xl, 1.5L) * atan2l(xl, 2.0L);
+            REQUIRE(fabsl(y[i] - want) <= 4 * DBL_EPSILON * fabsl(want));
+            REQUIRE(fabsf(quick[i] - expf((float)x[i])) <= 1e-3f * expf((float)x[i]));
+        }
+    }
+    amp_kernel_destroy(&k);
+    amp_array_view_destroy(&xv);
+    amp_array_view_destroy(&yv);
+    amp_array_view_destroy(&qv);
+}
+
 int main(int argc, char **argv)
 {
     size_t n = 8192;
@@ -373,7 +409,10 @@ int main(int argc, char **argv)
         if (type_mask & (1 << j)) probe_flush(v, &types[j]);
     printf("precise_math on %s (float subnormals %s, double subnormals %s), %zu random inputs per case\n",
            info.description, types[0].flushes ? "flushed" : "kept", types[1].flushes ? "flushed" : "kept", n);
-    if (!only) double_needs_the_feature();
+    if (!only) {
+        double_needs_the_feature();
+        docs_example(v);
+    }
     FILE *tf = table ? fopen(table, "w") : NULL;
     if (tf) fprintf(tf, "| function | float: worst ulp, at | double: worst ulp, at | bound (float / double) |\n"
                         "|---|---|---|---|\n");

@@ -475,6 +475,10 @@ AMP_PM_FORMS2(fmod)
         if (p < HUGE) {                                                                            \
             r = amp_pm_fmod_core(r, p + p, q);                                                     \
             q <<= 1;                                                                               \
+        } else if (r - p >= p) { /* |x| < 4 p here: below 2 p by two exact steps */                \
+            precise T r2 = r - (p + p); /* exact: r < 4 p (Sterbenz); p + p <= r fits */            \
+            r = r2;                                                                                \
+            q = 2u;                                                                                \
         }                                                                                          \
         precise T rr = r;                                                                          \
         if (p < T(4) * amp_pm_pow2(p, -100)) {                                                     \
@@ -545,8 +549,9 @@ double amp_pm_add_odd(double a, double b)
     uvec2 u = unpackDouble2x32(s);
     if (e == 0.0lf || (u.x & 1u) != 0u) return s;
     bool up = (e > 0.0lf) == (s > 0.0lf);
-    uint lo = up ? u.x + 1u : u.x - 1u; // u.x is even: no carry or borrow
-    return packDouble2x32(uvec2(lo, u.y));
+    uint lo = up ? u.x + 1u : u.x - 1u;
+    uint hi = up ? u.y + (lo == 0u ? 1u : 0u) : u.y - (u.x == 0u ? 1u : 0u);
+    return packDouble2x32(uvec2(lo, hi));
 }
 #define AMP_PM_FMA(T, P, MINE, MINQ)                                                               \
     T amp_pm_fma_emulated(T a, T b, T c)                                                           \
