@@ -238,11 +238,14 @@ static long double case_error(const pm_type *t, const pm_case *c, const pm_input
     pm_ref ref = t->size == 4 && c->ref_f ? c->ref_f : c->ref;
     long double err = error_of(t, got, ref(x, in->k[i]), bound);
     if (err <= bound || !t->flushes) return err;
+    /* a flushing device: subnormal inputs may be read as zeros, and a subnormal result
+     * (or zero) stands for any value below the normal range (of either sign) */
     long double fx[3];
     for (int j = 0; j < 3; j++) fx[j] = fabsl(x[j]) < min_normal(t) ? copysignl(0, x[j]) : x[j];
     long double want = ref(fx, in->k[i]), e2 = error_of(t, got, want, bound);
-    if (got == 0 && fabsl(to_type(t, want)) < min_normal(t)) e2 = 0;
-    if (got == 0 && fabsl(to_type(t, ref(x, in->k[i]))) < min_normal(t)) e2 = 0;
+    bool tiny_got = fabsl(got) < min_normal(t);
+    if (tiny_got && fabsl(to_type(t, want)) < min_normal(t)) e2 = 0;
+    if (tiny_got && fabsl(to_type(t, ref(x, in->k[i]))) < min_normal(t)) e2 = 0;
     return fminl(err, e2);
 }
 
