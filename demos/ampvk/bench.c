@@ -464,7 +464,8 @@ static int math_one(bench *b, int f, int var, size_t n, double *gps)
     *gps = NAN;
     if (strcmp(pre, "fast_math_") == 0 && strcmp(fn, "erf") == 0) return 0; /* fast_math has no erf */
     amp_kernel *k = amp_kernel_create(b->view, &(amp_kernel_desc){.name = name, .params = params, .body = body});
-    if (!k) return failed(amp_last_status(), name);
+    if (!k && strcmp(fn, "erf") == 0 && strstr(amp_last_error(), "no matching overloaded function")) return 0;
+    if (!k) return failed(amp_last_status(), name); /* (precise erf: not in ampvk yet) */
     int rc = 1;
     bool dbl = strcmp(type, "double") == 0;
     amp_type t = dbl ? AMP_DOUBLE : AMP_FLOAT;

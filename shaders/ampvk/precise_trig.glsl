@@ -105,8 +105,54 @@ AMP_PM_TRIG_TAN(double)
 #endif
 
 #ifdef AMP_PM_TRIG_REDUCE
-// 2/pi in bits, 32 at a time.
-const uint amp_pm_trig_2pi[40] = uint[](0xA2F9836Eu, 0x4E441529u, 0xFC2757D1u, 0xF534DDC0u, 0xDB629599u, 0x3C439041u, 0xFE5163ABu, 0xDEBBC561u, 0xB7246E3Au, 0x424DD2E0u, 0x06492EEAu, 0x09D1921Cu, 0xFE1DEB1Cu, 0xB129A73Eu, 0xE88235F5u, 0x2EBB4484u, 0xE99C7026u, 0xB45F7E41u, 0x3991D639u, 0x835339F4u, 0x9C845F8Bu, 0xBDF9283Bu, 0x1FF897FFu, 0xDE05980Fu, 0xEF2F118Bu, 0x5A0A6D1Fu, 0x6D367ECFu, 0x27CB09B7u, 0x4F463F66u, 0x9E5FEA2Du, 0x7527BAC7u, 0xEBE5F17Bu, 0x3D0739F7u, 0x8A5292EAu, 0x6BFB5FB1u, 0x1F8D5D08u, 0x56033046u, 0xFC7B6BABu, 0xF0CFBC20u, 0x9AF4361Du);
+// 2/pi in bits, 32 at a time (a switch, not a constant array: a device compiler may copy
+// such an array into every invocation's private memory, where sin became 14 times slower).
+uint amp_pm_trig_2pi(int i)
+{
+    switch (i) {
+    case 0: return 0xA2F9836Eu;
+    case 1: return 0x4E441529u;
+    case 2: return 0xFC2757D1u;
+    case 3: return 0xF534DDC0u;
+    case 4: return 0xDB629599u;
+    case 5: return 0x3C439041u;
+    case 6: return 0xFE5163ABu;
+    case 7: return 0xDEBBC561u;
+    case 8: return 0xB7246E3Au;
+    case 9: return 0x424DD2E0u;
+    case 10: return 0x06492EEAu;
+    case 11: return 0x09D1921Cu;
+    case 12: return 0xFE1DEB1Cu;
+    case 13: return 0xB129A73Eu;
+    case 14: return 0xE88235F5u;
+    case 15: return 0x2EBB4484u;
+    case 16: return 0xE99C7026u;
+    case 17: return 0xB45F7E41u;
+    case 18: return 0x3991D639u;
+    case 19: return 0x835339F4u;
+    case 20: return 0x9C845F8Bu;
+    case 21: return 0xBDF9283Bu;
+    case 22: return 0x1FF897FFu;
+    case 23: return 0xDE05980Fu;
+    case 24: return 0xEF2F118Bu;
+    case 25: return 0x5A0A6D1Fu;
+    case 26: return 0x6D367ECFu;
+    case 27: return 0x27CB09B7u;
+    case 28: return 0x4F463F66u;
+    case 29: return 0x9E5FEA2Du;
+    case 30: return 0x7527BAC7u;
+    case 31: return 0xEBE5F17Bu;
+    case 32: return 0x3D0739F7u;
+    case 33: return 0x8A5292EAu;
+    case 34: return 0x6BFB5FB1u;
+    case 35: return 0x1F8D5D08u;
+    case 36: return 0x56033046u;
+    case 37: return 0xFC7B6BABu;
+    case 38: return 0xF0CFBC20u;
+    case 39: return 0x9AF4361Du;
+    default: return 0u;
+    }
+}
 
 // Bits [at, at + 32) of the little-endian limbs a.
 uint amp_pm_trig_bits(uint a[10], int at)
@@ -128,7 +174,7 @@ int amp_pm_trig_ph(uint mh, uint ml, int E, int nwords, out uint f[4], out bool 
     uint a[10] = uint[](0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
     // a = (mh:ml) * (w[i0] ... w[i0 + nwords - 1]), words least significant first
     for (int j = 0; j < nwords; j++) {
-        uint w = amp_pm_trig_2pi[min(i0 + nwords - 1 - j, 39)];
+        uint w = amp_pm_trig_2pi(i0 + nwords - 1 - j);
         for (int h = 0; h < 2; h++) {
             uint m = h == 0 ? ml : mh, hi, lo, c;
             umulExtended(m, w, hi, lo);
@@ -264,9 +310,9 @@ int amp_pm_trig_reduce(double x, out double r, out double rl)
     return q & 3;
 }
 
-// sin, cos, tan, sincos: NaN for infinities and NaN, +-0 kept (r = x there).
+// sin and cos (value and error) of x, tan on request: NaN for infinities and NaN, +-0 kept.
 #define AMP_PM_TRIG(T)                                                                             \
-    void amp_pm_trig_all(T x, out T s, out T c, out T t)                                           \
+    void amp_pm_trig_all(T x, out T s, out T c, out T t, bool want_tan)                            \
     {                                                                                              \
         if (isinf(x) || isnan(x)) {                                                                \
             s = c = t = amp_pm_trig_nan(x);                                                        \
@@ -275,7 +321,7 @@ int amp_pm_trig_reduce(double x, out double r, out double rl)
         T r, rl, se, ce;                                                                           \
         int q = amp_pm_trig_reduce(x, r, rl);                                                      \
         amp_pm_trig_quad(r, rl, q, s, se, c, ce);                                                  \
-        t = amp_pm_trig_tan(s, se, c, ce);                                                         \
+        t = want_tan ? amp_pm_trig_tan(s, se, c, ce) : T(0);                                       \
         if (x == T(0)) s = t = x;                                                                  \
     }
 AMP_PM_TRIG(float)
@@ -284,28 +330,28 @@ AMP_PM_TRIG(double)
 #endif
 
 #if defined(AMP_PM_sin) || defined(AMP_PM_cos) || defined(AMP_PM_tan)
-#define AMP_PM_TRIG_ONE(NAME, WHICH)                                                               \
+#define AMP_PM_TRIG_ONE(NAME, WHICH, TAN)                                                          \
     float precise_math_##NAME(float x)                                                             \
     {                                                                                              \
         float s, c, t;                                                                             \
-        amp_pm_trig_all(x, s, c, t);                                                               \
+        amp_pm_trig_all(x, s, c, t, TAN);                                                          \
         return WHICH;                                                                              \
     }                                                                                              \
     double precise_math_##NAME(double x)                                                           \
     {                                                                                              \
         double s, c, t;                                                                            \
-        amp_pm_trig_all(x, s, c, t);                                                               \
+        amp_pm_trig_all(x, s, c, t, TAN);                                                          \
         return WHICH;                                                                              \
     }                                                                                              \
     AMP_PM_FORMS1(NAME)
 #ifdef AMP_PM_sin
-AMP_PM_TRIG_ONE(sin, s)
+AMP_PM_TRIG_ONE(sin, s, false)
 #endif
 #ifdef AMP_PM_cos
-AMP_PM_TRIG_ONE(cos, c)
+AMP_PM_TRIG_ONE(cos, c, false)
 #endif
 #ifdef AMP_PM_tan
-AMP_PM_TRIG_ONE(tan, t)
+AMP_PM_TRIG_ONE(tan, t, true)
 #endif
 #undef AMP_PM_TRIG_ONE
 #endif
@@ -315,12 +361,12 @@ AMP_PM_TRIG_ONE(tan, t)
 void precise_math_sincos(float x, out float s, out float c)
 {
     float t;
-    amp_pm_trig_all(x, s, c, t);
+    amp_pm_trig_all(x, s, c, t, false);
 }
 void precise_math_sincos(double x, out double s, out double c)
 {
     double t;
-    amp_pm_trig_all(x, s, c, t);
+    amp_pm_trig_all(x, s, c, t, false);
 }
 void precise_math_sincosf(float x, out float s, out float c) { precise_math_sincos(x, s, c); }
 #endif
