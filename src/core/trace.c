@@ -80,11 +80,25 @@ static void close_locked(void)
     atomic_store(&trace_on, false);
 }
 
-void amp__trace_on_flush(void (*fn)(void)) { flush_hook = fn; }
+void amp__trace_on_flush(void (*fn)(void))
+{
+    pthread_mutex_lock(&trace_lock);
+    flush_hook = fn;
+    pthread_mutex_unlock(&trace_lock);
+}
+
+/* Runs the flush hook (outside the lock: it takes device locks, then this one). */
+static void flush_device_spans(void)
+{
+    pthread_mutex_lock(&trace_lock);
+    void (*hook)(void) = trace_file ? flush_hook : NULL;
+    pthread_mutex_unlock(&trace_lock);
+    if (hook) hook();
+}
 
 static void close_at_exit(void)
 {
-    if (flush_hook && amp__trace_on()) flush_hook();
+    flush_device_spans();
     pthread_mutex_lock(&trace_lock);
     close_locked();
     pthread_mutex_unlock(&trace_lock);
@@ -185,7 +199,7 @@ amp_status amp_trace_start(const char *path)
 
 amp_status amp_trace_stop(void)
 {
-    if (flush_hook && amp__trace_on()) flush_hook();
+    flush_device_spans();
     pthread_mutex_lock(&trace_lock);
     bool open = trace_file != NULL;
     close_locked();
