@@ -1,4 +1,11 @@
 /* precise_math cases: the special family (shaders/ampvk/precise_special.glsl). */
 #include "precise/harness.h"
 
-static const pm_case pm_cases_special[] = {{0}};
+static long double pm_ref_erf(const long double *x, int k) { (void)k; return erfl(x[0]); }
+static long double pm_ref_erfc(const long double *x, int k) { (void)k; return erfcl(x[0]); }
+
+static const pm_case pm_cases_special[] = {
+    {.name = "erf", .body = "r = precise_math_erf(a);", .ref = pm_ref_erf, .args = 1, .lo = -6, .hi = 27,
+     .ulp = {1, 1}, PM_SPECIAL(0.84375, 0.84374999, 1.25, 1.2499999, 2.857142857142857, 4, 6, 5.9, 1e-30, 1e-310,
+                               -1e-40, 0.5, -0.5, 3.9)},
+};
