@@ -242,4 +242,66 @@ double precise_math_erf(double x)
 AMP_PM_FORMS1(erf)
 #endif
 
+#ifdef AMP_PM_erfc
+// erfc: for |x| < 0.84375, 1 - erf(x) as 1 - (x + x R) below 1/4 and 0.5 - ((x - 0.5) + x R)
+// above (no cancellation: erfc is above 0.23 there); on [0.84375, 1.25], (1 - c) - P1/Q1 or
+// 1 + (c + P1/Q1) (1 - c exact); beyond, the tail (amp_pm_special_erfc_tail) for x > 0 and
+// 2 - tail for x < 0; 2 below -6 (-4 float), +0 past the underflow (27.3 double, 10.1 float).
+float precise_math_erfc(float x)
+{
+    if (isnan(x)) return x;
+    float a = abs(x), r;
+    if (a < 0.84375) {
+        float y = amp_pm_special_erf_small(a * a);
+        if (x < 0.25) {
+            precise float u = 1.0 - (x + x * y);
+            r = u;
+        } else {
+            precise float u = 0.5 - ((x - 0.5) + x * y);
+            r = u;
+        }
+    } else if (a < 1.25) {
+        float pq = amp_pm_special_erf_mid(a - 1.0);
+        precise float u = x > 0.0 ? 1.54937088489532470703e-01 - pq : 1.0 + (8.45062911510467529297e-01 + pq);
+        r = u;
+    } else if (x < -4.0) {
+        r = 2.0;
+    } else if (a < 10.1) {
+        precise float t = amp_pm_special_erfc_tail(a, 0.0), u = 2.0 - t;
+        r = x > 0.0 ? t : u;
+    } else {
+        r = x > 0.0 ? 0.0 : 2.0;
+    }
+    return r;
+}
+double precise_math_erfc(double x)
+{
+    if (isnan(x)) return x;
+    double a = abs(x), r;
+    if (a < 0.84375lf) {
+        double y = amp_pm_special_erf_small(a * a);
+        if (x < 0.25lf) {
+            precise double u = 1.0lf - (x + x * y);
+            r = u;
+        } else {
+            precise double u = 0.5lf - ((x - 0.5lf) + x * y);
+            r = u;
+        }
+    } else if (a < 1.25lf) {
+        double pq = amp_pm_special_erf_mid(a - 1.0lf);
+        precise double u = x > 0.0lf ? 1.54937088489532470703e-01lf - pq : 1.0lf + (8.45062911510467529297e-01lf + pq);
+        r = u;
+    } else if (x < -6.0lf) {
+        r = 2.0lf;
+    } else if (a < 27.3lf) {
+        precise double t = amp_pm_special_erfc_tail(a, 0.0lf), u = 2.0lf - t;
+        r = x > 0.0lf ? t : u;
+    } else {
+        r = x > 0.0lf ? 0.0lf : 2.0lf;
+    }
+    return r;
+}
+AMP_PM_FORMS1(erfc)
+#endif
+
 #endif
