@@ -5,10 +5,7 @@
 //   amp_pm_special_erfc_pos(a, al)   erfc(a + al) for a >= 0 (al a small correction, |al| <= ulp(a))
 #ifdef AMP_PM_NEEDS
 // erf and erfc rest on exp(hi + lo) (amp_pm_exp_hilo); phi on erfc
-#if defined(AMP_PM_phi)
-#define AMP_PM_erfc 1
-#endif
-#if defined(AMP_PM_erf) || defined(AMP_PM_erfc)
+#if defined(AMP_PM_erf) || defined(AMP_PM_erfc) || defined(AMP_PM_phi)
 #define AMP_PM_SPECIAL_ERF 1
 #define AMP_PM_exp 1
 #endif
@@ -94,7 +91,9 @@ float amp_pm_special_erfc_tail(float a, float al)
     amp_pm_two_sum(-p, -0.5625, h1, l1);
     amp_pm_two_sum(h1, amp_pm_special_erfc_rs(a, 1.0 / (a * a)), h2, l2);
     precise float lo = l2 + l1 - (e + 2.0 * a * al);
-    return amp_pm_div(amp_pm_exp_hilo(h2, lo), a);
+    float q = amp_pm_div(amp_pm_exp_hilo(h2, lo), a);
+    precise float v = q - q * (al / a);
+    return v;
 }
 double amp_pm_special_erf_small(double z)
 {
@@ -170,7 +169,9 @@ double amp_pm_special_erfc_tail(double a, double al)
     amp_pm_two_sum(-p, -0.5625lf, h1, l1);
     amp_pm_two_sum(h1, amp_pm_special_erfc_rs(a, 1.0lf / (a * a)), h2, l2);
     precise double lo = l2 + l1 - (e + 2.0lf * a * al);
-    return amp_pm_div(amp_pm_exp_hilo(h2, lo), a);
+    double q = amp_pm_div(amp_pm_exp_hilo(h2, lo), a);
+    precise double v = q - q * (al / a);
+    return v;
 }
 // (above: amp_pm_special_erfc_tail(a, al) = erfc(a + al) for a in [1.25, the underflow]: -(a + al)^2
 // exactly as p + e + 2 a al (two_prod), -0.5625 and R/S added by two_sum, exp of the pair
@@ -302,6 +303,75 @@ double precise_math_erfc(double x)
     return r;
 }
 AMP_PM_FORMS1(erfc)
+#endif
+
+
+#ifdef AMP_PM_phi
+// phi: the standard normal CDF, 0.5 erfc(t) with t = -x / sqrt(2) as t + tl (two_prod with
+// 1/sqrt(2) in two parts), erfc computed as erfc does, tl joining the linear term below
+// 0.84375, as -tl erfc'(t) on [0.84375, 1.25] (erfc' = -2/sqrt(pi) exp(-t^2)) and in the
+// exponent and the division beyond (amp_pm_special_erfc_tail); no cancellation anywhere.
+float precise_math_phi(float x)
+{
+    if (isnan(x)) return x;
+    float t, tl, r;
+    amp_pm_two_prod(-x, 7.07106769e-01, t, tl);
+    tl -= x * 1.21016171e-08;
+    float a = abs(t);
+    if (a < 1.25) {
+        if (a < 0.84375) {
+            float y = amp_pm_special_erf_small(a * a);
+            precise float u = t < 0.25 ? 1.0 - (t + (tl + t * y)) : 0.5 - ((t - 0.5) + (tl + t * y));
+            r = u;
+        } else {
+            float pq = amp_pm_special_erf_mid(a - 1.0);
+            float d = tl * 1.1283791670955126 * amp_pm_exp_hilo(-t * t, 0.0);
+            precise float u = t > 0.0 ? 1.54937088489532470703e-01 - (pq + d)
+                                         : 1.0 + (8.45062911510467529297e-01 + (pq - d));
+            r = u;
+        }
+    } else if (t < -4.0) {
+        r = 2.0;
+    } else if (a < 10.1) {
+        float q = amp_pm_special_erfc_tail(a, t < 0.0 ? -tl : tl);
+        precise float u = 2.0 - q;
+        r = t > 0.0 ? q : u;
+    } else {
+        r = 0.0;
+    }
+    return 0.5 * r;
+}
+double precise_math_phi(double x)
+{
+    if (isnan(x)) return x;
+    double t, tl, r;
+    amp_pm_two_prod(-x, 7.071067811865476e-01lf, t, tl);
+    tl -= x * -4.833646656726457e-17lf;
+    double a = abs(t);
+    if (a < 1.25lf) {
+        if (a < 0.84375lf) {
+            double y = amp_pm_special_erf_small(a * a);
+            precise double u = t < 0.25lf ? 1.0lf - (t + (tl + t * y)) : 0.5lf - ((t - 0.5lf) + (tl + t * y));
+            r = u;
+        } else {
+            double pq = amp_pm_special_erf_mid(a - 1.0lf);
+            double d = tl * 1.1283791670955126lf * amp_pm_exp_hilo(-t * t, 0.0lf);
+            precise double u = t > 0.0lf ? 1.54937088489532470703e-01lf - (pq + d)
+                                         : 1.0lf + (8.45062911510467529297e-01lf + (pq - d));
+            r = u;
+        }
+    } else if (t < -6.0lf) {
+        r = 2.0lf;
+    } else if (a < 27.3lf) {
+        double q = amp_pm_special_erfc_tail(a, t < 0.0lf ? -tl : tl);
+        precise double u = 2.0lf - q;
+        r = t > 0.0lf ? q : u;
+    } else {
+        r = 0.0lf;
+    }
+    return 0.5lf * r;
+}
+AMP_PM_FORMS1(phi)
 #endif
 
 #endif
