@@ -4,7 +4,14 @@
 // Internal helpers other families may call (define AMP_PM_erfc in the NEEDS part):
 //   amp_pm_special_erfc_pos(a, al)   erfc(a + al) for a >= 0 (al a small correction, |al| <= ulp(a))
 #ifdef AMP_PM_NEEDS
-// erf and erfc rest on exp(hi + lo) (amp_pm_exp_hilo); phi on erfc
+// erf, erfc and phi rest on exp(hi + lo) (amp_pm_exp_hilo); the inverses on erf, erfc and
+// log(x) as a pair (amp_pm_log_hilo)
+#if defined(AMP_PM_erfinv) || defined(AMP_PM_erfcinv) || defined(AMP_PM_probit)
+#define AMP_PM_SPECIAL_INV 1
+#define AMP_PM_erf 1
+#define AMP_PM_erfc 1
+#define AMP_PM_log 1
+#endif
 #if defined(AMP_PM_erf) || defined(AMP_PM_erfc) || defined(AMP_PM_phi)
 #define AMP_PM_SPECIAL_ERF 1
 #define AMP_PM_exp 1
@@ -372,6 +379,207 @@ double precise_math_phi(double x)
     return 0.5lf * r;
 }
 AMP_PM_FORMS1(phi)
+#endif
+
+
+#ifdef AMP_PM_SPECIAL_INV
+// A seed for erfcinv(c), c in (0, 1], in float whatever the type (built-in log and sqrt:
+// Newton's steps correct it): w = -log(c (2 - c)); Giles's single-precision fits
+// ("Approximating the erfinv function", GPU Computing Gems, 2011; relative error ~1e-7)
+// for w below 16; beyond, the asymptotic erfc(y) ~ exp(-y^2) (1 - 1/(2y^2)) / (y sqrt(pi))
+// solved by three substitutions (relative error below 1e-4). lc = log(c) is given (a c
+// below float's range in double still has its logarithm).
+float amp_pm_special_inv_seed(float lc, float c)
+{
+    float w = -lc - log(2.0 - c), p;
+    if (w < 5.0) {
+        w -= 2.5;
+        p = fma(fma(fma(fma(fma(fma(fma(fma(2.81022636e-08, w, 3.43273939e-07), w, -3.5233877e-06), w, -4.39150654e-06), w,
+                                0.00021858087), w, -0.00125372503), w, -0.00417768164), w, 0.246640727), w, 1.50140941);
+        return p * (1.0 - c);
+    }
+    if (w < 16.0) {
+        w = sqrt(w) - 3.0;
+        p = fma(fma(fma(fma(fma(fma(fma(fma(-0.000200214257, w, 0.000100950558), w, 0.00134934322), w, -0.00367342844), w,
+                                0.00573950773), w, -0.0076224613), w, 0.00943887047), w, 1.00167406), w, 2.83297682);
+        return p * (1.0 - c);
+    }
+    float y = sqrt(-lc);
+    y = sqrt(-lc - log(1.77245385 * y));
+    return sqrt(-lc - log(1.77245385 * y) - 0.5 / (y * y));
+}
+// erfinv(x) for x in [0, 0.75]: the seed, then Newton's steps on erf,
+// y -= (erf(y) - x) / (2/sqrt(pi) exp(-y^2)) (erf within 1 ulp keeps y within about 1.5);
+// below 2^-15 (float) or 2^-30 (double), sqrt(pi)/2 x (scaled so a subnormal rounds once).
+float amp_pm_special_erfinv_small(float x)
+{
+    if (x < 3.05175781e-05) {
+        precise float t = (x * 1.84467441e19) * 0.886226925;
+        return t * 5.42101086e-20;
+    }
+    float c = 1.0 - x;
+    float y = amp_pm_special_inv_seed(log(c), c);
+    for (int i = 0; i < 2; i++) {
+        precise float n = y - (precise_math_erf(y) - x) / (1.12837917 * amp_pm_exp_hilo(-y * y, 0.0));
+        y = n;
+    }
+    return y;
+}
+// erfcinv(c) for c in (0, 0.25]: the seed, then Newton's steps: below 1.25 on erfc itself,
+// above on log erfc(y) - log c = -y^2 - 0.5625 + R/S(1/y^2) - log y - log c (fdlibm's fit
+// of the tail, y^2 and the logarithms as exact pairs, so the huge terms cancel exactly),
+// whose derivative is -2/sqrt(pi) y exp(0.5625 - R/S): no underflow for tiny c (1e-300).
+float amp_pm_special_erfcinv_pos(float c)
+{
+    float lch, lcl;
+    amp_pm_log_hilo(c, lch, lcl);
+    float y = amp_pm_special_inv_seed(lch, c);
+    for (int i = 0; i < 2; i++) {
+        if (y < 1.25) {
+            precise float n = y + (precise_math_erfc(y) - c) / (1.12837917 * amp_pm_exp_hilo(-y * y, 0.0));
+            y = n;
+        } else {
+            float p, pe, s, se, lyh, lyl;
+            amp_pm_two_prod(y, y, p, pe);
+            amp_pm_two_sum(-p, -lch, s, se);
+            float rs = amp_pm_special_erfc_rs(y, 1.0 / (y * y));
+            amp_pm_log_hilo(y, lyh, lyl);
+            precise float a = s + ((se - pe - lcl - lyl) + ((rs - 0.5625) - lyh));
+            float d = 1.12837917 * y * amp_pm_exp_hilo(0.5625 - rs, 0.0);
+            precise float n = y + a / d;
+            y = n;
+        }
+    }
+    return y;
+}
+// erfcinv(c) for c in (0, 2): erfinv(1 - c) near 1 (1 - c exact there), the positive core
+// below 1/4 and its negative for 2 - c (exact) above 7/4.
+float amp_pm_special_erfcinv(float c)
+{
+    if (c >= 0.25 && c <= 1.75) {
+        float x = 1.0 - c;
+        return amp_pm_special_sign(amp_pm_special_erfinv_small(abs(x)), x);
+    }
+    return c < 1.0 ? amp_pm_special_erfcinv_pos(c) : -amp_pm_special_erfcinv_pos(2.0 - c);
+}
+// erfinv(x) for x in [0, 0.75]: the seed, then Newton's steps on erf,
+// y -= (erf(y) - x) / (2/sqrt(pi) exp(-y^2)) (erf within 1 ulp keeps y within about 1.5).
+double amp_pm_special_erfinv_small(double x)
+{
+    if (x < 9.313225746154785e-10lf) {
+        precise double t = (x * 1.8446744073709552e19lf) * 8.862269254527580e-01lf;
+        return t * 5.421010862427522e-20lf;
+    }
+    float c = float(1.0lf - x);
+    double y = double(amp_pm_special_inv_seed(log(c), c));
+    for (int i = 0; i < 3; i++) {
+        precise double n = y - (precise_math_erf(y) - x) / (1.1283791670955126lf * amp_pm_exp_hilo(-y * y, 0.0lf));
+        y = n;
+    }
+    return y;
+}
+// erfcinv(c) for c in (0, 0.25]: the seed, then Newton's steps: below 1.25 on erfc itself,
+// above on log erfc(y) - log c = -y^2 - 0.5625 + R/S(1/y^2) - log y - log c (fdlibm's fit
+// of the tail, y^2 and the logarithms as exact pairs, so the huge terms cancel exactly),
+// whose derivative is -2/sqrt(pi) y exp(0.5625 - R/S): no underflow for tiny c (1e-300).
+double amp_pm_special_erfcinv_pos(double c)
+{
+    double lch, lcl;
+    amp_pm_log_hilo(c, lch, lcl);
+    double y = double(amp_pm_special_inv_seed(float(lch), float(c)));
+    for (int i = 0; i < 3; i++) {
+        if (y < 1.25lf) {
+            precise double n = y + (precise_math_erfc(y) - c) / (1.1283791670955126lf * amp_pm_exp_hilo(-y * y, 0.0lf));
+            y = n;
+        } else {
+            double p, pe, s, se, lyh, lyl;
+            amp_pm_two_prod(y, y, p, pe);
+            amp_pm_two_sum(-p, -lch, s, se);
+            double rs = amp_pm_special_erfc_rs(y, 1.0lf / (y * y));
+            amp_pm_log_hilo(y, lyh, lyl);
+            precise double a = s + ((se - pe - lcl - lyl) + ((rs - 0.5625lf) - lyh));
+            double d = 1.1283791670955126lf * y * amp_pm_exp_hilo(0.5625lf - rs, 0.0lf);
+            precise double n = y + a / d;
+            y = n;
+        }
+    }
+    return y;
+}
+// erfcinv(c) for c in (0, 2): erfinv(1 - c) near 1 (1 - c exact there), the positive core
+// below 1/4 and its negative for 2 - c (exact) above 7/4.
+double amp_pm_special_erfcinv(double c)
+{
+    if (c >= 0.25lf && c <= 1.75lf) {
+        double x = 1.0lf - c;
+        return amp_pm_special_sign(amp_pm_special_erfinv_small(abs(x)), x);
+    }
+    return c < 1.0lf ? amp_pm_special_erfcinv_pos(c) : -amp_pm_special_erfcinv_pos(2.0lf - c);
+}
+#endif
+
+#ifdef AMP_PM_erfinv
+// erfinv: NaN beyond [-1, 1], +-inf at +-1; below 3/4 Newton on erf, above the erfc core
+// for 1 - |x| (exact); sign by the bits (erfinv(-0) = -0).
+float precise_math_erfinv(float x)
+{
+    float a = abs(x);
+    if (!(a < 1.0)) return a == 1.0 ? amp_pm_special_sign(uintBitsToFloat(0x7f800000u), x) : uintBitsToFloat(0x7fc00000u);
+    return amp_pm_special_sign(a <= 0.75 ? amp_pm_special_erfinv_small(a) : amp_pm_special_erfcinv_pos(1.0 - a), x);
+}
+double precise_math_erfinv(double x)
+{
+    double a = abs(x);
+    if (!(a < 1.0lf))
+        return a == 1.0lf ? amp_pm_special_sign(packDouble2x32(uvec2(0u, 0x7ff00000u)), x)
+                          : packDouble2x32(uvec2(0u, 0x7ff80000u));
+    return amp_pm_special_sign(a <= 0.75lf ? amp_pm_special_erfinv_small(a) : amp_pm_special_erfcinv_pos(1.0lf - a), x);
+}
+AMP_PM_FORMS1(erfinv)
+#endif
+
+#ifdef AMP_PM_erfcinv
+// erfcinv: +inf at 0, -inf at 2, NaN outside [0, 2]; amp_pm_special_erfcinv between.
+float precise_math_erfcinv(float c)
+{
+    if (!(c > 0.0 && c < 2.0))
+        return c == 0.0 ? uintBitsToFloat(0x7f800000u) : c == 2.0 ? uintBitsToFloat(0xff800000u) : uintBitsToFloat(0x7fc00000u);
+    return amp_pm_special_erfcinv(c);
+}
+double precise_math_erfcinv(double c)
+{
+    if (!(c > 0.0lf && c < 2.0lf))
+        return c == 0.0lf   ? packDouble2x32(uvec2(0u, 0x7ff00000u))
+               : c == 2.0lf ? packDouble2x32(uvec2(0u, 0xfff00000u))
+                            : packDouble2x32(uvec2(0u, 0x7ff80000u));
+    return amp_pm_special_erfcinv(c);
+}
+AMP_PM_FORMS1(erfcinv)
+#endif
+
+#ifdef AMP_PM_probit
+// probit: the inverse of the normal CDF, -sqrt(2) erfcinv(2p) (2p exact; sqrt(2) in two
+// parts, the product by two_prod); -inf at 0, +inf at 1, NaN outside [0, 1].
+float precise_math_probit(float p)
+{
+    if (!(p > 0.0 && p < 1.0))
+        return p == 0.0 ? uintBitsToFloat(0xff800000u) : p == 1.0 ? uintBitsToFloat(0x7f800000u) : uintBitsToFloat(0x7fc00000u);
+    float y = amp_pm_special_erfcinv(2.0 * p), h, e;
+    amp_pm_two_prod(y, -1.41421354, h, e);
+    precise float r = h + (e - y * 2.42032342e-08);
+    return p == 0.5 ? 0.0 : r;
+}
+double precise_math_probit(double p)
+{
+    if (!(p > 0.0lf && p < 1.0lf))
+        return p == 0.0lf   ? packDouble2x32(uvec2(0u, 0xfff00000u))
+               : p == 1.0lf ? packDouble2x32(uvec2(0u, 0x7ff00000u))
+                            : packDouble2x32(uvec2(0u, 0x7ff80000u));
+    double y = amp_pm_special_erfcinv(2.0lf * p), h, e;
+    amp_pm_two_prod(y, -1.4142135623730951lf, h, e);
+    precise double r = h + (e - y * -9.667293313452913e-17lf);
+    return p == 0.5lf ? 0.0lf : r;
+}
+AMP_PM_FORMS1(probit)
 #endif
 
 #endif
