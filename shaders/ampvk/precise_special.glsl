@@ -12,6 +12,11 @@
 #define AMP_PM_erfc 1
 #define AMP_PM_log 1
 #endif
+#if defined(AMP_PM_tgamma)
+#define AMP_PM_SPECIAL_GAMMA 1
+#define AMP_PM_log 1
+#define AMP_PM_exp 1
+#endif
 #if defined(AMP_PM_erf) || defined(AMP_PM_erfc) || defined(AMP_PM_phi)
 #define AMP_PM_SPECIAL_ERF 1
 #define AMP_PM_exp 1
@@ -184,6 +189,9 @@ double amp_pm_special_erfc_tail(double a, double al)
 // exactly as p + e + 2 a al (two_prod), -0.5625 and R/S added by two_sum, exp of the pair
 // (amp_pm_exp_hilo, about 0.6 ulp) and one division: under 1.5 ulp.)
 
+#endif
+
+#if defined(AMP_PM_SPECIAL_ERF) || defined(AMP_PM_SPECIAL_GAMMA)
 // x with the sign of s, by the bits.
 float amp_pm_special_sign(float x, float s)
 {
@@ -580,6 +588,146 @@ double precise_math_probit(double p)
     return p == 0.5lf ? 0.0lf : r;
 }
 AMP_PM_FORMS1(probit)
+#endif
+
+
+#ifdef AMP_PM_SPECIAL_GAMMA
+float amp_pm_special_sinpi(float x)
+{
+    precise float r = x - 2.0 * round(0.5 * x);
+    if (abs(r) > 0.5) {
+        precise float f = (r > 0.0 ? 1.0 : -1.0) - r;
+        r = f;
+    }
+    float u = 3.14159265 * r, z = u * u;
+    float q = fma(fma(fma(1.60590438e-10, z, -2.50521084e-8), z, 2.75573192e-6), z, -1.98412698e-4);
+    q = z * fma(fma(q, z, 8.33333333e-3), z, -1.66666667e-1); // to u^13: truncation below 1e-9
+    precise float v = u + u * q;
+    return v;
+}
+void amp_pm_special_stirling(float y, float yl, out float hi, out float lo)
+{
+    float lh, ll, p, pe, s, se;
+    amp_pm_log_hilo(y, lh, ll);
+    amp_pm_two_prod(y, lh, p, pe);
+    amp_pm_two_sum(p, -y, s, se);
+    float z = 1.0 / y, z2 = z * z;
+    float b = z * (8.33333333e-2 + z2 * (-2.77777778e-3 + z2 * (7.93650794e-4 + z2 * -5.95238095e-4)));
+    precise float r = (pe + y * ll + se) + ((9.18938533e-01 - 0.5 * lh) + (b - 0.5 * ll + yl * lh));
+    amp_pm_two_sum(s, r, hi, lo);
+}
+// sin(pi x) for |x| >= 1 (the reflection of the gamma functions): r = x - 2 round(x/2) and
+// then 1 - r or -1 - r past 1/2 are exact, so sin(pi r) is the Taylor series of sin(u),
+// u = pi r (to u^23: truncation below 1e-18; relative error about 1 ulp). precise_math_sinpi
+// (the trig family) may replace it.
+double amp_pm_special_sinpi(double x)
+{
+    precise double r = x - 2.0lf * round(0.5lf * x);
+    if (abs(r) > 0.5lf) {
+        precise double f = (r > 0.0lf ? 1.0lf : -1.0lf) - r;
+        r = f;
+    }
+    double u = 3.141592653589793lf * r, z = u * u, q = 1.0lf / 25852016738884976640000.0lf;
+    const double c[10] = double[](-1.0lf / 51090942171709440000.0lf, 1.0lf / 121645100408832000.0lf,
+                                  -1.0lf / 355687428096000.0lf, 1.0lf / 1307674368000.0lf, -1.0lf / 6227020800.0lf,
+                                  1.0lf / 39916800.0lf, -1.0lf / 362880.0lf, 1.0lf / 5040.0lf, -1.0lf / 120.0lf,
+                                  1.0lf / 6.0lf);
+    for (int i = 0; i < 10; i++) q = fma(q, z, c[i]);
+    precise double v = u - u * (z * q);
+    return v;
+}
+// lgamma(y + yl) for y >= 10 as hi + lo (Stirling): (y - 1/2) log y - y + log(2 pi)/2 +
+// 1/(12y) - 1/(360y^3) + ... (Bernoulli terms to y^-13: below 1e-17 from 10 on), x log y by
+// two_prod on log y's pair and - y by two_sum, so the big terms are exact; yl (1/2 ulp of y at
+// most) joins as yl log y.
+void amp_pm_special_stirling(double y, double yl, out double hi, out double lo)
+{
+    double lh, ll, p, pe, s, se;
+    amp_pm_log_hilo(y, lh, ll);
+    amp_pm_two_prod(y, lh, p, pe);
+    amp_pm_two_sum(p, -y, s, se);
+    double z = 1.0lf / y, z2 = z * z;
+    double b = z * (1.0lf / 12.0lf + z2 * (-1.0lf / 360.0lf + z2 * (1.0lf / 1260.0lf + z2 * (-1.0lf / 1680.0lf +
+                    z2 * (1.0lf / 1188.0lf + z2 * (-691.0lf / 360360.0lf + z2 * (1.0lf / 156.0lf)))))));
+    precise double r = (pe + y * ll + se) + ((9.189385332046727e-01lf - 0.5lf * lh) + (b - 0.5lf * ll + yl * lh));
+    amp_pm_two_sum(s, r, hi, lo);
+}
+float amp_pm_special_gamma_rec(float x)
+{
+    float y = x, yl = 0.0, ph = 1.0, pl = 0.0, h, l;
+    while (y < 10.0) {
+        float a, b;
+        amp_pm_two_prod(ph, y, a, b);
+        precise float c = b + (ph * yl + pl * y);
+        amp_pm_two_sum(a, c, ph, pl);
+        precise float t = y + 1.0, e = (y - (t - 1.0)) + yl;
+        y = t;
+        yl = e;
+    }
+    amp_pm_special_stirling(y, yl, h, l);
+    float q = amp_pm_div(amp_pm_exp_hilo(h, l), ph);
+    precise float v = q - q * amp_pm_div(pl, ph);
+    return v;
+}
+// Gamma: for y = x + n >= 10 reached by steps of 1 (y kept exact as a pair), Gamma(x) =
+// exp(lgamma(y)) / (x (x + 1) ... (x + n - 1)), the product as a pair (two_prod, so its
+// rounding is ~2^-100), exp of Stirling's pair by amp_pm_exp_hilo; the quotient by amp_pm_div.
+double amp_pm_special_gamma_rec(double x)
+{
+    double y = x, yl = 0.0lf, ph = 1.0lf, pl = 0.0lf, h, l;
+    while (y < 10.0lf) {
+        double a, b;
+        amp_pm_two_prod(ph, y, a, b);
+        precise double c = b + (ph * yl + pl * y);
+        amp_pm_two_sum(a, c, ph, pl);
+        precise double t = y + 1.0lf, e = (y - (t - 1.0lf)) + yl;
+        y = t;
+        yl = e;
+    }
+    amp_pm_special_stirling(y, yl, h, l);
+    double q = amp_pm_div(amp_pm_exp_hilo(h, l), ph);
+    precise double v = q - q * amp_pm_div(pl, ph);
+    return v;
+}
+#endif
+
+#ifdef AMP_PM_tgamma
+// tgamma: NaN for NaN, -inf and negative integers, +-inf at +-0, +inf past ~171.62 (35.04 float);
+// 1/x - Euler's gamma for tiny |x|; from -20 (-10 float) up, amp_pm_special_gamma_rec; below,
+// the reflection pi / (sin(pi x) Gamma(1 - x)) (1 - x as a pair), Gamma(1 - x) as the square of
+// exp(lgamma(1 - x) / 2) (Stirling's pair halved exactly) so it cannot overflow, divided in
+// two steps; +-0 past the underflow (x below -200 double, -50 float).
+float precise_math_tgamma(float x)
+{
+    if (isnan(x) || x > 35.0401001) return x > 0.0 ? uintBitsToFloat(0x7f800000u) : x;
+    if (x == 0.0) return amp_pm_special_sign(uintBitsToFloat(0x7f800000u), x);
+    if (x < 0.0 && x == floor(x)) return uintBitsToFloat(0x7fc00000u);
+    if (abs(x) < 2.98023224e-8) return amp_pm_div(1.0, x) - 0.577215665;
+    if (x >= -10.0) return amp_pm_special_gamma_rec(x);
+    float s = amp_pm_special_sinpi(x);
+    if (x < -50.0) return amp_pm_special_sign(0.0, s);
+    float sh, sl, y, yl;
+    amp_pm_two_sum(1.0, -x, y, yl);
+    amp_pm_special_stirling(y, yl, sh, sl);
+    float e = amp_pm_exp_hilo(0.5 * sh, 0.5 * sl);
+    return amp_pm_div(amp_pm_div(3.14159265, s * e), e);
+}
+double precise_math_tgamma(double x)
+{
+    if (isnan(x) || x > 171.62437695630272lf) return x > 0.0lf ? packDouble2x32(uvec2(0u, 0x7ff00000u)) : x;
+    if (x == 0.0lf) return amp_pm_special_sign(packDouble2x32(uvec2(0u, 0x7ff00000u)), x);
+    if (x < 0.0lf && x == floor(x)) return packDouble2x32(uvec2(0u, 0x7ff80000u));
+    if (abs(x) < 5.551115123125783e-17lf) return amp_pm_div(1.0lf, x) - 0.5772156649015329lf;
+    if (x >= -20.0lf) return amp_pm_special_gamma_rec(x);
+    double s = amp_pm_special_sinpi(x);
+    if (x < -200.0lf) return amp_pm_special_sign(0.0lf, s);
+    double sh, sl, y, yl;
+    amp_pm_two_sum(1.0lf, -x, y, yl);
+    amp_pm_special_stirling(y, yl, sh, sl);
+    double e = amp_pm_exp_hilo(0.5lf * sh, 0.5lf * sl);
+    return amp_pm_div(amp_pm_div(3.141592653589793lf, s * e), e);
+}
+AMP_PM_FORMS1(tgamma)
 #endif
 
 #endif

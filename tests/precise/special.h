@@ -55,9 +55,17 @@ static long double pm_ref_probit(const long double *x, int k)
     if (!(x[0] > 0 && x[0] < 1)) return x[0] == 0 ? -INFINITY : x[0] == 1 ? INFINITY : NAN;
     return x[0] == 0.5L ? 0 : -sqrtl(2.0L) * pm_inv_erfc(2 * x[0]);
 }
+static long double pm_ref_tgamma(const long double *x, int k) { (void)k; return tgammal(x[0]); }
 static long double pm_ref_phi(const long double *x, int k) { (void)k; return 0.5L * erfcl(-x[0] / sqrtl(2.0L)); }
 
 static const pm_case pm_cases_special[] = {
+    {.name = "tgamma", .body = "r = precise_math_tgamma(a);", .ref = pm_ref_tgamma, .args = 1, .lo = -20, .hi = 172,
+     .ulp = {5, 10}, .types = PM_DOUBLE, PM_SPECIAL(171.62, 171.63, 0.5, -0.5, 1, 2, 3, 10, 9.999999999999998, -1.5,
+                                                    -19.5, -20.5, -100.5, -170.5, -180.5, -190.5, 1e-17, -1e-17, 1e-300,
+                                                    -2.0000000000000004, -1.9999999999999998)},
+    {.name = "tgamma", .body = "r = precise_math_tgamma(a);", .ref = pm_ref_tgamma, .args = 1, .lo = -10, .hi = 35,
+     .ulp = {5, 10}, .types = PM_FLOAT, PM_SPECIAL(35.04, 35.05, 0.5, -0.5, 1, 2, 3, 10, 9.999999, -1.5, -9.5, -10.5,
+                                                   -20.5, -30.5, -40.5, 1e-8, -1e-8, 1e-30, -2.0000002, -1.9999999)},
     {.name = "erf", .body = "r = precise_math_erf(a);", .ref = pm_ref_erf, .args = 1, .lo = -6, .hi = 27,
      .ulp = {1, 1}, PM_SPECIAL(0.84375, 0.84374999, 1.25, 1.2499999, 2.857142857142857, 4, 6, 5.9, 1e-30, 1e-310,
                                -1e-40, 0.5, -0.5, 3.9)},
