@@ -402,13 +402,15 @@ float amp_pm_special_inv_seed(float lc, float c)
     float w = -lc - log(2.0 - c), p;
     if (w < 5.0) {
         w -= 2.5;
-        p = fma(fma(fma(fma(fma(fma(fma(fma(2.81022636e-08, w, 3.43273939e-07), w, -3.5233877e-06), w, -4.39150654e-06), w,
+        p = fma(fma(fma(fma(fma(fma(fma(fma(2.81022636e-08, w, 3.43273939e-07), w, -3.5233877e-06), w,
+                                            -4.39150654e-06), w,
                                 0.00021858087), w, -0.00125372503), w, -0.00417768164), w, 0.246640727), w, 1.50140941);
         return p * (1.0 - c);
     }
     if (w < 16.0) {
         w = sqrt(w) - 3.0;
-        p = fma(fma(fma(fma(fma(fma(fma(fma(-0.000200214257, w, 0.000100950558), w, 0.00134934322), w, -0.00367342844), w,
+        p = fma(fma(fma(fma(fma(fma(fma(fma(-0.000200214257, w, 0.000100950558), w, 0.00134934322), w,
+                                            -0.00367342844), w,
                                 0.00573950773), w, -0.0076224613), w, 0.00943887047), w, 1.00167406), w, 2.83297682);
         return p * (1.0 - c);
     }
@@ -531,7 +533,8 @@ double amp_pm_special_erfcinv(double c)
 float precise_math_erfinv(float x)
 {
     float a = abs(x);
-    if (!(a < 1.0)) return a == 1.0 ? amp_pm_special_sign(uintBitsToFloat(0x7f800000u), x) : uintBitsToFloat(0x7fc00000u);
+    if (!(a < 1.0))
+        return a == 1.0 ? amp_pm_special_sign(uintBitsToFloat(0x7f800000u), x) : uintBitsToFloat(0x7fc00000u);
     return amp_pm_special_sign(a <= 0.75 ? amp_pm_special_erfinv_small(a) : amp_pm_special_erfcinv_pos(1.0 - a), x);
 }
 double precise_math_erfinv(double x)
@@ -550,7 +553,9 @@ AMP_PM_FORMS1(erfinv)
 float precise_math_erfcinv(float c)
 {
     if (!(c > 0.0 && c < 2.0))
-        return c == 0.0 ? uintBitsToFloat(0x7f800000u) : c == 2.0 ? uintBitsToFloat(0xff800000u) : uintBitsToFloat(0x7fc00000u);
+        return c == 0.0   ? uintBitsToFloat(0x7f800000u)
+               : c == 2.0 ? uintBitsToFloat(0xff800000u)
+                          : uintBitsToFloat(0x7fc00000u);
     return amp_pm_special_erfcinv(c);
 }
 double precise_math_erfcinv(double c)
@@ -570,7 +575,9 @@ AMP_PM_FORMS1(erfcinv)
 float precise_math_probit(float p)
 {
     if (!(p > 0.0 && p < 1.0))
-        return p == 0.0 ? uintBitsToFloat(0xff800000u) : p == 1.0 ? uintBitsToFloat(0x7f800000u) : uintBitsToFloat(0x7fc00000u);
+        return p == 0.0   ? uintBitsToFloat(0xff800000u)
+               : p == 1.0 ? uintBitsToFloat(0x7f800000u)
+                          : uintBitsToFloat(0x7fc00000u);
     float y = amp_pm_special_erfcinv(2.0 * p), h, e;
     amp_pm_two_prod(y, -1.41421354, h, e);
     precise float r = h + (e - y * 2.42032342e-08);
