@@ -1,8 +1,11 @@
 // ampvk kernel library, precise_math: erf erfc erfinv erfcinv probit phi lgamma tgamma.
 // Part of precise_math.glsl (read there how the parts fit); float and double.
 //
-// Internal helpers other families may call (define AMP_PM_erfc in the NEEDS part):
-//   amp_pm_special_erfc_pos(a, al)   erfc(a + al) for a >= 0 (al a small correction, |al| <= ulp(a))
+// Not yet here: lgamma. Internal helpers other families may call:
+//   amp_pm_special_erfc_tail(a, al)  erfc(a + al) for a in [1.25, 27.3] (float 10.1), |al| <= ulp(a)
+//                                    (define AMP_PM_erfc in the NEEDS part)
+//   amp_pm_special_stirling(y, yl, hi, lo)  lgamma(y + yl) = hi + lo for y >= 10 (AMP_PM_tgamma)
+//   amp_pm_special_sinpi(x)          sin(pi x) for |x| >= 1, ~1 ulp (AMP_PM_tgamma)
 #ifdef AMP_PM_NEEDS
 // erf, erfc and phi rest on exp(hi + lo) (amp_pm_exp_hilo); the inverses on erf, erfc and
 // log(x) as a pair (amp_pm_log_hilo)
