@@ -64,36 +64,6 @@ void amp_pm_trig_kernels(double rh, double rl, out double s, out double se, out 
     ce = cve;
 }
 
-// sin(q pi/2 + rh + rl) alone (cos: q + 1), the same polynomials in one evaluation: sin(r) =
-// rh + (rh z S(z) + rl (1 - z/2)) for even q, cos(r) = w + (z^2 C(z) + the rest of 1 - z/2 - rh rl)
-// for odd, the coefficients, head and tail chosen by q's parity (selects, no branch).
-float amp_pm_trig_one(float rh, float rl, int q)
-{
-    float z, zl;
-    amp_pm_two_prod(rh, rh, z, zl);
-    bool odd = (q & 1) != 0;
-    float p = fma(fma(odd ? 2.44191942e-5 : -1.95052387e-4, z, odd ? -1.38871942e-3 : 8.33209045e-3), z,
-                  odd ? 4.16666418e-2 : -1.66666538e-1);
-    precise float hz = 0.5 * z, w = 1.0 - hz, lc = ((1.0 - w) - hz) - fma(0.5, zl, rh * rl);
-    precise float v = (odd ? w : rh) + fma(odd ? z * z : rh * z, p, odd ? lc : fma(-0.5 * z, rl, rl));
-    return (q & 2) != 0 ? -v : v;
-}
-double amp_pm_trig_one(double rh, double rl, int q)
-{
-    double z, zl;
-    amp_pm_two_prod(rh, rh, z, zl);
-    bool odd = (q & 1) != 0;
-    double p = fma(odd ? -1.1354295223134965e-11lf : 1.589077050020638e-10lf, z,
-                   odd ? 2.087561928627873e-09lf : -2.5050655793835645e-08lf);
-    p = fma(p, z, odd ? -2.755731358270722e-07lf : 2.755731305077788e-06lf);
-    p = fma(p, z, odd ? 2.4801587286801335e-05lf : -1.984126982800228e-04lf);
-    p = fma(p, z, odd ? -1.3888888888869803e-03lf : 8.333333333320222e-03lf);
-    p = fma(p, z, odd ? 4.1666666666666574e-02lf : -1.6666666666666624e-01lf);
-    precise double hz = 0.5lf * z, w = 1.0lf - hz, lc = ((1.0lf - w) - hz) - fma(0.5lf, zl, rh * rl);
-    precise double v = (odd ? w : rh) + fma(odd ? z * z : rh * z, p, odd ? lc : fma(-0.5lf * z, rl, rl));
-    return (q & 2) != 0 ? -v : v;
-}
-
 // sin and cos (values and errors) of q pi/2 + rh + rl: the kernels' results exchanged and negated.
 #define AMP_PM_TRIG_QUAD(T)                                                                        \
     void amp_pm_trig_quad(T rh, T rl, int q, out T s, out T se, out T c, out T ce)                 \
@@ -330,30 +300,30 @@ int amp_pm_trig_reduce(double x, out double rh, out double rl)
 #ifdef AMP_PM_sin
 float precise_math_sin(float x)
 {
-    float rh, rl;
-    int q = amp_pm_trig_reduce(x, rh, rl);
-    return x == 0.0 ? x : amp_pm_trig_one(rh, rl, q);
+    float rh, rl, s, se, c, ce;
+    amp_pm_trig_quad(rh, rl, amp_pm_trig_reduce(x, rh, rl), s, se, c, ce);
+    return x == 0.0 ? x : s;
 }
 double precise_math_sin(double x)
 {
-    double rh, rl;
-    int q = amp_pm_trig_reduce(x, rh, rl);
-    return x == 0.0lf ? x : amp_pm_trig_one(rh, rl, q);
+    double rh, rl, s, se, c, ce;
+    amp_pm_trig_quad(rh, rl, amp_pm_trig_reduce(x, rh, rl), s, se, c, ce);
+    return x == 0.0lf ? x : s;
 }
 AMP_PM_FORMS1(sin)
 #endif
 #ifdef AMP_PM_cos
 float precise_math_cos(float x)
 {
-    float rh, rl;
-    int q = amp_pm_trig_reduce(x, rh, rl);
-    return amp_pm_trig_one(rh, rl, q + 1);
+    float rh, rl, s, se, c, ce;
+    amp_pm_trig_quad(rh, rl, amp_pm_trig_reduce(x, rh, rl), s, se, c, ce);
+    return c;
 }
 double precise_math_cos(double x)
 {
-    double rh, rl;
-    int q = amp_pm_trig_reduce(x, rh, rl);
-    return amp_pm_trig_one(rh, rl, q + 1);
+    double rh, rl, s, se, c, ce;
+    amp_pm_trig_quad(rh, rl, amp_pm_trig_reduce(x, rh, rl), s, se, c, ce);
+    return c;
 }
 AMP_PM_FORMS1(cos)
 #endif
@@ -431,31 +401,28 @@ double amp_pm_trig_inf(double like, bool neg) { return packDouble2x32(uvec2(0u, 
 #define AMP_PM_TRIGPI(T, NAME, FIX)                                                                \
     T precise_math_##NAME(T x)                                                                     \
     {                                                                                              \
-        T rh, rl;                                                                                  \
+        T rh, rl, s, se, c, ce;                                                                    \
         bool zero;                                                                                 \
         int q = amp_pm_trigpi_reduce(x, rh, rl, zero);                                             \
-        FIX(T)                                                                                     \
+        amp_pm_trig_quad(rh, rl, q, s, se, c, ce);                                                 \
+        FIX                                                                                        \
     }
 #ifdef AMP_PM_sinpi
-#define AMP_PM_TRIGPI_SIN(T)                                                                       \
-    return zero && (q & 1) == 0 ? amp_pm_trig_zero(x, amp_pm_trig_neg(x)) : amp_pm_trig_one(rh, rl, q);
+#define AMP_PM_TRIGPI_SIN return zero && (q & 1) == 0 ? amp_pm_trig_zero(x, amp_pm_trig_neg(x)) : s;
 AMP_PM_TRIGPI(float, sinpi, AMP_PM_TRIGPI_SIN)
 AMP_PM_TRIGPI(double, sinpi, AMP_PM_TRIGPI_SIN)
 #undef AMP_PM_TRIGPI_SIN
 AMP_PM_FORMS1(sinpi)
 #endif
 #ifdef AMP_PM_cospi
-#define AMP_PM_TRIGPI_COS(T)                                                                       \
-    return zero && (q & 1) != 0 ? amp_pm_trig_zero(x, false) : amp_pm_trig_one(rh, rl, q + 1);
+#define AMP_PM_TRIGPI_COS return zero && (q & 1) != 0 ? amp_pm_trig_zero(x, false) : c;
 AMP_PM_TRIGPI(float, cospi, AMP_PM_TRIGPI_COS)
 AMP_PM_TRIGPI(double, cospi, AMP_PM_TRIGPI_COS)
 #undef AMP_PM_TRIGPI_COS
 AMP_PM_FORMS1(cospi)
 #endif
 #ifdef AMP_PM_tanpi
-#define AMP_PM_TRIGPI_TAN(T)                                                                       \
-    T s, se, c, ce;                                                                                \
-    amp_pm_trig_quad(rh, rl, q, s, se, c, ce);                                                     \
+#define AMP_PM_TRIGPI_TAN                                                                          \
     if (!zero) return amp_pm_trig_tan(s, se, c, ce);                                               \
     return (q & 1) == 0 ? amp_pm_trig_zero(x, (q == 2) != amp_pm_trig_neg(x)) : amp_pm_trig_inf(x, q == 3);
 AMP_PM_TRIGPI(float, tanpi, AMP_PM_TRIGPI_TAN)
