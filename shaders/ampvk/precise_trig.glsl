@@ -1,102 +1,98 @@
 // ampvk kernel library, precise_math: sin cos tan sincos sinpi cospi tanpi.
 // Part of precise_math.glsl (read there how the parts fit); float and double.
 //
-// The argument is reduced to x = q pi/2 + r, |r| <= pi/4, with r as hi + lo: by
-// Cody-Waite for moderate |x| (pi/2 in parts whose products with q are exact: 4 parts
-// of 12 bits and a rest in float for |x| < 2^12 pi/2, fdlibm's 3 parts of 33 bits and a
-// rest in double for |x| < 2^20 pi/2), and beyond by Payne-Hanek: the integer mantissa
-// times a window of 2/pi's bits (uint words, umulExtended), exact in integers, its
-// fraction turned into a hi + lo pair. sin and cos of r + lo are Taylor polynomials
-// (Horner through fma) around the exact leading terms; tan is their quotient with its
-// remainder. sinpi/cospi/tanpi reduce x - 2 round(x / 2) exactly and take pi r as an
-// exact product.
+// x = q pi/2 + rh + rl, |rh| <= 0.79, rl below rh's last bit. Common path (|x| < 1e5 in float,
+// 1e8 in double), Cody-Waite without a loop or a branch: k = round(x 2/pi) by the 1.5 2^(p-1)
+// rounding constant (q from its low bits, no conversion), then pi/2 = C1 - D2 - D3 (three words
+// of the type, 72 and 159 bits): x - k C1 is exact (one fused fma; unfused: Dekker's product,
+// whose two exact differences give the same value), k D2 an exact product, their sum an exact
+// two_sum, k D3 and the rounding errors the low word. Beyond, Payne-Hanek: the integer mantissa
+// times a window of 2/pi's bits in uint words (umulExtended), exact in integers. Then sin(rh + rl)
+// = rh + (rh^3 S(rh^2) + rl (1 - rh^2/2)) and cos(rh + rl) = (1 - rh^2/2, split exactly)
+// + rh^4 C(rh^2) - rh rl, S and C minimax (Lawson's weighted fits on |r| <= 0.8 computed for this
+// file; relative errors after rounding the coefficients 2^-27.5 / 2^-30 in float, 2^-56.8 / 2^-62
+// in double), each a value + its error so that tan = sin/cos is one quotient and its remainder.
+// Error: the final rounding, 0.5 ulp, and about 0.1 ulp from the polynomial, its tail and rl.
+// sinpi/cospi/tanpi reduce x - 2 round(x / 2) exactly and take pi times it as an exact product.
+// Other families: define AMP_PM_TRIG_REDUCE (AMP_PM_TRIG_PI) in their AMP_PM_NEEDS part for
+// amp_pm_trig_reduce (amp_pm_trigpi_reduce) and amp_pm_trig_quad.
 #ifdef AMP_PM_NEEDS
-#if defined(AMP_PM_sincos) || defined(AMP_PM_tan) || defined(AMP_PM_sin) || defined(AMP_PM_cos)
+#if defined(AMP_PM_sin) || defined(AMP_PM_cos) || defined(AMP_PM_tan) || defined(AMP_PM_sincos)
 #define AMP_PM_TRIG_REDUCE 1
 #endif
-#if defined(AMP_PM_sinpi) || defined(AMP_PM_cospi) || defined(AMP_PM_tanpi) || defined(AMP_PM_TRIG_REDUCE)
-#define AMP_PM_TRIG_KERNELS 1
+#if defined(AMP_PM_sinpi) || defined(AMP_PM_cospi) || defined(AMP_PM_tanpi)
+#define AMP_PM_TRIG_PI 1
 #endif
 #else
 
-#ifdef AMP_PM_TRIG_KERNELS
-// A quiet NaN of x's type.
-float amp_pm_trig_nan(float x) { return uintBitsToFloat(0x7fc00000u); }
-double amp_pm_trig_nan(double x) { return packDouble2x32(uvec2(0u, 0x7ff80000u)); }
-
-// sin(r + rl) for |r| <= pi/4 (+ a little), as v + its error: r + (r^3 S(r^2) + rl (1 - r^2/2)).
-void amp_pm_trig_sin(float r, float rl, out float v, out float ve)
-{
-    float z = r * r;
-    float s = fma(fma(fma(2.75573192e-6, z, -1.98412698e-4), z, 8.33333333e-3), z, -1.66666667e-1);
-    precise float t = fma(r * z, s, rl * (1.0 - 0.5 * z)), w = r + t, e = (r - w) + t;
-    v = w;
-    ve = e;
-}
-void amp_pm_trig_sin(double r, double rl, out double v, out double ve)
-{
-    double z = r * r;
-    double s = fma(fma(fma(fma(fma(fma(fma(fma(fma(1.9572941063391263e-20lf, z, -8.22063524662433e-18lf), z,
-                                               2.8114572543455206e-15lf), z, -7.647163731819816e-13lf), z,
-                                       1.6059043836821613e-10lf), z, -2.505210838544172e-8lf), z,
-                               2.7557319223985893e-6lf), z, -1.984126984126984e-4lf), z, 8.333333333333333e-3lf),
-                   z, -1.6666666666666666e-1lf);
-    precise double t = fma(r * z, s, rl * (1.0lf - 0.5lf * z)), w = r + t, e = (r - w) + t;
-    v = w;
-    ve = e;
-}
-// cos(r + rl) as v + its error: 1 - r^2/2 exactly split (two_prod), + r^4 C(r^2) - r rl.
-void amp_pm_trig_cos(float r, float rl, out float v, out float ve)
+#if defined(AMP_PM_TRIG_REDUCE) || defined(AMP_PM_TRIG_PI)
+// sin and cos of rh + rl (|rh| <= 0.8, |rl| <= ulp(rh)), each as a value and its error.
+// (polynomials through explicit fma: 'precise' below stops contraction of what feeds it)
+void amp_pm_trig_kernels(float rh, float rl, out float s, out float se, out float c, out float ce)
 {
     float z, zl;
-    amp_pm_two_prod(r, r, z, zl);
-    float c = fma(fma(fma(2.08767570e-9, z, -2.75573192e-7), z, 2.48015873e-5), z, -1.38888889e-3) * z +
-              4.16666667e-2;
-    precise float hz = 0.5 * z, w = 1.0 - hz, t = (((1.0 - w) - hz) - 0.5 * zl) + (z * z * c - r * rl), s = w + t,
-                  e = (w - s) + t;
-    v = s;
-    ve = e;
+    amp_pm_two_prod(rh, rh, z, zl);
+    float sp = fma(fma(-1.95052387e-4, z, 8.33209045e-3), z, -1.66666538e-1);
+    float cp = fma(fma(2.44191942e-5, z, -1.38871942e-3), z, 4.16666418e-2);
+    float st = fma(rh * z, sp, fma(-0.5 * z, rl, rl));
+    precise float sv = rh + st, sve = (rh - sv) + st;
+    precise float hz = 0.5 * z, w = 1.0 - hz, ct = ((1.0 - w) - hz) + fma(z * z, cp, -fma(0.5, zl, rh * rl));
+    precise float cv = w + ct, cve = (w - cv) + ct;
+    s = sv;
+    se = sve;
+    c = cv;
+    ce = cve;
 }
-void amp_pm_trig_cos(double r, double rl, out double v, out double ve)
+void amp_pm_trig_kernels(double rh, double rl, out double s, out double se, out double c, out double ce)
 {
     double z, zl;
-    amp_pm_two_prod(r, r, z, zl);
-    double c = fma(fma(fma(fma(fma(fma(fma(fma(-8.896791392450574e-22lf, z, 4.1103176233121648e-19lf), z,
-                                           -1.5619206968586225e-16lf), z, 4.779477332387385e-14lf), z,
-                                   -1.1470745597729725e-11lf), z, 2.08767569878681e-9lf), z,
-                           -2.755731922398589e-7lf), z, 2.48015873015873e-5lf), z, -1.3888888888888889e-3lf) * z +
-               4.1666666666666664e-2lf;
+    amp_pm_two_prod(rh, rh, z, zl);
+    double sp = fma(fma(fma(fma(fma(1.589077050020638e-10lf, z, -2.5050655793835645e-08lf), z,
+                                2.755731305077788e-06lf), z, -1.984126982800228e-04lf), z,
+                        8.333333333320222e-03lf), z, -1.6666666666666624e-01lf);
+    double cp = fma(fma(fma(fma(fma(-1.1354295223134965e-11lf, z, 2.087561928627873e-09lf), z,
+                                -2.755731358270722e-07lf), z, 2.4801587286801335e-05lf), z,
+                        -1.3888888888869803e-03lf), z, 4.1666666666666574e-02lf);
+    double st = fma(rh * z, sp, fma(-0.5lf * z, rl, rl));
+    precise double sv = rh + st, sve = (rh - sv) + st;
     precise double hz = 0.5lf * z, w = 1.0lf - hz,
-                   t = (((1.0lf - w) - hz) - 0.5lf * zl) + (z * z * c - r * rl), s = w + t, e = (w - s) + t;
-    v = s;
-    ve = e;
+                   ct = ((1.0lf - w) - hz) + fma(z * z, cp, -fma(0.5lf, zl, rh * rl));
+    precise double cv = w + ct, cve = (w - cv) + ct;
+    s = sv;
+    se = sve;
+    c = cv;
+    ce = cve;
 }
 
-// sin or cos (which: 0 sin, 1 cos) of q pi/2 + r + rl, and both through out parameters.
+// sin and cos (values and errors) of q pi/2 + rh + rl: the kernels' results exchanged and negated.
 #define AMP_PM_TRIG_QUAD(T)                                                                        \
-    void amp_pm_trig_quad(T r, T rl, int q, out T s, out T se, out T c, out T ce)                  \
+    void amp_pm_trig_quad(T rh, T rl, int q, out T s, out T se, out T c, out T ce)                 \
     {                                                                                              \
         T sv, sve, cv, cve;                                                                        \
-        amp_pm_trig_sin(r, rl, sv, sve);                                                           \
-        amp_pm_trig_cos(r, rl, cv, cve);                                                           \
-        q &= 3;                                                                                    \
-        s = q == 0 ? sv : q == 1 ? cv : q == 2 ? -sv : -cv;                                        \
-        se = q == 0 ? sve : q == 1 ? cve : q == 2 ? -sve : -cve;                                   \
-        c = q == 0 ? cv : q == 1 ? -sv : q == 2 ? -cv : sv;                                        \
-        ce = q == 0 ? cve : q == 1 ? -sve : q == 2 ? -cve : sve;                                   \
+        amp_pm_trig_kernels(rh, rl, sv, sve, cv, cve);                                             \
+        bool odd = (q & 1) != 0, sneg = (q & 2) != 0, cneg = ((q + 1) & 2) != 0;                   \
+        T a = odd ? cv : sv, ae = odd ? cve : sve, b = odd ? sv : cv, be = odd ? sve : cve;        \
+        s = sneg ? -a : a;                                                                         \
+        se = sneg ? -ae : ae;                                                                      \
+        c = cneg ? -b : b;                                                                         \
+        ce = cneg ? -be : be;                                                                      \
     }
 AMP_PM_TRIG_QUAD(float)
 AMP_PM_TRIG_QUAD(double)
 #undef AMP_PM_TRIG_QUAD
+#endif
 
-// tan from sin and cos as value + error each: their quotient and its remainder.
+#if defined(AMP_PM_tan) || defined(AMP_PM_tanpi)
+// tan from sin and cos as value + error each: the device's quotient (Vulkan: within 2.5 ulp),
+// corrected by its remainder s + se - q (c + ce), exact to its own rounding (s - q c by
+// two_prod is exact: q c lies within a few ulp of s).
 #define AMP_PM_TRIG_TAN(T)                                                                         \
     T amp_pm_trig_tan(T s, T se, T c, T ce)                                                        \
     {                                                                                              \
-        T q = amp_pm_div(s, c), p, e;                                                              \
+        T q = s / c, p, e;                                                                         \
         amp_pm_two_prod(q, c, p, e);                                                               \
-        precise T rem = ((s - p) - e) + se - q * ce;                                               \
-        precise T v = q + amp_pm_div(rem, c);                                                      \
+        precise T rem = ((s - p) - e) + (se - q * ce);                                             \
+        precise T v = q + rem * (T(1) / c);                                                        \
         return v;                                                                                  \
     }
 AMP_PM_TRIG_TAN(float)
@@ -245,202 +241,196 @@ void amp_pm_trig_frac(uint f[4], bool neg, out double r, out double rl)
     }
 }
 
-// x = q pi/2 + r + rl.
-int amp_pm_trig_reduce(float x, out float r, out float rl)
+
+// x = q pi/2 + rh + rl (the file's top says how); q in 0..3; NaN for infinities and NaN.
+int amp_pm_trig_reduce(float x, out float rh, out float rl)
 {
-    float ax = abs(x);
-    if (ax <= 0.785398163) {
-        r = x;
-        rl = 0.0;
-        return 0;
-    }
-    int q;
-    if (ax < 6433.0) {
-        float k = round(ax * 0.636619772);
-        float s1, e1, s2, e2;
-        precise float t0 = ax - k * 1.5703125;
-        amp_pm_two_sum(t0, -k * 4.83751297e-4, s1, e1);
-        amp_pm_two_sum(s1, -k * 7.54953362e-8, s2, e2);
-        precise float rest = e1 + e2 - k * 2.56334407e-12 - k * 8.33374292e-20;
-        amp_pm_two_sum(s2, rest, r, rl);
-        q = int(k) & 3;
-    } else {
-        uint u = floatBitsToUint(ax), f[4];
+    if (abs(x) >= 1.0e5) { // Payne-Hanek (infinities: NaN)
+        uint u = floatBitsToUint(x), f[4];
         bool neg;
-        q = amp_pm_trig_ph(0u, (u & 0x7fffffu) | 0x800000u, int(u >> 23) - 150, 4, f, neg);
-        amp_pm_trig_frac(f, neg, r, rl);
+        int q = amp_pm_trig_ph(0u, (u & 0x7fffffu) | 0x800000u, int((u >> 23) & 0xffu) - 150, 4, f, neg);
+        amp_pm_trig_frac(f, neg != (x < 0.0), rh, rl);
+        if (isinf(x)) rh = rl = uintBitsToFloat(0x7fc00000u);
+        return x < 0.0 ? -q & 3 : q;
     }
-    if (x < 0.0) {
-        r = -r;
-        rl = -rl;
-        q = -q;
-    }
-    return q & 3;
+    precise float t = fma(x, 0.636619747, 12582912.0), k = t - 12582912.0;
+#ifdef AMP_FMA_FUSED
+    float a = fma(-k, 1.57079637, x);
+#else
+    float p1, e1;
+    amp_pm_two_prod(k, 1.57079637, p1, e1);
+    precise float a = (x - p1) - e1;
+#endif
+    float p2, e2, s, e;
+    amp_pm_two_prod(k, 4.37113883e-8, p2, e2);
+    amp_pm_two_sum(a, p2, s, e);
+    rh = s;
+    rl = e + fma(k, 1.71512451e-15, e2);
+    return int(floatBitsToUint(t) & 3u);
 }
-int amp_pm_trig_reduce(double x, out double r, out double rl)
+int amp_pm_trig_reduce(double x, out double rh, out double rl)
 {
-    double ax = abs(x);
-    if (ax <= 0.7853981633974483lf) {
-        r = x;
-        rl = 0.0lf;
-        return 0;
-    }
-    int q;
-    if (ax < 1647099.0lf) {
-        double k = round(ax * 0.6366197723675814lf);
-        double s1, e1, s2, e2;
-        precise double t0 = ax - k * 1.57079632673412561417e+00lf;
-        amp_pm_two_sum(t0, -k * 6.07710050630396597660e-11lf, s1, e1);
-        amp_pm_two_sum(s1, -k * 2.02226624871116645580e-21lf, s2, e2);
-        precise double rest = e1 + e2 - k * 8.47842766036889956997e-32lf;
-        amp_pm_two_sum(s2, rest, r, rl);
-        q = int(k) & 3;
-    } else {
-        uvec2 u = unpackDouble2x32(ax);
+    if (abs(x) >= 1.0e8lf) { // Payne-Hanek (infinities: NaN)
+        uvec2 u = unpackDouble2x32(x);
         uint f[4];
         bool neg;
-        q = amp_pm_trig_ph((u.y & 0xfffffu) | 0x100000u, u.x, int(u.y >> 20) - 1075, 7, f, neg);
-        amp_pm_trig_frac(f, neg, r, rl);
+        int q = amp_pm_trig_ph((u.y & 0xfffffu) | 0x100000u, u.x, int((u.y >> 20) & 0x7ffu) - 1075, 7, f, neg);
+        amp_pm_trig_frac(f, neg != (x < 0.0lf), rh, rl);
+        if (isinf(x)) rh = rl = packDouble2x32(uvec2(0u, 0x7ff80000u));
+        return x < 0.0lf ? -q & 3 : q;
     }
-    if (x < 0.0lf) {
-        r = -r;
-        rl = -rl;
-        q = -q;
-    }
-    return q & 3;
+    precise double t = fma(x, 0.6366197723675814lf, 6755399441055744.0lf), k = t - 6755399441055744.0lf;
+#ifdef AMP_FMA_FUSED
+    double a = fma(-k, 1.5707963267948966lf, x);
+#else
+    double p1, e1;
+    amp_pm_two_prod(k, 1.5707963267948966lf, p1, e1);
+    precise double a = (x - p1) - e1;
+#endif
+    double p2, e2, s, e;
+    amp_pm_two_prod(k, -6.123233995736766e-17lf, p2, e2);
+    amp_pm_two_sum(a, p2, s, e);
+    rh = s;
+    rl = e + fma(k, 1.4973849048591698e-33lf, e2);
+    return int(unpackDouble2x32(t).x & 3u);
 }
-
-// sin and cos (value and error) of x, tan on request: NaN for infinities and NaN, +-0 kept.
-#define AMP_PM_TRIG(T)                                                                             \
-    void amp_pm_trig_all(T x, out T s, out T c, out T t, bool want_tan)                            \
-    {                                                                                              \
-        if (isinf(x) || isnan(x)) {                                                                \
-            s = c = t = amp_pm_trig_nan(x);                                                        \
-            return;                                                                                \
-        }                                                                                          \
-        T r, rl, se, ce;                                                                           \
-        int q = amp_pm_trig_reduce(x, r, rl);                                                      \
-        amp_pm_trig_quad(r, rl, q, s, se, c, ce);                                                  \
-        t = want_tan ? amp_pm_trig_tan(s, se, c, ce) : T(0);                                       \
-        if (x == T(0)) s = t = x;                                                                  \
-    }
-AMP_PM_TRIG(float)
-AMP_PM_TRIG(double)
-#undef AMP_PM_TRIG
 #endif
 
-#if defined(AMP_PM_sin) || defined(AMP_PM_cos) || defined(AMP_PM_tan)
-#define AMP_PM_TRIG_ONE(NAME, WHICH, TAN)                                                          \
-    float precise_math_##NAME(float x)                                                             \
-    {                                                                                              \
-        float s, c, t;                                                                             \
-        amp_pm_trig_all(x, s, c, t, TAN);                                                          \
-        return WHICH;                                                                              \
-    }                                                                                              \
-    double precise_math_##NAME(double x)                                                           \
-    {                                                                                              \
-        double s, c, t;                                                                            \
-        amp_pm_trig_all(x, s, c, t, TAN);                                                          \
-        return WHICH;                                                                              \
-    }                                                                                              \
-    AMP_PM_FORMS1(NAME)
+// sin, cos, tan: the reduction and the kernels; sin(+-0) and tan(+-0) keep the zero's sign.
 #ifdef AMP_PM_sin
-AMP_PM_TRIG_ONE(sin, s, false)
+float precise_math_sin(float x)
+{
+    float rh, rl, s, se, c, ce;
+    amp_pm_trig_quad(rh, rl, amp_pm_trig_reduce(x, rh, rl), s, se, c, ce);
+    return x == 0.0 ? x : s;
+}
+double precise_math_sin(double x)
+{
+    double rh, rl, s, se, c, ce;
+    amp_pm_trig_quad(rh, rl, amp_pm_trig_reduce(x, rh, rl), s, se, c, ce);
+    return x == 0.0lf ? x : s;
+}
+AMP_PM_FORMS1(sin)
 #endif
 #ifdef AMP_PM_cos
-AMP_PM_TRIG_ONE(cos, c, false)
+float precise_math_cos(float x)
+{
+    float rh, rl, s, se, c, ce;
+    amp_pm_trig_quad(rh, rl, amp_pm_trig_reduce(x, rh, rl), s, se, c, ce);
+    return c;
+}
+double precise_math_cos(double x)
+{
+    double rh, rl, s, se, c, ce;
+    amp_pm_trig_quad(rh, rl, amp_pm_trig_reduce(x, rh, rl), s, se, c, ce);
+    return c;
+}
+AMP_PM_FORMS1(cos)
 #endif
 #ifdef AMP_PM_tan
-AMP_PM_TRIG_ONE(tan, t, true)
+float precise_math_tan(float x)
+{
+    float rh, rl, s, se, c, ce;
+    amp_pm_trig_quad(rh, rl, amp_pm_trig_reduce(x, rh, rl), s, se, c, ce);
+    return x == 0.0 ? x : amp_pm_trig_tan(s, se, c, ce);
+}
+double precise_math_tan(double x)
+{
+    double rh, rl, s, se, c, ce;
+    amp_pm_trig_quad(rh, rl, amp_pm_trig_reduce(x, rh, rl), s, se, c, ce);
+    return x == 0.0lf ? x : amp_pm_trig_tan(s, se, c, ce);
+}
+AMP_PM_FORMS1(tan)
 #endif
-#undef AMP_PM_TRIG_ONE
-#endif
-
 #ifdef AMP_PM_sincos
-// sin and cos at once (one reduction).
+// sin and cos at once (one reduction, both kernels).
 void precise_math_sincos(float x, out float s, out float c)
 {
-    float t;
-    amp_pm_trig_all(x, s, c, t, false);
+    float rh, rl, sv, se, cv, ce;
+    amp_pm_trig_quad(rh, rl, amp_pm_trig_reduce(x, rh, rl), sv, se, cv, ce);
+    s = x == 0.0 ? x : sv;
+    c = cv;
 }
 void precise_math_sincos(double x, out double s, out double c)
 {
-    double t;
-    amp_pm_trig_all(x, s, c, t, false);
+    double rh, rl, sv, se, cv, ce;
+    amp_pm_trig_quad(rh, rl, amp_pm_trig_reduce(x, rh, rl), sv, se, cv, ce);
+    s = x == 0.0lf ? x : sv;
+    c = cv;
 }
 void precise_math_sincosf(float x, out float s, out float c) { precise_math_sincos(x, s, c); }
 #endif
 
-#if defined(AMP_PM_sinpi) || defined(AMP_PM_cospi) || defined(AMP_PM_tanpi)
-// sinpi, cospi, tanpi of x: r = x - 2 round(x / 2) in [-1, 1] and n = round(2 r) (both
-// exact), s = r - n/2 in [-1/4, 1/4], pi s as an exact product (hi + lo); C23's signs:
-// sinpi(n) = +-0 with n's sign, cospi(n + 1/2) = +0, tanpi(n) = +0 for positive even and
-// negative odd n (-0 otherwise), tanpi(n + 1/2) = +inf for even n, -inf for odd n.
-#define AMP_PM_TRIGPI(T, PI, PIL, INF, TINY, BIG)                                                   \
-    void amp_pm_trigpi_all(T x, out T s, out T c, out T t)                                         \
+#ifdef AMP_PM_TRIG_PI
+// pi x = q pi/2 + rh + rl: r = x - 2 round(x / 2) in [-1, 1] and n = round(2 r) (both exact),
+// s = r - n/2 in [-1/4, 1/4] exact, pi s = rh + rl by an exact product (q = n mod 4). Below TINY,
+// where the product's error term would fall into the subnormals, pi s is formed scaled by BIG
+// (for sinpi and tanpi, which are then pi s itself); *zero (0 or 1/2 + n: fixed by the callers).
+#define AMP_PM_TRIGPI_REDUCE(T, PI, PIL, TINY, BIG)                                                \
+    int amp_pm_trigpi_reduce(T x, out T rh, out T rl, out bool zero)                               \
     {                                                                                              \
-        if (isinf(x) || isnan(x)) {                                                                \
-            s = c = t = amp_pm_trig_nan(x);                                                        \
-            return;                                                                                \
-        }                                                                                          \
         precise T r = x - T(2) * round(x * T(0.5));                                                \
-        T n = round(T(2) * r);                                                                     \
-        precise T sr = r - T(0.5) * n;                                                             \
-        T p, e, se, ce;                                                                            \
-        amp_pm_two_prod(sr, PI, p, e);                                                             \
-        precise T pl = e + sr * PIL;                                                               \
-        int q = int(n) & 3;                                                                        \
-        amp_pm_trig_quad(p, pl, q, s, se, c, ce);                                                  \
-        t = amp_pm_trig_tan(s, se, c, ce);                                                         \
-        if (n == T(0) && abs(sr) < TINY) { /* tiny x: pi x scaled so that its exact product stays normal */ \
-            T u = sr * BIG, up, ue;                                                                \
+        T n = round(T(2) * r), p, e;                                                               \
+        precise T s = r - T(0.5) * n;                                                              \
+        amp_pm_two_prod(s, PI, p, e);                                                              \
+        rh = p;                                                                                    \
+        rl = fma(s, PIL, e);                                                                       \
+        if (abs(s) < TINY) {                                                                       \
+            T u = s * BIG, up, ue;                                                                 \
             amp_pm_two_prod(u, PI, up, ue);                                                        \
-            precise T v = up + (ue + u * PIL);                                                     \
-            s = t = v * (T(1) / BIG);                                                              \
+            precise T v = up + fma(u, PIL, ue);                                                    \
+            rh = v * (T(1) / BIG);                                                                 \
+            rl = T(0);                                                                             \
         }                                                                                          \
-        if (sr == T(0)) {                                                                          \
-            if ((q & 1) == 0) { /* x an integer */                                                 \
-                bool xneg = amp_pm_trig_neg(x), xodd = abs(r) == T(1);                             \
-                s = amp_pm_trig_zero(x, xneg);                                                     \
-                t = x == T(0) ? s : amp_pm_trig_zero(x, (x > T(0)) == xodd);                       \
-            } else { /* x an integer + 1/2 */                                                      \
-                c = T(0);                                                                          \
-                t = fract((x - T(0.5)) * T(0.5)) == T(0) ? INF : -INF; /* n = x - 1/2 even */      \
-            }                                                                                      \
-        }                                                                                          \
+        zero = s == T(0);                                                                          \
+        return int(n) & 3;                                                                         \
     }
+AMP_PM_TRIGPI_REDUCE(float, 3.14159274, -8.74227766e-8, 1.0e-20, 1.84467441e19)
+AMP_PM_TRIGPI_REDUCE(double, 3.141592653589793lf, 1.2246467991473532e-16lf, 1.0e-200lf, 1.157920892373162e77lf)
+#undef AMP_PM_TRIGPI_REDUCE
 bool amp_pm_trig_neg(float x) { return (floatBitsToUint(x) >> 31) != 0u; }
 bool amp_pm_trig_neg(double x) { return (unpackDouble2x32(x).y >> 31) != 0u; }
 float amp_pm_trig_zero(float like, bool neg) { return uintBitsToFloat(neg ? 0x80000000u : 0u); }
 double amp_pm_trig_zero(double like, bool neg) { return packDouble2x32(uvec2(0u, neg ? 0x80000000u : 0u)); }
-AMP_PM_TRIGPI(float, 3.14159274, -8.74227800e-8, uintBitsToFloat(0x7f800000u), 1.0e-20, 1.84467441e19)
-AMP_PM_TRIGPI(double, 3.141592653589793lf, 1.2246467991473532e-16lf, packDouble2x32(uvec2(0u, 0x7ff00000u)),
-              1.0e-200lf, 1.157920892373162e77lf)
-#undef AMP_PM_TRIGPI
-#endif
-#define AMP_PM_TRIGPI_ONE(NAME, WHICH)                                                             \
-    float precise_math_##NAME(float x)                                                             \
+float amp_pm_trig_inf(float like, bool neg) { return uintBitsToFloat(neg ? 0xff800000u : 0x7f800000u); }
+double amp_pm_trig_inf(double like, bool neg) { return packDouble2x32(uvec2(0u, neg ? 0xfff00000u : 0x7ff00000u)); }
+
+// C23's values where pi x is a multiple of pi/2 (n an integer): sinpi(n) = +-0 with n's sign,
+// cospi(n + 1/2) = +0, tanpi(n) = +0 for positive even and negative odd n (-0 otherwise),
+// tanpi(n + 1/2) = +inf for even n, -inf for odd n; infinities and NaN give NaN (r is NaN).
+#define AMP_PM_TRIGPI(T, NAME, FIX)                                                                \
+    T precise_math_##NAME(T x)                                                                     \
     {                                                                                              \
-        float s, c, t;                                                                             \
-        amp_pm_trigpi_all(x, s, c, t);                                                             \
-        return WHICH;                                                                              \
-    }                                                                                              \
-    double precise_math_##NAME(double x)                                                           \
-    {                                                                                              \
-        double s, c, t;                                                                            \
-        amp_pm_trigpi_all(x, s, c, t);                                                             \
-        return WHICH;                                                                              \
-    }                                                                                              \
-    AMP_PM_FORMS1(NAME)
+        T rh, rl, s, se, c, ce;                                                                    \
+        bool zero;                                                                                 \
+        int q = amp_pm_trigpi_reduce(x, rh, rl, zero);                                             \
+        amp_pm_trig_quad(rh, rl, q, s, se, c, ce);                                                 \
+        FIX                                                                                        \
+    }
 #ifdef AMP_PM_sinpi
-AMP_PM_TRIGPI_ONE(sinpi, s)
+#define AMP_PM_TRIGPI_SIN return zero && (q & 1) == 0 ? amp_pm_trig_zero(x, amp_pm_trig_neg(x)) : s;
+AMP_PM_TRIGPI(float, sinpi, AMP_PM_TRIGPI_SIN)
+AMP_PM_TRIGPI(double, sinpi, AMP_PM_TRIGPI_SIN)
+#undef AMP_PM_TRIGPI_SIN
+AMP_PM_FORMS1(sinpi)
 #endif
 #ifdef AMP_PM_cospi
-AMP_PM_TRIGPI_ONE(cospi, c)
+#define AMP_PM_TRIGPI_COS return zero && (q & 1) != 0 ? amp_pm_trig_zero(x, false) : c;
+AMP_PM_TRIGPI(float, cospi, AMP_PM_TRIGPI_COS)
+AMP_PM_TRIGPI(double, cospi, AMP_PM_TRIGPI_COS)
+#undef AMP_PM_TRIGPI_COS
+AMP_PM_FORMS1(cospi)
 #endif
 #ifdef AMP_PM_tanpi
-AMP_PM_TRIGPI_ONE(tanpi, t)
+#define AMP_PM_TRIGPI_TAN                                                                          \
+    if (!zero) return amp_pm_trig_tan(s, se, c, ce);                                               \
+    return (q & 1) == 0 ? amp_pm_trig_zero(x, (q == 2) != amp_pm_trig_neg(x)) : amp_pm_trig_inf(x, q == 3);
+AMP_PM_TRIGPI(float, tanpi, AMP_PM_TRIGPI_TAN)
+AMP_PM_TRIGPI(double, tanpi, AMP_PM_TRIGPI_TAN)
+#undef AMP_PM_TRIGPI_TAN
+AMP_PM_FORMS1(tanpi)
 #endif
-#undef AMP_PM_TRIGPI_ONE
+#undef AMP_PM_TRIGPI
+#endif
 
 #endif

@@ -46,7 +46,8 @@ static long double pm_ref_tan(const long double *x, int k) { (void)k; return tan
 #define PM_TRIG_HARD                                                                               \
     PM_SPECIAL(0x1.921fb54442d18p+0, 0x1.921fb6p+0, 355, 103993, 0x1.6ac5b262ca1ffp+849, 1e22, 1e300, 0x1.fffffep127, \
                3.14159265358979, 6.283185307179586, 1e6, 1647098.9, 6432.9, 6433.1, 1e15, 0x1p1023, 0.785398163, \
-               -0.785398164, 2.356194490192345, 1e-20, -1e-300)
+               -0.785398164, 2.356194490192345, 1e-20, -1e-300, 0x1.2d97c8p+4, 0x1.f9cbe2p+7, 0x1.17cc5p+14,     \
+               0x1.9a48dep+15, 0x1.9a48dep+16, 99999.99, 1e5, -1e5, 99999999.99999999, 1e8, 0x1.4ac55cp+21, 0x1p-149)
 static const pm_case pm_cases_trig[] = {
     {.name = "sin", .body = "r = precise_math_sin(a);", .ref = pm_ref_sin, .args = 1, .lo = -10, .hi = 10,
      .ulp = {1, 1}, PM_TRIG_HARD},
