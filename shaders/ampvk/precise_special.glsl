@@ -1,7 +1,7 @@
 // ampvk kernel library, precise_math: erf erfc erfinv erfcinv probit phi lgamma tgamma.
 // Part of precise_math.glsl (read there how the parts fit); float and double.
 //
-// Not yet here: lgamma. Internal helpers other families may call:
+// Internal helpers other families may call:
 //   amp_pm_special_erfc_tail(a, al)  erfc(a + al) for a in [1.25, 27.3] (float 10.1), |al| <= ulp(a)
 //                                    (define AMP_PM_erfc in the NEEDS part)
 //   amp_pm_special_stirling(y, yl, hi, lo)  lgamma(y + yl) = hi + lo for y >= 10 (AMP_PM_tgamma)
@@ -15,7 +15,7 @@
 #define AMP_PM_erfc 1
 #define AMP_PM_log 1
 #endif
-#if defined(AMP_PM_tgamma)
+#if defined(AMP_PM_tgamma) || defined(AMP_PM_lgamma)
 #define AMP_PM_SPECIAL_GAMMA 1
 #define AMP_PM_log 1
 #define AMP_PM_exp 1
@@ -623,7 +623,7 @@ void amp_pm_special_stirling(float y, float yl, out float hi, out float lo)
     amp_pm_two_sum(p, -y, s, se);
     float z = 1.0 / y, z2 = z * z;
     float b = z * (8.33333333e-2 + z2 * (-2.77777778e-3 + z2 * (7.93650794e-4 + z2 * -5.95238095e-4)));
-    precise float r = (pe + y * ll + se) + ((9.18938533e-01 - 0.5 * lh) + (b - 0.5 * ll + yl * lh));
+    precise float r = (pe + y * ll + se) + ((9.18938518e-01 - 0.5 * lh) + (b - 0.5 * ll + yl * lh + 1.563417714e-08));
     amp_pm_two_sum(s, r, hi, lo);
 }
 // sin(pi x) for |x| >= 1 (the reflection of the gamma functions): r = x - 2 round(x/2) and
@@ -649,7 +649,8 @@ double amp_pm_special_sinpi(double x)
 // lgamma(y + yl) for y >= 10 as hi + lo (Stirling): (y - 1/2) log y - y + log(2 pi)/2 +
 // 1/(12y) - 1/(360y^3) + ... (Bernoulli terms to y^-13: below 1e-17 from 10 on), x log y by
 // two_prod on log y's pair and - y by two_sum, so the big terms are exact; yl (1/2 ulp of y at
-// most) joins as yl log y.
+// most) joins as yl log y, and log(2 pi) / 2 as a pair (its rounding alone was 1/2 ulp of a
+// result near 1/2).
 void amp_pm_special_stirling(double y, double yl, out double hi, out double lo)
 {
     double lh, ll, p, pe, s, se;
@@ -659,12 +660,19 @@ void amp_pm_special_stirling(double y, double yl, out double hi, out double lo)
     double z = 1.0lf / y, z2 = z * z;
     double b = z * (1.0lf / 12.0lf + z2 * (-1.0lf / 360.0lf + z2 * (1.0lf / 1260.0lf + z2 * (-1.0lf / 1680.0lf +
                     z2 * (1.0lf / 1188.0lf + z2 * (-691.0lf / 360360.0lf + z2 * (1.0lf / 156.0lf)))))));
-    precise double r = (pe + y * ll + se) + ((9.189385332046727e-01lf - 0.5lf * lh) + (b - 0.5lf * ll + yl * lh));
+    precise double r = (pe + y * ll + se) + ((9.189385332046728e-01lf - 0.5lf * lh) +
+                                             (b - 0.5lf * ll + yl * lh - 3.8782941580672414e-17lf));
     amp_pm_two_sum(s, r, hi, lo);
 }
-float amp_pm_special_gamma_rec(float x)
+// y + yl = x + n >= 10 for the least n (kept exact as a pair: each step's rounding goes to
+// yl), and ph + pl = x (x + 1) ... (x + n - 1) (1 for n = 0), each step's product by
+// two_prod, so its rounding is ~2^-100 (2^-45 float).
+void amp_pm_special_rise(float x, out float y, out float yl, out float ph, out float pl)
 {
-    float y = x, yl = 0.0, ph = 1.0, pl = 0.0, h, l;
+    y = x;
+    yl = 0.0;
+    ph = 1.0;
+    pl = 0.0;
     while (y < 10.0) {
         float a, b;
         amp_pm_two_prod(ph, y, a, b);
@@ -674,17 +682,13 @@ float amp_pm_special_gamma_rec(float x)
         y = t;
         yl = e;
     }
-    amp_pm_special_stirling(y, yl, h, l);
-    float q = amp_pm_div(amp_pm_exp_hilo(h, l), ph);
-    precise float v = q - q * amp_pm_div(pl, ph);
-    return v;
 }
-// Gamma: for y = x + n >= 10 reached by steps of 1 (y kept exact as a pair), Gamma(x) =
-// exp(lgamma(y)) / (x (x + 1) ... (x + n - 1)), the product as a pair (two_prod, so its
-// rounding is ~2^-100), exp of Stirling's pair by amp_pm_exp_hilo; the quotient by amp_pm_div.
-double amp_pm_special_gamma_rec(double x)
+void amp_pm_special_rise(double x, out double y, out double yl, out double ph, out double pl)
 {
-    double y = x, yl = 0.0lf, ph = 1.0lf, pl = 0.0lf, h, l;
+    y = x;
+    yl = 0.0lf;
+    ph = 1.0lf;
+    pl = 0.0lf;
     while (y < 10.0lf) {
         double a, b;
         amp_pm_two_prod(ph, y, a, b);
@@ -694,6 +698,22 @@ double amp_pm_special_gamma_rec(double x)
         y = t;
         yl = e;
     }
+}
+float amp_pm_special_gamma_rec(float x)
+{
+    float y, yl, ph, pl, h, l;
+    amp_pm_special_rise(x, y, yl, ph, pl);
+    amp_pm_special_stirling(y, yl, h, l);
+    float q = amp_pm_div(amp_pm_exp_hilo(h, l), ph);
+    precise float v = q - q * amp_pm_div(pl, ph);
+    return v;
+}
+// Gamma: for y = x + n >= 10 (amp_pm_special_rise), Gamma(x) = exp(lgamma(y)) / (x (x + 1)
+// ... (x + n - 1)), exp of Stirling's pair by amp_pm_exp_hilo; the quotient by amp_pm_div.
+double amp_pm_special_gamma_rec(double x)
+{
+    double y, yl, ph, pl, h, l;
+    amp_pm_special_rise(x, y, yl, ph, pl);
     amp_pm_special_stirling(y, yl, h, l);
     double q = amp_pm_div(amp_pm_exp_hilo(h, l), ph);
     precise double v = q - q * amp_pm_div(pl, ph);
@@ -738,6 +758,177 @@ double precise_math_tgamma(double x)
     return amp_pm_div(amp_pm_div(3.141592653589793lf, s * e), e);
 }
 AMP_PM_FORMS1(tgamma)
+#endif
+
+#ifdef AMP_PM_lgamma
+// lgamma(c + t) for c = 2 and c = 3/2, |t| <= 1/4: the Taylor series, whose coefficients
+// are psi^(k-1)(c) / k! = (-1)^k zeta(k, c) / k from k = 2 (Hurwitz's zeta, computed to
+// 40 digits; at 2: 0 and 1 - Euler's gamma first, at 3/2: log(sqrt(pi) / 2) and
+// psi(3/2) = 2 - gamma - 2 log 2), cut where the next term is below 2^-57 (2^-27 float) of
+// the result. lgamma(2 + t) is about 0.42 t, so its relative error stays small at t = 0.
+float amp_pm_special_lgamma_at2(float t)
+{
+    const float c[10] = float[](9.945751278e-05, -2.231547585e-04, 5.096695247e-04, -1.192753912e-03,
+                                2.890510331e-03, -7.385551029e-03, 2.058080843e-02, -6.735230105e-02,
+                                3.224670334e-01, 4.227843351e-01);
+    float q = c[0];
+    for (int i = 1; i < 10; i++) q = fma(q, t, c[i]);
+    return q * t;
+}
+float amp_pm_special_lgamma_at15(float t)
+{
+    const float c[12] = float[](-1.054915694e-03, 1.745035576e-03, -2.920970459e-03, 4.965728809e-03,
+                                -8.622603929e-03, 1.543548417e-02, -2.895208189e-02, 5.871212642e-02,
+                                -1.381327740e-01, 4.674011003e-01, 3.648997398e-02, -1.207822376e-01);
+    float q = c[0];
+    for (int i = 1; i < 12; i++) q = fma(q, t, c[i]);
+    return q;
+}
+double amp_pm_special_lgamma_at2(double t)
+{
+    const double c[19] = double[](
+        -1.00432248239680991e-07lf, 2.12071848055546646e-07lf, -4.49246919876456619e-07lf, 9.55141213040741935e-07lf,
+        -2.03921575380136619e-06lf, 4.37486678990748817e-06lf, -9.43948827526839672e-06lf, 2.05072127756706911e-05lf,
+        -4.49262367381331420e-05lf, 9.94575127818085310e-05lf, -2.23154758453579386e-04lf, 5.09669524743042450e-04lf,
+        -1.19275391170326102e-03lf, 2.89051033074152336e-03lf, -7.38555102867398568e-03lf, 2.05808084277845464e-02lf,
+        -6.73523010531981020e-02lf, 3.22467033424113203e-01lf, 4.22784335098467134e-01lf);
+    double q = c[0];
+    for (int i = 1; i < 19; i++) q = fma(q, t, c[i]);
+    return q * t;
+}
+double amp_pm_special_lgamma_at15(double t)
+{
+    const double c[23] = double[](
+        6.07540647448468991e-06lf, -9.54715119214818738e-06lf, 1.50369834083592175e-05lf, -2.37431854692093430e-05lf,
+        3.75949092696121925e-05lf, -5.97136233623377029e-05lf, 9.51793966250258773e-05lf, -1.52315938142700820e-04lf,
+        2.44871190482944109e-04lf, -3.95771539646507767e-04lf, 6.43702983038148616e-04lf, -1.05491569386763199e-03lf,
+        1.74503557579013002e-03lf, -2.92097045866795187e-03lf, 4.96572880947581796e-03lf, -8.62260392917128630e-03lf,
+        1.54354841700493003e-02lf, -2.89520818888935431e-02lf, 5.87121264167682205e-02lf, -1.38132774039053330e-01lf,
+        4.67401100272339665e-01lf, 3.64899739785765204e-02lf, -1.20782237635245218e-01lf);
+    double q = c[0];
+    for (int i = 1; i < 23; i++) q = fma(q, t, c[i]);
+    return q;
+}
+
+// lgamma(x) for x > 0 finite. Tiny x: -log x (the next term, -gamma x, is below 2^-60 of
+// it); [1/2, 13/4): a series around 3/2 or 2 within 1/4 of it, shifted by one with
+// log(x) or log(x - 1) as a pair where x is nearer 1/2, 1, 5/2 or 3 (lgamma(x) = lgamma(x +
+// 1) - log x; about 0.58 t against 0.42 t near 1, so the sum keeps its accuracy); [10, big):
+// Stirling's pair; past big, x (log x - 1); elsewhere lgamma(x + n) - log(x (x + 1) ... (x + n
+// - 1)) with both as pairs (the result is above 0.47 there).
+float amp_pm_special_lgamma_pos(float x)
+{
+    float h = 0.0, l = 0.0;
+    if (x < 9.31322575e-10 || x >= 1.07374182e9) { // 2^-30, 2^30
+        amp_pm_log_hilo(x, h, l);
+        precise float v = x < 1.0 ? -h - l : x * ((h - 1.0) + l);
+        return v;
+    }
+    if (x >= 10.0) {
+        amp_pm_special_stirling(x, 0.0, h, l);
+        precise float v = h + l;
+        return v;
+    }
+    float p, s, e;
+    if (x >= 0.5 && x < 3.25) {
+        if (x < 1.25) amp_pm_log_hilo(x, h, l);
+        else if (x >= 2.25) amp_pm_log_hilo(x - 1.0, h, l);
+        p = x < 0.75 ? amp_pm_special_lgamma_at15(x - 0.5)
+            : x < 1.25 ? amp_pm_special_lgamma_at2(x - 1.0)
+            : x < 1.75 ? amp_pm_special_lgamma_at15(x - 1.5)
+            : x < 2.25 ? amp_pm_special_lgamma_at2(x - 2.0)
+            : x < 2.75 ? amp_pm_special_lgamma_at15(x - 2.5)
+                       : amp_pm_special_lgamma_at2(x - 3.0);
+        if (x < 1.25) {
+            h = -h;
+            l = -l;
+        }
+        amp_pm_two_sum(h, p, s, e);
+        precise float v = s + (e + l);
+        return v;
+    }
+    float y, yl, ph, pl, lh, ll;
+    amp_pm_special_rise(x, y, yl, ph, pl);
+    amp_pm_special_stirling(y, yl, h, l);
+    amp_pm_log_hilo(ph, lh, ll);
+    amp_pm_two_sum(h, -lh, s, e);
+    precise float v = s + ((e + l) - (ll + pl / ph));
+    return v;
+}
+double amp_pm_special_lgamma_pos(double x)
+{
+    double h = 0.0lf, l = 0.0lf;
+    if (x < 8.673617379884035e-19lf || x >= 1.152921504606847e18lf) { // 2^-60, 2^60
+        amp_pm_log_hilo(x, h, l);
+        precise double v = x < 1.0lf ? -h - l : x * ((h - 1.0lf) + l);
+        return v;
+    }
+    if (x >= 10.0lf) {
+        amp_pm_special_stirling(x, 0.0lf, h, l);
+        precise double v = h + l;
+        return v;
+    }
+    double p, s, e;
+    if (x >= 0.5lf && x < 3.25lf) {
+        if (x < 1.25lf) amp_pm_log_hilo(x, h, l);
+        else if (x >= 2.25lf) amp_pm_log_hilo(x - 1.0lf, h, l);
+        p = x < 0.75lf ? amp_pm_special_lgamma_at15(x - 0.5lf)
+            : x < 1.25lf ? amp_pm_special_lgamma_at2(x - 1.0lf)
+            : x < 1.75lf ? amp_pm_special_lgamma_at15(x - 1.5lf)
+            : x < 2.25lf ? amp_pm_special_lgamma_at2(x - 2.0lf)
+            : x < 2.75lf ? amp_pm_special_lgamma_at15(x - 2.5lf)
+                         : amp_pm_special_lgamma_at2(x - 3.0lf);
+        if (x < 1.25lf) {
+            h = -h;
+            l = -l;
+        }
+        amp_pm_two_sum(h, p, s, e);
+        precise double v = s + (e + l);
+        return v;
+    }
+    double y, yl, ph, pl, lh, ll;
+    amp_pm_special_rise(x, y, yl, ph, pl);
+    amp_pm_special_stirling(y, yl, h, l);
+    amp_pm_log_hilo(ph, lh, ll);
+    amp_pm_two_sum(h, -lh, s, e);
+    precise double v = s + ((e + l) - (ll + pl / ph));
+    return v;
+}
+
+// lgamma: +inf for +-0, +-inf and negative integers (every float past -2^23, double past
+// -2^52), NaN for NaN; positive x above; negative x by the reflection lgamma(x) = log(pi)
+// - log|x sin(pi x)| - lgamma(|x|), the product and its log as pairs. Between the first
+// negative zeros (-2.4570 ...) and about -23 (-10 float) the difference cancels: CUDA's
+// bound leaves that stretch out, and so does ampvk's (docs/math.md, note 3).
+float precise_math_lgamma(float x)
+{
+    float a = abs(x);
+    if (isnan(x)) return x;
+    if (isinf(x) || a == 0.0 || (x < 0.0 && x == floor(x))) return uintBitsToFloat(0x7f800000u);
+    float r = amp_pm_special_lgamma_pos(a);
+    if (x > 0.0 || a < 9.31322575e-10) return r;
+    float p, pe, lh, ll, u, ue;
+    amp_pm_two_prod(a, abs(amp_pm_special_sinpi(x)), p, pe);
+    amp_pm_log_hilo(p, lh, ll);
+    amp_pm_two_sum(1.14472985, -lh, u, ue);
+    precise float v = (u - r) + ((ue + 3.317300857e-08) - (ll + pe / p));
+    return v;
+}
+double precise_math_lgamma(double x)
+{
+    double a = abs(x);
+    if (isnan(x)) return x;
+    if (isinf(x) || a == 0.0lf || (x < 0.0lf && x == floor(x))) return packDouble2x32(uvec2(0u, 0x7ff00000u));
+    double r = amp_pm_special_lgamma_pos(a);
+    if (x > 0.0lf || a < 8.673617379884035e-19lf) return r;
+    double p, pe, lh, ll, u, ue;
+    amp_pm_two_prod(a, abs(amp_pm_special_sinpi(x)), p, pe);
+    amp_pm_log_hilo(p, lh, ll);
+    amp_pm_two_sum(1.1447298858494002lf, -lh, u, ue);
+    precise double v = (u - r) + ((ue + 1.0265951162707826e-17lf) - (ll + pe / p));
+    return v;
+}
+AMP_PM_FORMS1(lgamma)
 #endif
 
 #endif
