@@ -392,6 +392,49 @@ static void docs_example(amp_accelerator_view *v)
     amp_array_view_destroy(&qv);
 }
 
+/* The vector and f-suffixed forms give each component the scalar function's bits: one
+ * function of each generated family (one argument: cbrt, lgamma; two: hypot), float_2..4,
+ * the f names and double_2..4, checked inside a kernel (bit i of the result: a mismatch). */
+static void vector_forms(amp_accelerator_view *v, bool dbl)
+{
+    float x[8] = {0.3f, -2.5f, 7.0f, 1e-3f, 1.5f, -0.25f, 3.0f, 100.0f};
+    uint32_t bad[1] = {~0u};
+    char body[2048];
+    snprintf(body, sizeof body,
+             "%s a = %s(x(0), x(1), x(2), x(3)), b = %s(x(4), x(5), x(6), x(7));\n"
+             "uint bad = 0u;\n"
+             "%s c4 = precise_math_cbrt%s(a), g4 = precise_math_lgamma%s(a), h4 = precise_math_hypot%s(a, b);\n"
+             "%s c3 = precise_math_cbrt%s(a.xyz), g3 = precise_math_lgamma(a.xyz), h3 = precise_math_hypot(a.xyz, b.xyz);\n"
+             "%s c2 = precise_math_cbrt(a.xy), g2 = precise_math_lgamma%s(a.xy), h2 = precise_math_hypot%s(a.xy, b.xy);\n"
+             "for (int i = 0; i < 4; i++) {\n"
+             "    %s c = precise_math_cbrt(a[i]), g = precise_math_lgamma(a[i]), h = precise_math_hypot(a[i], b[i]);\n"
+             "    if (c4[i] != c || g4[i] != g || h4[i] != h) bad |= 1u << i;\n"
+             "    if (i < 3 && (c3[i] != c || g3[i] != g || h3[i] != h)) bad |= 16u << i;\n"
+             "    if (i < 2 && (c2[i] != c || g2[i] != g || h2[i] != h)) bad |= 256u << i;\n"
+             "%s"
+             "}\n"
+             "r(0) = bad;",
+             dbl ? "dvec4" : "vec4", dbl ? "dvec4" : "vec4", dbl ? "dvec4" : "vec4", dbl ? "dvec4" : "vec4",
+             dbl ? "" : "f", dbl ? "" : "f", dbl ? "" : "f", dbl ? "dvec3" : "vec3", dbl ? "" : "f",
+             dbl ? "dvec2" : "vec2", dbl ? "" : "f", dbl ? "" : "f", dbl ? "double" : "float",
+             dbl ? "" : "    if (precise_math_cbrtf(a[i]) != c || precise_math_lgammaf(a[i]) != g ||\n"
+                        "        precise_math_hypotf(a[i], b[i]) != h) bad |= 4096u << i;\n");
+    amp_array_view *xv = amp_array_view_create(amp_extent1(8), AMP_FLOAT, 0, x);
+    amp_array_view *rv = amp_array_view_create(amp_extent1(1), AMP_UINT, 0, bad);
+    amp_kernel *k = amp_kernel_create(v, &(amp_kernel_desc){.name = dbl ? "forms double" : "forms float",
+                                                             .params = "array_view<const float, 1> x, array_view<uint, 1> r",
+                                                             .body = body});
+    REQUIRE(xv && rv && k);
+    if (xv && rv && k) {
+        REQUIRE_OK(amp_parallel_for_each(v, amp_extent1(1), k, AMP_ARGS(AMP_VIEW("x", xv), AMP_VIEW("r", rv))));
+        REQUIRE_OK(amp_array_view_synchronize(rv));
+        REQUIRE(bad[0] == 0);
+    }
+    amp_kernel_destroy(&k);
+    amp_array_view_destroy(&xv);
+    amp_array_view_destroy(&rv);
+}
+
 int main(int argc, char **argv)
 {
     size_t n = 8192;
@@ -415,6 +458,8 @@ int main(int argc, char **argv)
     if (!only) {
         double_needs_the_feature();
         docs_example(v);
+        vector_forms(v, false);
+        if (info.supports_double_precision) vector_forms(v, true);
     }
     FILE *tf = table ? fopen(table, "w") : NULL;
     if (tf) fprintf(tf, "| function | float: worst ulp, at | double: worst ulp, at | bound (float / double) |\n"
