@@ -476,26 +476,29 @@ static double math_expected(int f, bool dbl, double x0, double step, double *mag
 static int math_one(bench *b, int f, int var, size_t n, double *gps)
 {
     const char *type = math_variants[var].type, *pre = math_variants[var].prefix, *fn = math_fns[f].name;
-    char params[96], body[512], name[48];
+    char params[96], body[512], name[48], stepl[40];
     snprintf(name, sizeof name, "math %s %s", math_variants[var].label, fn);
     snprintf(params, sizeof params, "array_view<const %s, 1> x, array_view<%s, 1> y", type, type);
     double step = (math_fns[f].hi - math_fns[f].lo) / (4.0 * MATH_K);
+    bool dbl = strcmp(type, "double") == 0;
+    /* the step as the kernel's literal reads it: all of a double's digits, 'lf' */
+    if (dbl) snprintf(stepl, sizeof stepl, "%.17glf", step);
+    else snprintf(stepl, sizeof stepl, "%.9g", (float)step);
     /* pow: x^w with w stepping over [-4, 4]; the others step their argument */
     snprintf(body, sizeof body,
              "%s v = x(idx), acc = %s(0), w = %s(-4);\n"
              "for (int j = 0; j < %d; j++) {\n"
              "    acc += %s%s(v%s);\n"
-             "    v += %s(%.9g); w += %s(%.9g);\n"
+             "    v += %s; w += %s(%.9g);\n"
              "}\n"
              "y(idx) = acc;",
-             type, type, type, MATH_K, pre, fn, strcmp(fn, "pow") == 0 ? ", w" : "", type, step, type, 8.0 / MATH_K);
+             type, type, type, MATH_K, pre, fn, strcmp(fn, "pow") == 0 ? ", w" : "", stepl, type, 8.0 / MATH_K);
     *gps = NAN;
     if (strcmp(pre, "fast_math_") == 0 && strcmp(fn, "erf") == 0) return 0; /* fast_math has no erf */
     amp_kernel *k = amp_kernel_create(b->view, &(amp_kernel_desc){.name = name, .params = params, .body = body});
     if (!k && strcmp(fn, "erf") == 0 && strstr(amp_last_error(), "no matching overloaded function")) return 0;
     if (!k) return failed(amp_last_status(), name); /* (precise erf: not in ampvk yet) */
     int rc = 1;
-    bool dbl = strcmp(type, "double") == 0;
     amp_type t = dbl ? AMP_DOUBLE : AMP_FLOAT;
     size_t es = dbl ? 8 : 4;
     void *host = malloc(n * es), *out = malloc(n * es);

@@ -99,12 +99,57 @@ double amp_pm_exp_sum(double c, double r, double rl, double add)
     return v;
 }
 
-// exp(hi + lo): k = round((hi + lo) / ln2), r = hi - k ln2 as r + rl (Cody-Waite: ln2
-// in a part whose product with k is exact, so r is exact, and the rest, which joins lo
-// in rl; precise: NIR may not reassociate it); then 2^k (1 + expm1(r + rl)). The caller handles NaN and the ends of the
-// range (|hi| beyond ~104 float, ~746 double).
+// exp(hi + lo) where the result is normal (|hi| < 87 float, < 708 double), the common path,
+// lean: k = the integer nearest hi / ln2 by the 1.5 * 2^23 (2^52) shifter (no rounding or
+// conversion instructions: k's bits are j's); r = hi - k ln2 with ln2 in a head whose product
+// with k is exact and a tail; r + er = that plus lo exactly (pair: two_sum, for any small lo;
+// else lo = 0 and Fast2Sum, which is exact unless r is so small that its error does not
+// matter); then e^(r + er) = 1 + r + r^2 q(r) + er (1 + r), 1 + r split exactly, so one
+// rounding ends it; 2^k goes into e's exponent bits. q: float, a degree-4 weighted minimax
+// fit of (e^r - 1 - r) / r^2 (2^-28.3 of the result); double, its Taylor series to r^11
+// (amp_pm_exp_tail). About 0.53 ulp on a GPU (fused fma).
+float amp_pm_exp_core(float hi, float lo, bool pair)
+{
+    precise float j = fma(hi, 1.44269504, 12582912.0), k = j - 12582912.0;
+    precise float rh = fma(k, -0.693145752, hi), rl = lo - k * 1.42860677e-6;
+    float r, er;
+    if (pair) {
+        amp_pm_two_sum(rh, rl, r, er);
+    } else {
+        precise float s = rh + rl, es = (rh - s) + rl;
+        r = s;
+        er = es;
+    }
+    float q = fma(fma(fma(fma(1.395047711e-03, r, 8.368882654e-03), r, 4.166620601e-02), r, 1.666651889e-01), r,
+                  5.000000095e-01);
+    precise float u = 1.0 + r, e = u + (((1.0 - u) + r) + fma(er, r, fma(r * r, q, er)));
+    return intBitsToFloat(floatBitsToInt(e) + ((floatBitsToInt(j) - 0x4B400000) << 23));
+}
+double amp_pm_exp_core(double hi, double lo, bool pair)
+{
+    precise double j = fma(hi, 1.4426950408889634lf, 6755399441055744.0lf), k = j - 6755399441055744.0lf;
+    precise double rh = fma(k, -6.93147180369123816490e-01lf, hi), rl = lo - k * 1.90821492927058770002e-10lf;
+    double r, er;
+    if (pair) {
+        amp_pm_two_sum(rh, rl, r, er);
+    } else {
+        precise double s = rh + rl, es = (rh - s) + rl;
+        r = s;
+        er = es;
+    }
+    precise double u = 1.0lf + r, t = amp_pm_exp_tail(r) + fma(er, r, er), e = u + (((1.0lf - u) + r) + t);
+    uvec2 b = unpackDouble2x32(e);
+    b.y += uint(int(unpackDouble2x32(j).x) << 20);
+    return packDouble2x32(b);
+}
+
+// exp(hi + lo): the lean core where the result is normal; elsewhere k = round((hi + lo) /
+// ln2), r = hi - k ln2 as r + rl (Cody-Waite, precise: NIR may not reassociate it), then
+// 2^k (1 + expm1(r + rl)) scaled in two steps (overflow, subnormals). The caller handles NaN
+// and the ends of the range (|hi| beyond ~104 float, ~746 double).
 float amp_pm_exp_hilo(float hi, float lo)
 {
+    if (abs(hi) < 87.0) return amp_pm_exp_core(hi, lo, true);
     float k = round(hi * 1.44269504);
     precise float rh = hi - k * 0.693145752, rl = lo - k * 1.42860677e-6;
     float r, e;
@@ -113,6 +158,7 @@ float amp_pm_exp_hilo(float hi, float lo)
 }
 double amp_pm_exp_hilo(double hi, double lo)
 {
+    if (abs(hi) < 708.0lf) return amp_pm_exp_core(hi, lo, true);
     double k = round(hi * 1.4426950408889634lf);
     precise double rh = hi - k * 6.93147180369123816490e-01lf, rl = lo - k * 1.90821492927058770002e-10lf;
     double r, e;
@@ -127,6 +173,7 @@ double amp_pm_exp_hilo(double hi, double lo)
 // rounding, the rest from expm1 and the reduction).
 float precise_math_exp(float x)
 {
+    if (abs(x) < 87.0) return amp_pm_exp_core(x, 0.0, false); // the one test on the common path
     if (isnan(x)) return x;
     if (x > 89.0) return uintBitsToFloat(0x7f800000u);
     if (x < -104.0) return 0.0;
@@ -134,6 +181,7 @@ float precise_math_exp(float x)
 }
 double precise_math_exp(double x)
 {
+    if (abs(x) < 708.0lf) return amp_pm_exp_core(x, 0.0lf, false);
     if (isnan(x)) return x;
     if (x > 710.0lf) return packDouble2x32(uvec2(0u, 0x7ff00000u));
     if (x < -746.0lf) return 0.0lf;
@@ -351,12 +399,30 @@ bool amp_pm_log_special(double x, out double r)
 #endif
 
 #ifdef AMP_PM_log
+// log, float: x = 2^k m with m in [sqrt(1/2), sqrt(2)) by integer steps on the bits (the
+// bits of sqrt(1/2) subtracted first, so the exponent field gives k directly; k as a float
+// by the 1.5 * 2^23 shifter, no conversion instruction), f = m - 1 exact; log(1 + f) = f -
+// f^2/2 + f^3 g(f), g a degree-8 weighted minimax fit (2^-30.3 of the result); k ln2's head
+// plus f split exactly (Fast2Sum: |k ln2| > |f| unless k = 0), so one rounding ends it:
+// about 0.53 ulp, with no division. double: the pair of amp_pm_log_hilo, summed.
 float precise_math_log(float x)
 {
-    float r, hi, lo;
-    if (amp_pm_log_special(x, r)) return r;
-    amp_pm_log_hilo(x, hi, lo);
-    precise float v = hi + lo;
+    int e = 0;
+    if (!(x >= 1.17549435e-38 && x <= 3.40282347e38)) { // the one test on the common path
+        float r;
+        if (amp_pm_log_special(x, r)) return r;
+        x *= 16777216.0; // a subnormal, times 2^24
+        e = -24;
+    }
+    int t = floatBitsToInt(x) - 0x3f3504f3;
+    e += t >> 23;
+    precise float f = intBitsToFloat(floatBitsToInt(x) - (t & int(0xff800000u))) - 1.0;
+    float k = intBitsToFloat(0x4B400000 + e) - 12582912.0;
+    float g = fma(fma(fma(fma(fma(fma(fma(fma(6.746608002e-02, f, -1.167565310e-01), f, 1.188817808e-01), f,
+                                         -1.240558985e-01), f, 1.421955027e-01), f, -1.666799573e-01), f,
+                          2.000211876e-01), f, -2.500000960e-01), f, 3.333331260e-01);
+    precise float c = (f * f) * fma(f, g, -0.5), s = fma(k, 0.693145752, f), es = fma(k, 0.693145752, -s) + f;
+    precise float v = s + (es + fma(k, 1.42860677e-6, c));
     return v;
 }
 double precise_math_log(double x)
