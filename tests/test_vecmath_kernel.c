@@ -37,6 +37,14 @@
  * device compiler may swap the operands of a commutative operation (seen on lavapipe for
  * NaN op -NaN). The compound and ++/-- front-ends (amp_add_assign, amp_inc ...) are
  * host-only, so the kernels test their named forms.
+ * On a device that flushes subnormals (found by a probe; most GPUs do for float), two
+ * more allowances, each what Vulkan permits there: a result may instead equal the host's
+ * result for the inputs with their subnormal lanes read as zeros and its own subnormals
+ * flushed (to a zero of either sign; a result rounding to the smallest normal number may
+ * be flushed too, as flushing precedes rounding); and a division (an expression naming div, and the t it assigned) may be
+ * within 3 ulp of the host's (Vulkan: 2.5 ulp), or anything where a divisor lane of the
+ * element lies outside [2^-126, 2^126] ([2^-1022, 2^1022] in double), where Vulkan
+ * leaves it undefined. Everything else stays bit-exact there too.
  */
 #include <ampvk/vecmath.h>
 
@@ -516,6 +524,63 @@ static long nan_payload_diffs; /* NaN on both sides with different bits (IEEE le
 static bool is_nan32(uint32_t u) { return (u & 0x7fffffffu) > 0x7f800000u; }
 static bool is_nan64(uint64_t u) { return (u & 0x7fffffffffffffffu) > 0x7ff0000000000000u; }
 
+/* Whether the device flushes float / double subnormals (probed in main). */
+static bool flushes32, flushes64;
+
+/* A float or double word's subnormal set to the zero of its sign. */
+static uint64_t flush_word(int kind, uint64_t u)
+{
+    if (kind == K_F32 && (u & 0x7f800000u) == 0) return u & 0x80000000u;
+    if (kind == K_F64 && (u & 0x7ff0000000000000u) == 0) return u & 0x8000000000000000u;
+    return u;
+}
+/* Whether d is a zero of either sign where h is a subnormal (a flushed result's sign is
+ * not kept by every device: seen on an H200 in clamps and products). */
+static bool flushed_any_sign(int kind, uint64_t h, uint64_t d)
+{
+    uint64_t sign = kind == K_F32 ? 0x80000000u : 0x8000000000000000u;
+    return (d & ~sign) == 0 && flush_word(kind, h) != h;
+}
+/* Whether d is a zero a device makes of a result that rounds to the smallest normal
+ * number h (flushing happens before rounding; the zero's sign is not always kept). */
+static bool edge_flush(int kind, uint64_t h, uint64_t d)
+{
+    uint64_t sign = kind == K_F32 ? 0x80000000u : 0x8000000000000000u;
+    uint64_t minn = kind == K_F32 ? 0x00800000u : 0x0010000000000000u;
+    return (h & ~sign) == minn && (d & ~sign) == 0;
+}
+/* Lanes apart in the bit order of one sign (a large number when the signs differ). */
+static uint64_t ulps_apart(int kind, uint64_t h, uint64_t d)
+{
+    uint64_t sign = kind == K_F32 ? 0x80000000u : 0x8000000000000000u;
+    if ((h & sign) != (d & sign)) return (h & ~sign) == 0 && (d & ~sign) == 0 ? 0 : UINT64_MAX;
+    return h > d ? h - d : d - h;
+}
+/* Flushes the subnormal lanes of n lanes of lane_size bytes (4: float, 8: double). */
+static void flush_lanes(void *p, size_t n, size_t lane_size)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u = 0;
+        memcpy(&u, (char *)p + i * lane_size, lane_size);
+        u = flush_word(lane_size == 4 ? K_F32 : K_F64, u);
+        memcpy((char *)p + i * lane_size, &u, lane_size);
+    }
+}
+/* Whether lane i of n lanes lies outside the range where Vulkan bounds division by it. */
+static bool wild_divisor(const void *p, size_t i, size_t lane_size)
+{
+    double x;
+    if (lane_size == 4) {
+        float f;
+        memcpy(&f, (const char *)p + i * 4, 4);
+        x = fabs((double)f);
+        return !(x >= 0x1p-126 && x <= 0x1p126);
+    }
+    memcpy(&x, (const char *)p + i * 8, 8);
+    x = fabs(x);
+    return !(x >= 0x1p-1022 && x <= 0x1p1022);
+}
+
 /* The expressions of a kernel, one per put line of the group texts. */
 typedef struct expr_names {
     const char **name;
@@ -558,12 +623,17 @@ static void print_word(char *buf, size_t size, int kind, uint64_t v)
     }
 }
 
-/* dev must equal host word for word (n elements of W words); NaN == NaN. Failures are
- * counted per expression, the first few printed with the element and both values. */
+/* dev must equal host word for word (n elements of W words); NaN == NaN. alt (NULL: none)
+ * and wild (per element: a divisor lane outside Vulkan's range) give a flushing device
+ * the allowances of the overview. Failures are counted per expression, the first few
+ * printed with the element and both values. */
 static void compare_words(const char *what, const uint32_t *dev, const words *host, size_t n, size_t W,
-                          const expr_names *en)
+                          const expr_names *en, const words *alt, const bool *wild)
 {
     int *bad = calloc((size_t)en->count + 1, sizeof *bad);
+    bool *div = calloc((size_t)en->count + 1, sizeof *div);
+    for (int e = 0; e < en->count; e++) /* a division, or the t a division assigned */
+        div[e] = strstr(en->name[e], "div") || (e > 0 && strcmp(en->name[e], "t") == 0 && div[e - 1]);
     long total = 0;
     for (size_t i = 0; i < n; i++) {
         for (size_t j = 0; j < W; j++) {
@@ -574,7 +644,24 @@ static void compare_words(const char *what, const uint32_t *dev, const words *ho
                 h |= (uint64_t)host->w[at + 1] << 32;
                 d |= (uint64_t)dev[at + 1] << 32;
             }
-            if (h != d) {
+            bool allowed = false;
+            if (h != d && alt) {
+                uint64_t ha = alt->w[at];
+                if (kind == K_F64) ha |= (uint64_t)alt->w[at + 1] << 32;
+                int e = host->expr[j];
+                if (kind == K_INT) /* a comparison or conversion of flushed inputs */
+                    allowed = ha == d;
+                else
+                    allowed = ha == d ||
+                              ((kind == K_F32 ? flushes32 : flushes64) &&
+                               (flush_word(kind, ha) == d || flush_word(kind, h) == d || edge_flush(kind, h, d) ||
+                                edge_flush(kind, ha, d) || flushed_any_sign(kind, h, d) ||
+                                flushed_any_sign(kind, ha, d))) ||
+                              (kind == K_F32 ? is_nan32((uint32_t)ha) && is_nan32((uint32_t)d)
+                                             : is_nan64(ha) && is_nan64(d)) ||
+                              (e < en->count && div[e] && (wild[i] || ulps_apart(kind, h, d) <= 3));
+            }
+            if (h != d && !allowed) {
                 if ((kind == K_F32 && is_nan32((uint32_t)h) && is_nan32((uint32_t)d)) ||
                     (kind == K_F64 && is_nan64(h) && is_nan64(d))) {
                     nan_payload_diffs++;
@@ -601,6 +688,7 @@ static void compare_words(const char *what, const uint32_t *dev, const words *ho
         test_failures++;
     }
     free(bad);
+    free(div);
 }
 
 /* ---- 1 and 2: the per-type kernels ------------------------------------------------------ */
@@ -641,16 +729,27 @@ static void cat(text *t, const char *fmt, ...)
 
 /* got must hold want_elems (host vectors, N lanes each, sizeof(T) == N * sizeof(lane) by
  * the library's static asserts): lane j of element i at byte (i * N + j) * sizeof(lane),
- * reported by element, lane and byte offset. */
+ * reported by element, lane and byte offset; on a flushing device a subnormal lane may
+ * come back as the zero of its sign, and NaN lanes with another payload count as equal. */
 static void check_packed(const char *what, const type_case *tc, const void *got, const void *want_elems, size_t n)
 {
     size_t lanes = n * (size_t)tc->n, bad = 0;
     for (size_t lane = 0; lane < lanes; lane++) {
         size_t at = lane * tc->lane_size;
-        if (memcmp((const unsigned char *)want_elems + at, (const unsigned char *)got + at, tc->lane_size) &&
-            bad++ < 3)
-            fprintf(stderr, "%s %s: element %zu lane %zu (byte %zu) differs\n", tc->name, what,
-                    lane / (size_t)tc->n, lane % (size_t)tc->n, at);
+        bool fl = strcmp(tc->lane, "float") == 0 ? flushes32 : strcmp(tc->lane, "double") == 0 && flushes64;
+        uint64_t w = 0, g = 0;
+        memcpy(&w, (const unsigned char *)want_elems + at, tc->lane_size);
+        memcpy(&g, (const unsigned char *)got + at, tc->lane_size);
+        int kind = tc->lane_size == 4 ? K_F32 : K_F64;
+        if (fl && (flush_word(kind, w) == g || flushed_any_sign(kind, w, g))) w = g; /* a flushed subnormal */
+        if (w != g && strcmp(tc->lane, "int") && strcmp(tc->lane, "uint") &&
+            (kind == K_F32 ? is_nan32((uint32_t)w) && is_nan32((uint32_t)g) : is_nan64(w) && is_nan64(g))) {
+            nan_payload_diffs++; /* a NaN's payload, as in compare_words */
+            w = g;
+        }
+        if (w != g && bad++ < 3)
+            fprintf(stderr, "%s %s: element %zu lane %zu (byte %zu) differs: host 0x%" PRIx64 ", kernel 0x%" PRIx64 "\n",
+                    tc->name, what, lane / (size_t)tc->n, lane % (size_t)tc->n, at, w, g);
     }
     test_checks++;
     if (bad) test_failures++;
@@ -686,6 +785,41 @@ static void run_type(amp_accelerator_view *v, const type_case *tc, bool dbl)
         }
     }
     REQUIRE_INT(hw.n, W * n);
+
+    /* a flushing device: the host again on inputs with their subnormal lanes flushed, and
+       which elements have a divisor lane outside Vulkan's range */
+    bool dl = strcmp(tc->lane, "double") == 0, lane_flushes = dl ? flushes64 : strcmp(tc->lane, "float") == 0 && flushes32;
+    bool fl = lane_flushes || (dl && flushes32); /* a double's float results may be flushed */
+    words alt = {0};
+    bool *wild = calloc(n, sizeof *wild);
+    if (fl) {
+        size_t sl = 1; /* s holds one lane per element */
+        void *fa = malloc(lanes * tc->lane_size), *fb = malloc(lanes * tc->lane_size);
+        void *fs = malloc(n * sl * tc->lane_size), *fr = malloc(lanes * tc->lane_size);
+        memcpy(fa, a, lanes * tc->lane_size);
+        memcpy(fb, b, lanes * tc->lane_size);
+        memcpy(fs, s, n * sl * tc->lane_size);
+        memcpy(fr, r, lanes * tc->lane_size);
+        if (lane_flushes) {
+            flush_lanes(fa, lanes, tc->lane_size);
+            flush_lanes(fb, lanes, tc->lane_size);
+            flush_lanes(fs, n * sl, tc->lane_size);
+            flush_lanes(fr, lanes, tc->lane_size);
+        }
+        inputs fin = {fa, fb, fs, fr};
+        for (size_t i = 0; i < n; i++) {
+            alt.cur = 0;
+            for (int g = 0; g < tc->group_count; g++)
+                if (!tc->groups[g].needs_double || dbl) tc->groups[g].host(&alt, &fin, i);
+            wild[i] = wild_divisor(s, i * sl, tc->lane_size);
+            for (int j = 0; j < tc->n; j++) wild[i] |= wild_divisor(b, i * (size_t)tc->n + (size_t)j, tc->lane_size);
+        }
+        REQUIRE_INT(alt.n, W * n);
+        free(fa);
+        free(fb);
+        free(fs);
+        free(fr);
+    }
 
     /* the kernel */
     text src = {0};
@@ -739,7 +873,7 @@ static void run_type(amp_accelerator_view *v, const type_case *tc, bool dbl)
         REQUIRE_OK(amp_array_view_synchronize(o));
         REQUIRE_OK(amp_array_view_synchronize(rv));
         REQUIRE_OK(amp_copy_to_host(amp_array_as_view(rt), rt_mem, n * es));
-        compare_words(tc->name, dev, &hw, n, W, &en);
+        compare_words(tc->name, dev, &hw, n, W, &en, fl ? &alt : NULL, wild);
         tc->host_rt(want, a, n);
         check_packed("array round trip", tc, rt_mem, want, n);
         tc->host_rt(want, b, n);
@@ -760,6 +894,8 @@ static void run_type(amp_accelerator_view *v, const type_case *tc, bool dbl)
     free(src.s);
     names_free(&en);
     words_free(&hw);
+    words_free(&alt);
+    free(wild);
     free(a);
     free(b);
     free(s);
@@ -969,7 +1105,7 @@ static void run_facts(amp_accelerator_view *v)
     if (k) {
         REQUIRE_OK(amp_parallel_for_each(v, amp_extent1(1), k, AMP_ARGS(AMP_VIEW("pin", vin), AMP_VIEW("o", o))));
         REQUIRE_OK(amp_array_view_synchronize(o));
-        compare_words("facts", dev, &hw, 1, hw.n, &en);
+        compare_words("facts", dev, &hw, 1, hw.n, &en, NULL, NULL);
         REQUIRE(memcmp(dev, want, sizeof want) == 0);
     }
     amp_kernel_destroy(&k);
@@ -980,6 +1116,28 @@ static void run_facts(amp_accelerator_view *v)
     free(src.s);
 }
 
+/* Whether the device flushes subnormals of the type: a subnormal times 1, both read from
+ * memory, comes back as zero. */
+static bool probe_flush(amp_accelerator_view *v, bool dbl)
+{
+    double d[2] = {0x1p-1070, 1};
+    float f[2] = {0x1p-140f, 1};
+    amp_array_view *x = amp_array_view_create(amp_extent1(2), dbl ? AMP_DOUBLE : AMP_FLOAT, 0, dbl ? (void *)d : (void *)f);
+    amp_kernel *k = amp_kernel_create(v, &(amp_kernel_desc){.name = "flush probe",
+                                                             .params = dbl ? "array_view<double, 1> x" : "array_view<float, 1> x",
+                                                             .body = "if (idx == 0) x(0) = x(0) * x(1);"});
+    REQUIRE(x && k);
+    bool flushed = false;
+    if (x && k) {
+        REQUIRE_OK(amp_parallel_for_each(v, amp_extent1(1), k, AMP_ARGS(AMP_VIEW("x", x))));
+        REQUIRE_OK(amp_array_view_synchronize(x));
+        flushed = dbl ? d[0] == 0 : f[0] == 0;
+    }
+    amp_kernel_destroy(&k);
+    amp_array_view_destroy(&x);
+    return flushed;
+}
+
 int main(void)
 {
     test_begin();
@@ -988,6 +1146,11 @@ int main(void)
     amp_accelerator_get_info(amp_view_accelerator(v), &info);
     bool dbl = info.supports_double_precision;
     if (!dbl) printf("no double precision: double_N and conversions to double skipped\n");
+    flushes32 = probe_flush(v, false);
+    flushes64 = dbl && probe_flush(v, true);
+    if (flushes32 || flushes64)
+        printf("the device flushes subnormals (float: %s, double: %s): Vulkan's allowances apply\n",
+               flushes32 ? "yes" : "no", flushes64 ? "yes" : "no");
     run_facts(v);
     for (size_t i = 0; i < COUNT(types); i++)
         if (!types[i].is_double || dbl) run_type(v, &types[i], dbl);
