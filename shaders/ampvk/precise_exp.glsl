@@ -6,6 +6,8 @@
 //   amp_pm_exp_pow2(t, n)         2^n in t's type, for an int n its normal range holds
 //   amp_pm_exp_scale(p, k)        p * 2^k for any int k, rounded once (overflow, subnormals)
 //   amp_pm_exp_em1(r)             expm1(r) for |r| <= ln2/2 (~0.5 ulp, r + r^2 q(r))
+//   amp_pm_exp_core(hi, lo, pair) exp(hi + lo) where the result is normal, lean (pair: any
+//                                 small lo; else lo = 0)
 //   amp_pm_exp_hilo(hi, lo)       exp(hi + lo), |lo| <= ulp(hi): the reduction carries lo
 //   amp_pm_log_hilo(x, hi, lo)    log(x) = hi + lo (|lo| <= ulp(hi)), x positive, finite
 #ifdef AMP_PM_NEEDS
