@@ -120,6 +120,29 @@ static inline amp_accelerator_view *test_view(void)
     return v;
 }
 
+/* Whether the device flushes subnormals of type (AMP_FLOAT or AMP_DOUBLE): a subnormal
+ * times 1, both read from memory (a constant 1 would be folded away), comes back as zero. */
+static inline bool test_flushes_subnormals(amp_accelerator_view *v, amp_type type)
+{
+    bool dbl = type == AMP_DOUBLE, flushed = false;
+    double d[2] = {0x1p-1070, 1};
+    float f[2] = {0x1p-140f, 1};
+    amp_array_view *x = amp_array_view_create(amp_extent1(2), type, 0, dbl ? (void *)d : (void *)f);
+    amp_kernel *k = amp_kernel_create(v, &(amp_kernel_desc){.name = "flush probe",
+                                                             .params = dbl ? "array_view<double, 1> x"
+                                                                           : "array_view<float, 1> x",
+                                                             .body = "if (idx == 0) x(0) = x(0) * x(1);"});
+    REQUIRE(x && k);
+    if (x && k) {
+        REQUIRE_OK(amp_parallel_for_each(v, amp_extent1(1), k, AMP_ARGS(AMP_VIEW("x", x))));
+        REQUIRE_OK(amp_array_view_synchronize(x));
+        flushed = dbl ? d[0] == 0 : f[0] == 0;
+    }
+    amp_kernel_destroy(&k);
+    amp_array_view_destroy(&x);
+    return flushed;
+}
+
 /* The first `max` bytes of a file, malloc'ed, their count in *size; NULL (and a
  * failed check) when it cannot be opened. */
 static inline unsigned char *test_read_bytes(const char *path, size_t max, size_t *size)

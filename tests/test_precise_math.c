@@ -205,19 +205,6 @@ static bool run_kernel(amp_accelerator_view *v, const pm_type *t, const char *bo
     return ok;
 }
 
-/* Whether the device keeps subnormals of the type: r = a * b for a subnormal a and
- * b = 1, both read from memory (a constant 1 would be folded away). */
-static void probe_flush(amp_accelerator_view *v, pm_type *t)
-{
-    pm_inputs in = {0};
-    pm_case probe = {.args = 2};
-    if (fill_inputs(t, &probe, &in, 0) == 0) return;
-    put(t, in.a, 0, ldexpl(1, t->min_exp - 3));
-    put(t, in.b, 0, 1);
-    if (run_kernel(v, t, "r = a * b;", &in)) t->flushes = get(t, in.r, 0) == 0;
-    free_inputs(&in);
-}
-
 /* The worst error of a case in one type, and where. */
 typedef struct pm_result {
     bool ran;
@@ -452,7 +439,7 @@ int main(int argc, char **argv)
     REQUIRE_OK(amp_accelerator_get_info(amp_view_accelerator(v), &info));
     if (!info.supports_double_precision) type_mask &= PM_FLOAT;
     for (int j = 0; j < 2; j++)
-        if (type_mask & (1 << j)) probe_flush(v, &types[j]);
+        if (type_mask & (1 << j)) types[j].flushes = test_flushes_subnormals(v, types[j].type);
     printf("precise_math on %s (float subnormals %s, double subnormals %s), %zu random inputs per case\n",
            info.description, types[0].flushes ? "flushed" : "kept", types[1].flushes ? "flushed" : "kept", n);
     if (!only) {

@@ -101,15 +101,34 @@ double amp_pm_exp_sum(double c, double r, double rl, double add)
     return v;
 }
 
+// (e^r - 1 - r) / r^2 for |r| <= ln2/2, float: a degree-4 weighted minimax fit (2^-28.3 of
+// e^r).
+float amp_pm_exp_q(float r)
+{
+    return fma(fma(fma(fma(1.395047711e-03, r, 8.368882654e-03), r, 4.166620601e-02), r, 1.666651889e-01), r,
+               5.000000095e-01);
+}
+// e 2^k for j = k + 1.5 * 2^23 (2^52 double), the shifter's sum, and e 2^k normal: k
+// added to e's exponent bits (k is j's low bits).
+float amp_pm_exp_shifted(float e, float j)
+{
+    return intBitsToFloat(floatBitsToInt(e) + ((floatBitsToInt(j) - 0x4B400000) << 23));
+}
+double amp_pm_exp_shifted(double e, double j)
+{
+    uvec2 b = unpackDouble2x32(e);
+    b.y += uint(int(unpackDouble2x32(j).x) << 20);
+    return packDouble2x32(b);
+}
+
 // exp(hi + lo) where the result is normal (|hi| < 87 float, < 708 double), the common path,
 // lean: k = the integer nearest hi / ln2 by the 1.5 * 2^23 (2^52) shifter (no rounding or
 // conversion instructions: k's bits are j's); r = hi - k ln2 with ln2 in a head whose product
 // with k is exact and a tail; r + er = that plus lo exactly (pair: two_sum, for any small lo;
 // else lo = 0 and Fast2Sum, which is exact unless r is so small that its error does not
 // matter); then e^(r + er) = 1 + r + r^2 q(r) + er (1 + r), 1 + r split exactly, so one
-// rounding ends it; 2^k goes into e's exponent bits. q: float, a degree-4 weighted minimax
-// fit of (e^r - 1 - r) / r^2 (2^-28.3 of the result); double, its Taylor series to r^11
-// (amp_pm_exp_tail). About 0.53 ulp on a GPU (fused fma).
+// rounding ends it; 2^k goes into e's exponent bits. q: float, amp_pm_exp_q; double, the
+// Taylor series to r^11 (amp_pm_exp_tail). About 0.53 ulp on a GPU (fused fma).
 float amp_pm_exp_core(float hi, float lo, bool pair)
 {
     precise float j = fma(hi, 1.44269504, 12582912.0), k = j - 12582912.0;
@@ -122,10 +141,9 @@ float amp_pm_exp_core(float hi, float lo, bool pair)
         r = s;
         er = es;
     }
-    float q = fma(fma(fma(fma(1.395047711e-03, r, 8.368882654e-03), r, 4.166620601e-02), r, 1.666651889e-01), r,
-                  5.000000095e-01);
+    float q = amp_pm_exp_q(r);
     precise float u = 1.0 + r, e = u + (((1.0 - u) + r) + fma(er, r, fma(r * r, q, er)));
-    return intBitsToFloat(floatBitsToInt(e) + ((floatBitsToInt(j) - 0x4B400000) << 23));
+    return amp_pm_exp_shifted(e, j);
 }
 double amp_pm_exp_core(double hi, double lo, bool pair)
 {
@@ -140,9 +158,7 @@ double amp_pm_exp_core(double hi, double lo, bool pair)
         er = es;
     }
     precise double u = 1.0lf + r, t = amp_pm_exp_tail(r) + fma(er, r, er), e = u + (((1.0lf - u) + r) + t);
-    uvec2 b = unpackDouble2x32(e);
-    b.y += uint(int(unpackDouble2x32(j).x) << 20);
-    return packDouble2x32(b);
+    return amp_pm_exp_shifted(e, j);
 }
 
 #ifdef AMP_FMA_FUSED
@@ -154,10 +170,8 @@ float amp_pm_exp_fused(float x)
 {
     precise float j = fma(x, 1.44269504, 12582912.0), k = j - 12582912.0;
     float r = fma(k, -1.42860677e-6, fma(k, -0.693145752, x));
-    float q = fma(fma(fma(fma(1.395047711e-03, r, 8.368882654e-03), r, 4.166620601e-02), r, 1.666651889e-01), r,
-                  5.000000095e-01);
-    float e = 1.0 + fma(r * r, q, r);
-    return intBitsToFloat(floatBitsToInt(e) + ((floatBitsToInt(j) - 0x4B400000) << 23));
+    float q = amp_pm_exp_q(r), e = 1.0 + fma(r * r, q, r);
+    return amp_pm_exp_shifted(e, j);
 }
 #endif
 
@@ -347,6 +361,17 @@ void amp_pm_log_1pf(double f, out double hi, out double lo)
     lo = fl;
 }
 
+// x 2^e = 2^k m for a normal float x, m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact), by
+// integer steps on the bits: sqrt(1/2)'s bits subtracted first, so the exponent field is k
+// (no compare), and k as a float by the 1.5 * 2^23 shifter (no conversion instruction).
+float amp_pm_log_normal(float x, int e, out float k)
+{
+    int t = floatBitsToInt(x) - 0x3f3504f3;
+    e += t >> 23;
+    k = intBitsToFloat(0x4B400000 + e) - 12582912.0;
+    precise float f = intBitsToFloat(floatBitsToInt(x) - (t & int(0xff800000u))) - 1.0;
+    return f;
+}
 // x = 2^k m with m in [sqrt(1/2), sqrt(2)) (subnormals scaled first), f = m - 1 (exact).
 float amp_pm_log_split(float x, out float k)
 {
@@ -355,12 +380,7 @@ float amp_pm_log_split(float x, out float k)
         x *= 16777216.0; // 2^24
         e = -24;
     }
-    // the bits of sqrt(1/2) subtracted first, so the exponent field is k (no compare), and
-    // k as a float by the 1.5 * 2^23 shifter (no conversion instruction)
-    int t = floatBitsToInt(x) - 0x3f3504f3;
-    e += t >> 23;
-    k = intBitsToFloat(0x4B400000 + e) - 12582912.0;
-    return intBitsToFloat(floatBitsToInt(x) - (t & int(0xff800000u))) - 1.0;
+    return amp_pm_log_normal(x, e, k);
 }
 double amp_pm_log_split(double x, out double k)
 {
@@ -418,12 +438,10 @@ bool amp_pm_log_special(double x, out double r)
 #endif
 
 #ifdef AMP_PM_log
-// log, float: x = 2^k m with m in [sqrt(1/2), sqrt(2)) by integer steps on the bits (the
-// bits of sqrt(1/2) subtracted first, so the exponent field gives k directly; k as a float
-// by the 1.5 * 2^23 shifter, no conversion instruction), f = m - 1 exact; log(1 + f) = f -
-// f^2/2 + f^3 g(f), g a degree-8 weighted minimax fit (2^-30.3 of the result); k ln2's head
-// plus f split exactly (Fast2Sum: |k ln2| > |f| unless k = 0), so one rounding ends it:
-// about 0.53 ulp, with no division. double: the pair of amp_pm_log_hilo, summed.
+// log, float: x = 2^k (1 + f) by amp_pm_log_normal (one test on the common path, none
+// inside); log(1 + f) = f - f^2/2 + f^3 g(f), g a degree-8 weighted minimax fit (2^-30.3
+// of the result); k ln2's head plus f split exactly (Fast2Sum: |k ln2| > |f| unless k = 0),
+// so one rounding ends it: about 0.53 ulp, with no division. double: the pair of amp_pm_log_hilo, summed.
 float precise_math_log(float x)
 {
     int e = 0;
@@ -433,10 +451,7 @@ float precise_math_log(float x)
         x *= 16777216.0; // a subnormal, times 2^24
         e = -24;
     }
-    int t = floatBitsToInt(x) - 0x3f3504f3;
-    e += t >> 23;
-    precise float f = intBitsToFloat(floatBitsToInt(x) - (t & int(0xff800000u))) - 1.0;
-    float k = intBitsToFloat(0x4B400000 + e) - 12582912.0;
+    float k, f = amp_pm_log_normal(x, e, k);
     float g = fma(fma(fma(fma(fma(fma(fma(fma(6.746608002e-02, f, -1.167565310e-01), f, 1.188817808e-01), f,
                                          -1.240558985e-01), f, 1.421955027e-01), f, -1.666799573e-01), f,
                           2.000211876e-01), f, -2.500000960e-01), f, 3.333331260e-01);

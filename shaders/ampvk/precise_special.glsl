@@ -4,8 +4,10 @@
 // Internal helpers other families may call:
 //   amp_pm_special_erfc_tail(a, al)  erfc(a + al) for a in [1.25, 27.3] (float 10.1), |al| <= ulp(a)
 //                                    (define AMP_PM_erfc in the NEEDS part)
-//   amp_pm_special_stirling(y, yl, hi, lo)  lgamma(y + yl) = hi + lo for y >= 10 (AMP_PM_tgamma)
-//   amp_pm_special_sinpi(x)          sin(pi x) for |x| >= 1, ~1 ulp (AMP_PM_tgamma)
+//   amp_pm_special_stirling(y, yl, hi, lo)  lgamma(y + yl) = hi + lo for y >= 10 (AMP_PM_tgamma
+//                                    or AMP_PM_lgamma)
+//   amp_pm_special_sinpi(x)          sin(pi x) for any finite x not near the subnormals, ~1 ulp
+//                                    (AMP_PM_tgamma or AMP_PM_lgamma)
 #ifdef AMP_PM_NEEDS
 // erf, erfc and phi rest on exp(hi + lo) (amp_pm_exp_hilo); the inverses on erf, erfc and
 // log(x) as a pair (amp_pm_log_hilo)
@@ -99,17 +101,6 @@ float amp_pm_special_erfc_rs(float a, float s)
     }
     return r / q;
 }
-float amp_pm_special_erfc_tail(float a, float al)
-{
-    float p, e, h1, l1, h2, l2;
-    amp_pm_two_prod(a, a, p, e);
-    amp_pm_two_sum(-p, -0.5625, h1, l1);
-    amp_pm_two_sum(h1, amp_pm_special_erfc_rs(a, 1.0 / (a * a)), h2, l2);
-    precise float lo = l2 + l1 - (e + 2.0 * a * al);
-    float q = amp_pm_div(amp_pm_exp_hilo(h2, lo), a);
-    precise float v = q - q * (al / a);
-    return v;
-}
 double amp_pm_special_erf_small(double z)
 {
     double p = 1.28379167095512558561e-01lf +
@@ -177,17 +168,30 @@ double amp_pm_special_erfc_rs(double a, double s)
     }
     return r / q;
 }
-double amp_pm_special_erfc_tail(double a, double al)
-{
-    double p, e, h1, l1, h2, l2;
-    amp_pm_two_prod(a, a, p, e);
-    amp_pm_two_sum(-p, -0.5625lf, h1, l1);
-    amp_pm_two_sum(h1, amp_pm_special_erfc_rs(a, 1.0lf / (a * a)), h2, l2);
-    precise double lo = l2 + l1 - (e + 2.0lf * a * al);
-    double q = amp_pm_div(amp_pm_exp_hilo(h2, lo), a);
-    precise double v = q - q * (al / a);
-    return v;
-}
+// -a^2 - 0.5625 + R/S(a) = h + l - e: a^2 = p + e exactly (two_prod), the constant and R/S
+// added by two_sum, their errors summed in l.
+#define AMP_PM_SPECIAL_ERFC_ARG(T)                                                                 \
+    void amp_pm_special_erfc_arg(T a, out T h, out T l, out T e)                                   \
+    {                                                                                              \
+        T p, h1, l1, l2;                                                                           \
+        amp_pm_two_prod(a, a, p, e);                                                               \
+        amp_pm_two_sum(-p, T(-0.5625), h1, l1);                                                    \
+        amp_pm_two_sum(h1, amp_pm_special_erfc_rs(a, T(1) / (a * a)), h, l2);                      \
+        precise T s = l2 + l1;                                                                     \
+        l = s;                                                                                     \
+    }                                                                                              \
+    T amp_pm_special_erfc_tail(T a, T al)                                                          \
+    {                                                                                              \
+        T h, l, e;                                                                                 \
+        amp_pm_special_erfc_arg(a, h, l, e);                                                       \
+        precise T lo = l - (e + T(2) * a * al);                                                    \
+        T q = amp_pm_div(amp_pm_exp_hilo(h, lo), a);                                               \
+        precise T v = q - q * (al / a);                                                            \
+        return v;                                                                                  \
+    }
+AMP_PM_SPECIAL_ERFC_ARG(float)
+AMP_PM_SPECIAL_ERFC_ARG(double)
+#undef AMP_PM_SPECIAL_ERFC_ARG
 // (above: amp_pm_special_erfc_tail(a, al) = erfc(a + al) for a in [1.25, the underflow]: -(a + al)^2
 // exactly as p + e + 2 a al (two_prod), -0.5625 and R/S added by two_sum, exp of the pair
 // (amp_pm_exp_hilo, about 0.6 ulp) and one division: under 1.5 ulp.)
@@ -196,24 +200,17 @@ double amp_pm_special_erfc_tail(double a, double al)
 // erf(a) = 1 - erfc(a) for a in [1.25, 6] (4 float): erfc as above for al = 0 but with an
 // ordinary quotient (Vulkan: 2.5 ulp of erfc; erfc is below 0.08 of erf there, so that is
 // at most 0.31 ulp of erf, at 1.25, and falls fast with a), for erf's speed.
-float amp_pm_special_erf_tail(float a)
-{
-    float p, e, h1, l1, h2, l2;
-    amp_pm_two_prod(a, a, p, e);
-    amp_pm_two_sum(-p, -0.5625, h1, l1);
-    amp_pm_two_sum(h1, amp_pm_special_erfc_rs(a, 1.0 / (a * a)), h2, l2);
-    precise float lo = l2 + l1 - e, v = 1.0 - amp_pm_exp_hilo(h2, lo) / a;
-    return v;
-}
-double amp_pm_special_erf_tail(double a)
-{
-    double p, e, h1, l1, h2, l2;
-    amp_pm_two_prod(a, a, p, e);
-    amp_pm_two_sum(-p, -0.5625lf, h1, l1);
-    amp_pm_two_sum(h1, amp_pm_special_erfc_rs(a, 1.0lf / (a * a)), h2, l2);
-    precise double lo = l2 + l1 - e, v = 1.0lf - amp_pm_exp_hilo(h2, lo) / a;
-    return v;
-}
+#define AMP_PM_SPECIAL_ERF_TAIL(T)                                                                 \
+    T amp_pm_special_erf_tail(T a)                                                                 \
+    {                                                                                              \
+        T h, l, e;                                                                                 \
+        amp_pm_special_erfc_arg(a, h, l, e);                                                       \
+        precise T lo = l - e, v = T(1) - amp_pm_exp_hilo(h, lo) / a;                              \
+        return v;                                                                                  \
+    }
+AMP_PM_SPECIAL_ERF_TAIL(float)
+AMP_PM_SPECIAL_ERF_TAIL(double)
+#undef AMP_PM_SPECIAL_ERF_TAIL
 #endif
 
 #endif
@@ -646,10 +643,10 @@ void amp_pm_special_stirling(float y, float yl, out float hi, out float lo)
     precise float r = (pe + y * ll + se) + ((9.18938518e-01 - 0.5 * lh) + (b - 0.5 * ll + yl * lh + 1.563417714e-08));
     amp_pm_two_sum(s, r, hi, lo);
 }
-// sin(pi x) for |x| >= 1 (the reflection of the gamma functions): r = x - 2 round(x/2) and
-// then 1 - r or -1 - r past 1/2 are exact, so sin(pi r) is the Taylor series of sin(u),
-// u = pi r (to u^23: truncation below 1e-18; relative error about 1 ulp). precise_math_sinpi
-// (the trig family) may replace it.
+// sin(pi x) for finite x not near the subnormals (the reflections of tgamma and lgamma):
+// r = x - 2 round(x/2) and then 1 - r or -1 - r past 1/2 are exact, so sin(pi r) is the
+// Taylor series of sin(u), u = pi r (to u^23: truncation below 1e-18; relative error about
+// 1 ulp). precise_math_sinpi (the trig family) may replace it.
 double amp_pm_special_sinpi(double x)
 {
     precise double r = x - 2.0lf * round(0.5lf * x);
@@ -836,118 +833,74 @@ double amp_pm_special_lgamma_at15(double t)
 // 1) - log x; about 0.58 t against 0.42 t near 1, so the sum keeps its accuracy); [10, big):
 // Stirling's pair; past big, x (log x - 1); elsewhere lgamma(x + n) - log(x (x + 1) ... (x + n
 // - 1)) with both as pairs (the result is above 0.47 there).
-float amp_pm_special_lgamma_pos(float x)
-{
-    float h = 0.0, l = 0.0;
-    if (x < 9.31322575e-10 || x >= 1.07374182e9) { // 2^-30, 2^30
-        amp_pm_log_hilo(x, h, l);
-        precise float v = x < 1.0 ? -h - l : x * ((h - 1.0) + l);
-        return v;
+#define AMP_PM_SPECIAL_LGAMMA_POS(T, TINY, BIG)                                                    \
+    T amp_pm_special_lgamma_pos(T x)                                                               \
+    {                                                                                              \
+        T h = T(0), l = T(0);                                                                      \
+        if (x < TINY || x >= BIG) {                                                                \
+            amp_pm_log_hilo(x, h, l);                                                              \
+            precise T v = x < T(1) ? -h - l : x * ((h - T(1)) + l);                                \
+            return v;                                                                              \
+        }                                                                                          \
+        if (x >= T(10)) {                                                                          \
+            amp_pm_special_stirling(x, T(0), h, l);                                                \
+            precise T v = h + l;                                                                   \
+            return v;                                                                              \
+        }                                                                                          \
+        T p, s, e;                                                                                 \
+        if (x >= T(0.5) && x < T(3.25)) {                                                          \
+            if (x < T(1.25)) amp_pm_log_hilo(x, h, l);                                             \
+            else if (x >= T(2.25)) amp_pm_log_hilo(x - T(1), h, l);                                \
+            p = x < T(0.75) ? amp_pm_special_lgamma_at15(x - T(0.5))                               \
+                : x < T(1.25) ? amp_pm_special_lgamma_at2(x - T(1))                                \
+                : x < T(1.75) ? amp_pm_special_lgamma_at15(x - T(1.5))                             \
+                : x < T(2.25) ? amp_pm_special_lgamma_at2(x - T(2))                                \
+                : x < T(2.75) ? amp_pm_special_lgamma_at15(x - T(2.5))                             \
+                              : amp_pm_special_lgamma_at2(x - T(3));                               \
+            if (x < T(1.25)) {                                                                     \
+                h = -h;                                                                            \
+                l = -l;                                                                            \
+            }                                                                                      \
+            amp_pm_two_sum(h, p, s, e);                                                            \
+            precise T v = s + (e + l);                                                             \
+            return v;                                                                              \
+        }                                                                                          \
+        T y, yl, ph, pl, lh, ll;                                                                   \
+        amp_pm_special_rise(x, y, yl, ph, pl);                                                     \
+        amp_pm_special_stirling(y, yl, h, l);                                                      \
+        amp_pm_log_hilo(ph, lh, ll);                                                               \
+        amp_pm_two_sum(h, -lh, s, e);                                                              \
+        precise T v = s + ((e + l) - (ll + pl / ph));                                              \
+        return v;                                                                                  \
     }
-    if (x >= 10.0) {
-        amp_pm_special_stirling(x, 0.0, h, l);
-        precise float v = h + l;
-        return v;
-    }
-    float p, s, e;
-    if (x >= 0.5 && x < 3.25) {
-        if (x < 1.25) amp_pm_log_hilo(x, h, l);
-        else if (x >= 2.25) amp_pm_log_hilo(x - 1.0, h, l);
-        p = x < 0.75 ? amp_pm_special_lgamma_at15(x - 0.5)
-            : x < 1.25 ? amp_pm_special_lgamma_at2(x - 1.0)
-            : x < 1.75 ? amp_pm_special_lgamma_at15(x - 1.5)
-            : x < 2.25 ? amp_pm_special_lgamma_at2(x - 2.0)
-            : x < 2.75 ? amp_pm_special_lgamma_at15(x - 2.5)
-                       : amp_pm_special_lgamma_at2(x - 3.0);
-        if (x < 1.25) {
-            h = -h;
-            l = -l;
-        }
-        amp_pm_two_sum(h, p, s, e);
-        precise float v = s + (e + l);
-        return v;
-    }
-    float y, yl, ph, pl, lh, ll;
-    amp_pm_special_rise(x, y, yl, ph, pl);
-    amp_pm_special_stirling(y, yl, h, l);
-    amp_pm_log_hilo(ph, lh, ll);
-    amp_pm_two_sum(h, -lh, s, e);
-    precise float v = s + ((e + l) - (ll + pl / ph));
-    return v;
-}
-double amp_pm_special_lgamma_pos(double x)
-{
-    double h = 0.0lf, l = 0.0lf;
-    if (x < 8.673617379884035e-19lf || x >= 1.152921504606847e18lf) { // 2^-60, 2^60
-        amp_pm_log_hilo(x, h, l);
-        precise double v = x < 1.0lf ? -h - l : x * ((h - 1.0lf) + l);
-        return v;
-    }
-    if (x >= 10.0lf) {
-        amp_pm_special_stirling(x, 0.0lf, h, l);
-        precise double v = h + l;
-        return v;
-    }
-    double p, s, e;
-    if (x >= 0.5lf && x < 3.25lf) {
-        if (x < 1.25lf) amp_pm_log_hilo(x, h, l);
-        else if (x >= 2.25lf) amp_pm_log_hilo(x - 1.0lf, h, l);
-        p = x < 0.75lf ? amp_pm_special_lgamma_at15(x - 0.5lf)
-            : x < 1.25lf ? amp_pm_special_lgamma_at2(x - 1.0lf)
-            : x < 1.75lf ? amp_pm_special_lgamma_at15(x - 1.5lf)
-            : x < 2.25lf ? amp_pm_special_lgamma_at2(x - 2.0lf)
-            : x < 2.75lf ? amp_pm_special_lgamma_at15(x - 2.5lf)
-                         : amp_pm_special_lgamma_at2(x - 3.0lf);
-        if (x < 1.25lf) {
-            h = -h;
-            l = -l;
-        }
-        amp_pm_two_sum(h, p, s, e);
-        precise double v = s + (e + l);
-        return v;
-    }
-    double y, yl, ph, pl, lh, ll;
-    amp_pm_special_rise(x, y, yl, ph, pl);
-    amp_pm_special_stirling(y, yl, h, l);
-    amp_pm_log_hilo(ph, lh, ll);
-    amp_pm_two_sum(h, -lh, s, e);
-    precise double v = s + ((e + l) - (ll + pl / ph));
-    return v;
-}
+AMP_PM_SPECIAL_LGAMMA_POS(float, 9.31322575e-10, 1.07374182e9)                            // 2^-30, 2^30
+AMP_PM_SPECIAL_LGAMMA_POS(double, 8.673617379884035e-19lf, 1.152921504606847e18lf)        // 2^-60, 2^60
+#undef AMP_PM_SPECIAL_LGAMMA_POS
 
 // lgamma: +inf for +-0, +-inf and negative integers (every float past -2^23, double past
 // -2^52), NaN for NaN; positive x above; negative x by the reflection lgamma(x) = log(pi)
 // - log|x sin(pi x)| - lgamma(|x|), the product and its log as pairs. Between the first
 // negative zeros (-2.4570 ...) and about -23 (-10 float) the difference cancels: CUDA's
 // bound leaves that stretch out, and so does ampvk's (docs/math.md, note 3).
-float precise_math_lgamma(float x)
-{
-    float a = abs(x);
-    if (isnan(x)) return x;
-    if (isinf(x) || a == 0.0 || (x < 0.0 && x == floor(x))) return uintBitsToFloat(0x7f800000u);
-    float r = amp_pm_special_lgamma_pos(a);
-    if (x > 0.0 || a < 9.31322575e-10) return r;
-    float p, pe, lh, ll, u, ue;
-    amp_pm_two_prod(a, abs(amp_pm_special_sinpi(x)), p, pe);
-    amp_pm_log_hilo(p, lh, ll);
-    amp_pm_two_sum(1.14472985, -lh, u, ue);
-    precise float v = (u - r) + ((ue + 3.317300857e-08) - (ll + pe / p));
-    return v;
-}
-double precise_math_lgamma(double x)
-{
-    double a = abs(x);
-    if (isnan(x)) return x;
-    if (isinf(x) || a == 0.0lf || (x < 0.0lf && x == floor(x))) return packDouble2x32(uvec2(0u, 0x7ff00000u));
-    double r = amp_pm_special_lgamma_pos(a);
-    if (x > 0.0lf || a < 8.673617379884035e-19lf) return r;
-    double p, pe, lh, ll, u, ue;
-    amp_pm_two_prod(a, abs(amp_pm_special_sinpi(x)), p, pe);
-    amp_pm_log_hilo(p, lh, ll);
-    amp_pm_two_sum(1.1447298858494002lf, -lh, u, ue);
-    precise double v = (u - r) + ((ue + 1.0265951162707826e-17lf) - (ll + pe / p));
-    return v;
-}
+#define AMP_PM_LGAMMA(T, TINY, INF, LNPI, LNPIR)                                                   \
+    T precise_math_lgamma(T x)                                                                     \
+    {                                                                                              \
+        T a = abs(x);                                                                              \
+        if (isnan(x)) return x;                                                                    \
+        if (isinf(x) || a == T(0) || (x < T(0) && x == floor(x))) return INF;                      \
+        T r = amp_pm_special_lgamma_pos(a);                                                        \
+        if (x > T(0) || a < TINY) return r;                                                        \
+        T p, pe, lh, ll, u, ue;                                                                    \
+        amp_pm_two_prod(a, abs(amp_pm_special_sinpi(x)), p, pe);                                   \
+        amp_pm_log_hilo(p, lh, ll);                                                                \
+        amp_pm_two_sum(LNPI, -lh, u, ue);                                                          \
+        precise T v = (u - r) + ((ue + LNPIR) - (ll + pe / p));                                    \
+        return v;                                                                                  \
+    }
+AMP_PM_LGAMMA(float, 9.31322575e-10, uintBitsToFloat(0x7f800000u), 1.14472985, 3.317300857e-08)
+AMP_PM_LGAMMA(double, 8.673617379884035e-19lf, packDouble2x32(uvec2(0u, 0x7ff00000u)), 1.1447298858494002lf,
+              1.0265951162707826e-17lf)
+#undef AMP_PM_LGAMMA
 AMP_PM_FORMS1(lgamma)
 #endif
 
