@@ -1,5 +1,8 @@
 /* Kernels and parallel_for_each: the overview's examples with exact outputs,
- * odd extents, huge domains, dependency chains, argument checks, compile errors. */
+ * odd extents, huge domains, dependency chains, argument checks, compile errors,
+ * GLSL's rounding of doubles at every magnitude. */
+#include <math.h>
+
 #include "test.h"
 
 static amp_kernel *make(amp_accelerator_view *v, const char *params, const char *body, int rank)
@@ -403,6 +406,58 @@ static void immediate_mode(void)
     REQUIRE_OK(amp_view_destroy(&iv));
 }
 
+/* GLSL's trunc, round, roundEven, floor and ceil of doubles (scalars and a dvec3) in a
+ * user's kernel, for magnitudes 2^-3 to 2^60 of both signs, ties and -0 included, exactly
+ * as C's (round's ties: either way, as GLSL allows). lavapipe gets them wrong from 2^24 up
+ * on some hosts; ampvk replaces them there (shaders/ampvk/rounding.glsl). */
+static void double_rounding(amp_accelerator_view *v)
+{
+    amp_accelerator_info info;
+    REQUIRE_OK(amp_accelerator_get_info(amp_view_accelerator(v), &info));
+    if (!info.supports_double_precision) return;
+    enum { N = 64 * 4 + 4, F = 8 };
+    double x[N], y[N * F];
+    for (int e = -3; e <= 60; e++) /* a random mantissa, a tie (where the type has one), each sign */
+        for (int j = 0; j < 4; j++) {
+            double m = j < 2 ? 1.0 + (double)(test_rand() % 1000000) / 1000000 : 1.5;
+            x[(e + 3) * 4 + j] = ldexp(m, e) * (j & 1 ? -1 : 1);
+        }
+    x[N - 4] = -0.0;
+    x[N - 3] = -0.25;
+    x[N - 2] = 2.5;
+    x[N - 1] = 4503599627370495.5; /* 2^52 - 1/2: to even is 2^52 */
+    amp_array_view *xv = amp_array_view_create(amp_extent1(N), AMP_DOUBLE, 0, x);
+    amp_array_view *yv = amp_array_view_create(amp_extent1(N * F), AMP_DOUBLE, 0, y);
+    amp_kernel *k = make(v, "array_view<const double, 1> x, array_view<double, 1> y",
+                         "int i = 8 * idx; double a = x(idx);\n"
+                         "dvec3 t = trunc(dvec3(a, -a, 0.5 * a));\n"
+                         "y(i) = trunc(a); y(i + 1) = round(a); y(i + 2) = roundEven(a);\n"
+                         "y(i + 3) = floor(a); y(i + 4) = ceil(a); y(i + 5) = t.x; y(i + 6) = t.y; y(i + 7) = t.z;",
+                         1);
+    REQUIRE(xv && yv && k);
+    if (xv && yv && k) {
+        REQUIRE_OK(amp_parallel_for_each(v, amp_extent1(N), k, AMP_ARGS(AMP_VIEW("x", xv), AMP_VIEW("y", yv))));
+        REQUIRE_OK(amp_array_view_synchronize(yv));
+        int bad = 0;
+        for (int i = 0; i < N; i++) {
+            double a = x[i], want[F] = {trunc(a), round(a), nearbyint(a), floor(a),
+                                        ceil(a),  trunc(a), trunc(-a),    trunc(0.5 * a)};
+            if (fabs(a - trunc(a)) == 0.5 && y[F * i + 1] == nearbyint(a)) want[1] = nearbyint(a);
+            for (int f = 0; f < F; f++)
+                if (memcmp(&y[F * i + f], &want[f], sizeof(double)) != 0 && bad++ < 5)
+                    fprintf(stderr, "double rounding: %s(%a) = %a, want %a\n",
+                            (const char *[]){"trunc", "round", "roundEven", "floor", "ceil", "trunc (dvec3 x)",
+                                             "trunc (dvec3 y, -x)", "trunc (dvec3 z, x/2)"}[f],
+                            a, y[F * i + f],
+                            want[f]);
+        }
+        REQUIRE_CMP(bad, ==, 0, "%d");
+    }
+    amp_kernel_destroy(&k);
+    amp_array_view_destroy(&xv);
+    amp_array_view_destroy(&yv);
+}
+
 int main(void)
 {
     test_begin();
@@ -418,6 +473,7 @@ int main(void)
     struct_elements(v);
     argument_errors(v);
     compile_errors(v);
+    double_rounding(v);
     immediate_mode();
     return test_end();
 }

@@ -2,6 +2,11 @@
 // before the user's code; it pulls in each part of the library.
 #ifndef AMPVK_GLSL
 #define AMPVK_GLSL
+// Exact double trunc/round/roundEven where the device's are not (AMP_DOUBLE_ROUNDING_FIX):
+// first, so every later part and the user's code get them
+#ifdef AMP_DOUBLE_ROUNDING_FIX
+#include "rounding.glsl"
+#endif
 // The function forms of plain-vector swizzles (float_4_zyx(v)) cost every kernel
 // compile time and GLSL has them built in (v.zyx): a kernel that wants them
 // defines AMP_SWIZZLE_FUNCTIONS. norm/unorm swizzles are always there.
