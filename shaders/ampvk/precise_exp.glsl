@@ -163,14 +163,18 @@ double amp_pm_exp_core(double hi, double lo, bool pair)
 
 #ifdef AMP_FMA_FUSED
 // exp(x) for |x| <= 86.9, float, where fma is fused (GPUs): the core without its exact
-// steps. r = x - k ln2 by two fmas (one rounding: at most 2^-26, 0.19 ulp of the result),
-// p = r + r^2 q(r) (one rounding: 0.25 ulp at most), 1 + p (0.5): under 0.97 ulp in all, and
-// about 1.6 times the core's speed on an H200. Where fma may round twice, the core.
+// steps. r = x - k ln2 as rh (one fma, exact: k ln2's head times k is exact and rh lies
+// within the ulps of x) plus rl = -k ln2's tail (rounded, tiny); r = rh + rl rounded only
+// feeds the polynomial. e = 1 + (rh + (rl + r^2 q(r))): the inner fma (0.03 ulp of e), r^2's
+// rounding (0.06), rh + s (0.25), 1 + that (0.5) and q's fit (0.05): under 0.9 ulp (a rounded
+// r instead of the pair would add up to 0.18 and pass 1 ulp: 1.035 was measured on an H100).
+// Where fma may round twice, the core.
 float amp_pm_exp_fused(float x)
 {
     precise float j = fma(x, 1.44269504, 12582912.0), k = j - 12582912.0;
-    float r = fma(k, -1.42860677e-6, fma(k, -0.693145752, x));
-    float q = amp_pm_exp_q(r), e = 1.0 + fma(r * r, q, r);
+    precise float rh = fma(k, -0.693145752, x), rl = k * -1.42860677e-6, r = rh + rl;
+    float q = amp_pm_exp_q(r);
+    precise float s = fma(r * r, q, rl), e = 1.0 + (rh + s);
     return amp_pm_exp_shifted(e, j);
 }
 #endif
