@@ -45,25 +45,30 @@ double amp_pm_exp_scale(double p, int k)
     return p * amp_pm_exp_pow2(p, k1) * amp_pm_exp_pow2(p, k - k1);
 }
 
-// e^r - 1 - r for |r| <= ln2/2: r^2 q(r), q the Taylor series of (e^r - 1 - r) / r^2
-// (float to r^7: truncation 5e-9 relative; double to r^13: 4e-18), Horner through fma
-// (fused or not, the terms are small).
-float amp_pm_exp_tail(float r)
+// e^r - 1 - r - r^2/2 for |r| <= ln2/2 is r^3 c(r), c the Taylor series of that over r^3
+// (float to r^8: truncation 2e-10 absolute; double to r^13: 4e-18 relative), Horner
+// through fma (fused or not, the terms are small); amp_pm_exp_tail3 is r^3 c(r) itself, so
+// a sum that holds r^2/2 exactly adds only it (no rounding of r^2 / 2 to cancel).
+float amp_pm_exp_c3(float r)
 {
-    float q = fma(fma(fma(fma(fma(1.98412698e-4, r, 1.38888889e-3), r, 8.33333333e-3), r, 4.16666667e-2), r,
-                      1.66666667e-1), r, 0.5);
-    return r * r * q;
+    return fma(fma(fma(fma(fma(2.48015873e-5, r, 1.98412698e-4), r, 1.38888889e-3), r, 8.33333333e-3), r,
+                   4.16666667e-2), r, 1.66666667e-1);
 }
-double amp_pm_exp_tail(double r)
+double amp_pm_exp_c3(double r)
 {
-    const double c[12] = double[](1.6059043836821613e-10lf, 2.08767569878681e-9lf, 2.505210838544172e-8lf,
+    const double c[11] = double[](1.6059043836821613e-10lf, 2.08767569878681e-9lf, 2.505210838544172e-8lf,
                                   2.755731922398589e-7lf, 2.7557319223985893e-6lf, 2.48015873015873e-5lf,
                                   1.984126984126984e-4lf, 1.3888888888888889e-3lf, 8.333333333333333e-3lf,
-                                  4.1666666666666664e-2lf, 1.6666666666666666e-1lf, 0.5lf);
+                                  4.1666666666666664e-2lf, 1.6666666666666666e-1lf);
     double q = c[0];
-    for (int i = 1; i < 12; i++) q = fma(q, r, c[i]);
-    return r * r * q;
+    for (int i = 1; i < 11; i++) q = fma(q, r, c[i]);
+    return q;
 }
+float amp_pm_exp_tail3(float r) { return (r * r) * (r * amp_pm_exp_c3(r)); }
+double amp_pm_exp_tail3(double r) { return (r * r) * (r * amp_pm_exp_c3(r)); }
+// e^r - 1 - r for |r| <= ln2/2: r^2 (1/2 + r c(r)).
+float amp_pm_exp_tail(float r) { return r * r * fma(amp_pm_exp_c3(r), r, 0.5); }
+double amp_pm_exp_tail(double r) { return r * r * fma(amp_pm_exp_c3(r), r, 0.5lf); }
 
 // expm1(r) for |r| <= ln2/2: r + the tail (r exact: within about half an ulp).
 float amp_pm_exp_em1(float r)
@@ -78,17 +83,18 @@ double amp_pm_exp_em1(double r)
 }
 
 // c + add + e^(r + rl) - 1 for |r| <= ln2/2, a small rl and a small add (|add| below
-// ulp(c)), as one rounding of an almost
-// exact sum: c + r + r^2/2 exactly (two_sum, two_prod), then their errors, rl (1 + r)
-// and the rest of the tail (tail - r^2/2: the rounding of r^2 q cancels in it, to the
-// order of its own small size).
+// ulp(c)), as one rounding of an almost exact sum: c + r + r^2/2 exactly (two_sum,
+// two_prod), then their errors, rl (1 + r) and the rest of the series, r^3 c(r), rounded
+// as a small term. (It used to take that rest as tail - h, the float series stopping at
+// r^7: its truncation, up to 5e-9, and the tail's roundings took float expm1 to 1.03 ulp
+// near x = 0.347 on an H100, where the result is about 0.4.)
 float amp_pm_exp_sum(float c, float r, float rl, float add)
 {
     float s, e, h, hl, s2, e2;
     amp_pm_two_sum(c, r, s, e);
     amp_pm_two_prod(r, 0.5 * r, h, hl);
     amp_pm_two_sum(s, h, s2, e2);
-    precise float v = s2 + (e + e2 + hl + add + (rl + rl * r + (amp_pm_exp_tail(r) - h)));
+    precise float v = s2 + (e + e2 + hl + add + (rl + rl * r + amp_pm_exp_tail3(r)));
     return v;
 }
 double amp_pm_exp_sum(double c, double r, double rl, double add)
@@ -97,7 +103,7 @@ double amp_pm_exp_sum(double c, double r, double rl, double add)
     amp_pm_two_sum(c, r, s, e);
     amp_pm_two_prod(r, 0.5lf * r, h, hl);
     amp_pm_two_sum(s, h, s2, e2);
-    precise double v = s2 + (e + e2 + hl + add + (rl + rl * r + (amp_pm_exp_tail(r) - h)));
+    precise double v = s2 + (e + e2 + hl + add + (rl + rl * r + amp_pm_exp_tail3(r)));
     return v;
 }
 

@@ -21,7 +21,9 @@ static const pm_case pm_cases_exp[] = {
     {.name = "exp10", .body = "r = precise_math_exp10(a);", .ref = pm_ref_exp10, .args = 1, .lo = -330, .hi = 310,
      .ulp = {1, 1}, PM_SPECIAL(38.5318394, -45.1545, 308.25471555991675, -323.3062153431158, 1, 2, 22, -5)},
     {.name = "expm1", .body = "r = precise_math_expm1(a);", .ref = pm_ref_expm1, .args = 1, .lo = -40, .hi = 710,
-     .ulp = {1, 1}, PM_SPECIAL(0.34657359, -0.34657359, 0.3465736, -0.3465736, 1e-8, -1e-8, 1e-20, 88.7, -17.4, 709.7)},
+     .ulp = {1, 1}, PM_SPECIAL(0.34657359, -0.34657359, 0.3465736, -0.3465736, 1e-8, -1e-8, 1e-20, 88.7, -17.4, 709.7,
+                               /* float: 1.03 ulp on an H100 before the series was summed as r^3 c(r) */
+                               0x1.63a2p-2, 0x1.638dp-2)},
     {.name = "log", .body = "r = precise_math_log(a);", .ref = pm_ref_log, .args = 1, .lo = 0, .hi = 1e308,
      .ulp = {1, 1}, PM_SPECIAL(0.70710678, 1.41421356, 0.99999994, 1.0000001, 0.9999999999999999, 1.0000000000000002)},
     {.name = "log2", .body = "r = precise_math_log2(a);", .ref = pm_ref_log2, .args = 1, .lo = 0, .hi = 1e308,
