@@ -369,48 +369,73 @@ static void errors(void)
 /* Any radius with every border, even past the image's size (borders are periodic):
  * 20 (two passes, weights in the parameter block) and 70 (weights in the scratch
  * buffer). */
-static void large_radius(int radius)
+/* The source coordinate v of an axis of length L through a border (false: outside,
+ * for the constant border). */
+static bool border_coord(int b, int L, int *v)
 {
-    amp_texture *src = sample_u8(1, 9, 7), *dst = make_texture("f32", 1, amp_extent2(7, 9), NULL);
+    int c = *v;
+    if (c >= 0 && c < L) return true;
+    if (b == AMP_BORDER_REPLICATE) c = c < 0 ? 0 : L - 1;
+    else if (b == AMP_BORDER_WRAP) c = ((c % L) + L) % L;
+    else if (b == AMP_BORDER_REFLECT) {
+        int p = 2 * L;
+        c = ((c % p) + p) % p;
+        c = c < L ? c : p - 1 - c;
+    } else if (b == AMP_BORDER_REFLECT_101) {
+        int p = 2 * L - 2;
+        c = ((c % p) + p) % p;
+        c = c < L ? c : p - c;
+    } else return false;
+    *v = c;
+    return true;
+}
+
+/* A separable filter of a w x h gray 8-bit image into a float one against the host's
+ * loop over the same border rule (constant borders read 0.5), for every border: box
+ * (uniform weights), gaussian (sigma's weights), erode, dilate. Small images test the
+ * weights in the parameter block and in scratch memory (radius 20 and 70); an image
+ * of a megapixel or more takes the CPU devices' block pass (conv.comp, pass 3), edges
+ * and partial blocks included. */
+static void conv_against_host(amp_image_op op, int radius, float sigma, int w, int h)
+{
+    amp_texture *src = sample_u8(1, w, h), *dst = make_texture("f32", 1, amp_extent2(h, w), NULL);
     size_t n;
     float *in = read_values(src, &n);
+    double wt[2 * 70 + 1], total = 0;
+    for (int k = -radius; k <= radius; k++)
+        total += wt[k + radius] = op == AMP_IMAGE_GAUSSIAN ? exp(-(double)k * k / (2.0 * sigma * sigma)) : 1;
+    for (int k = 0; k <= 2 * radius; k++) wt[k] /= total;
     for (int b = AMP_BORDER_REFLECT_101; b <= AMP_BORDER_CONSTANT; b++) {
-        amp_image_filter box = {.op = AMP_IMAGE_BOX, .radius = radius, .border = (amp_border)b, .border_value = {0.5f}};
-        REQUIRE_OK(amp_image_filter_apply(&box, src, dst));
+        amp_image_filter f = {.op = op, .radius = radius, .sigma = sigma, .border = (amp_border)b,
+                              .border_value = {0.5f}};
+        REQUIRE_OK(amp_image_filter_apply(&f, src, dst));
         float *got = read_values(dst, &n);
-        /* the host's box filter over the same border rule */
         double worst = 0;
-        for (int y = 0; y < 7; y++)
-            for (int x = 0; x < 9; x++) {
-                double s = 0;
-                for (int j = -radius; j <= radius; j++)
+        int at = 0;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                double acc = op == AMP_IMAGE_ERODE ? 2 : op == AMP_IMAGE_DILATE ? -1 : 0;
+                for (int j = -radius; j <= radius; j++) {
+                    double row = op == AMP_IMAGE_ERODE ? 2 : op == AMP_IMAGE_DILATE ? -1 : 0;
                     for (int i = -radius; i <= radius; i++) {
                         int xs = x + i, ys = y + j;
-                        int c[2] = {xs, ys}, len[2] = {9, 7};
-                        bool constant = false;
-                        for (int k = 0; k < 2; k++) {
-                            int v = c[k], L = len[k];
-                            if (v >= 0 && v < L) continue;
-                            if (b == AMP_BORDER_REPLICATE) v = v < 0 ? 0 : L - 1;
-                            else if (b == AMP_BORDER_WRAP) v = ((v % L) + L) % L;
-                            else if (b == AMP_BORDER_REFLECT) {
-                                int p = 2 * L;
-                                v = ((v % p) + p) % p;
-                                v = v < L ? v : p - 1 - v;
-                            } else if (b == AMP_BORDER_REFLECT_101) {
-                                int p = 2 * L - 2;
-                                v = ((v % p) + p) % p;
-                                v = v < L ? v : p - v;
-                            } else constant = true;
-                            c[k] = v;
-                        }
-                        s += constant ? 0.5 : in[c[1] * 9 + c[0]];
+                        bool ok = border_coord(b, w, &xs) & border_coord(b, h, &ys);
+                        double v = ok ? in[ys * w + xs] : 0.5;
+                        row = op == AMP_IMAGE_ERODE ? fmin(row, v) : op == AMP_IMAGE_DILATE ? fmax(row, v)
+                                                                                            : row + wt[i + radius] * v;
                     }
-                double d = fabs(s / ((2.0 * radius + 1) * (2.0 * radius + 1)) - got[y * 9 + x]);
-                if (d > worst) worst = d;
+                    acc = op == AMP_IMAGE_ERODE ? fmin(acc, row) : op == AMP_IMAGE_DILATE ? fmax(acc, row)
+                                                                                        : acc + wt[j + radius] * row;
+                }
+                double d = fabs(acc - got[y * w + x]);
+                if (d > worst) {
+                    worst = d;
+                    at = y * w + x;
+                }
             }
         if (!(worst < 1e-5)) {
-            fprintf(stderr, "box radius %d, border %d: differs from the host by %g\n", radius, b, worst);
+            fprintf(stderr, "%s radius %d on %d x %d, border %d: differs from the host by %g at (%d, %d)\n",
+                    amp_image_op_name(op), radius, w, h, b, worst, at % w, at / w);
             test_failures++;
         }
         test_checks++;
@@ -502,8 +527,11 @@ int main(int argc, char **argv)
         equalize_gray_alpha();
         tonemap();
         errors();
-        large_radius(20);
-        large_radius(70);
+        conv_against_host(AMP_IMAGE_BOX, 20, 0, 9, 7);
+        conv_against_host(AMP_IMAGE_BOX, 70, 0, 9, 7);
+        conv_against_host(AMP_IMAGE_GAUSSIAN, 2, 1.5f, 1050, 1010);
+        conv_against_host(AMP_IMAGE_ERODE, 1, 0, 1050, 1010);
+        conv_against_host(AMP_IMAGE_DILATE, 4, 0, 1050, 1010);
     }
     return test_end();
 }

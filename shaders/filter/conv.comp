@@ -3,32 +3,16 @@
 // and sharpen (a * center + b * gaussian). MODE: 0 sum, 1 min, 2 max. Pass
 // (PASS) 0: both directions in one dispatch through a tile in shared memory
 // (radius <= TILE_R); 1: the rows only, into a float texture; 2: the columns of
-// that texture, into the destination. The weights w[0..radius] for offsets
-// 0..radius are in the parameter block up to radius 63, else in the scratch buffer.
+// that texture, into the destination. (CPU devices take conv_block.comp for the first
+// on large images.) The weights w[0..radius] for offsets 0..radius are in the parameter
+// block up to radius 63, else in the scratch buffer.
 #include "filter.glsl"
 layout(local_size_x = 16, local_size_y = 16) in;
-layout(set = 0, binding = 3, std430) readonly buffer Weights { float w[]; } W;
+#include "conv.glsl"
 
-#define TILE_R 4
 #define TILE (16 + 2 * TILE_R)
 shared vec4 tile[TILE][TILE];
 shared vec4 rows[TILE][16];
-
-float weight(int k)
-{
-    k = abs(k);
-    return RADIUS < 64 ? P.weights[k >> 2][k & 3] : W.w[k];
-}
-vec4 take(vec4 acc, vec4 v, int k) { return MODE == 0 ? acc + weight(k) * v : MODE == 1 ? min(acc, v) : max(acc, v); }
-// (a scalar select: a select of constant vectors on a specialization constant
-// becomes a spec-constant op that some drivers evaluate wrongly)
-vec4 start() { return vec4(MODE == 0 ? 0.0 : MODE == 1 ? 1e38 : -1e38); }
-
-void finish(ivec2 p, vec4 acc)
-{
-    vec4 c = P.f.x != 0.0 ? P.f.x * texelFetch(orig, p, 0) + P.f.y * acc : acc;
-    store(p, c);
-}
 
 void main()
 {

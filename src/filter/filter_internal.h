@@ -17,6 +17,7 @@ typedef enum amp__filter_shader {
     AMP__SHADER_BILATERAL,
     AMP__SHADER_RESIZE,
     AMP__SHADER_EQUALIZE,
+    AMP__SHADER_CONV_BLOCK, /* conv's one-pass filters on CPU devices, for large images */
     AMP__SHADER_COUNT
 } amp__filter_shader;
 
