@@ -366,9 +366,6 @@ static void errors(void)
     amp_texture_destroy(&gray);
 }
 
-/* Any radius with every border, even past the image's size (borders are periodic):
- * 20 (two passes, weights in the parameter block) and 70 (weights in the scratch
- * buffer). */
 /* The source coordinate v of an axis of length L through a border (false: outside,
  * for the constant border). */
 static bool border_coord(int b, int L, int *v)
@@ -392,10 +389,11 @@ static bool border_coord(int b, int L, int *v)
 
 /* A separable filter of a w x h gray 8-bit image into a float one against the host's
  * loop over the same border rule (constant borders read 0.5), for every border: box
- * (uniform weights), gaussian (sigma's weights), erode, dilate. Small images test the
- * weights in the parameter block and in scratch memory (radius 20 and 70); an image
- * of a megapixel or more and a radius up to 2 take conv_block.comp on CPU devices,
- * edges and partial blocks included. */
+ * (uniform weights), gaussian (sigma's weights), erode, dilate. Any radius, even past
+ * the image's size (borders are periodic): on small images, 20 (two passes, weights in
+ * the parameter block) and 70 (weights in the scratch buffer); an image of a megapixel
+ * or more and a radius up to 2 take conv_block.comp on CPU devices, edges and partial
+ * blocks included. */
 static void conv_against_host(amp_image_op op, int radius, float sigma, int w, int h)
 {
     amp_texture *src = sample_u8(1, w, h), *dst = make_texture("f32", 1, amp_extent2(h, w), NULL);

@@ -207,8 +207,10 @@ amp_status amp_image_filter_chain(const amp_image_filter *filters, int count, am
  * devices, where lavapipe compiles each pipeline to machine code on creation (0.1 to
  * 0.5 s), while the program does something else (the ampvk tool decodes the image
  * meanwhile), and before timing a chain. It runs the chain on a 16 x 16 texture
- * (resizes to 8 x 8) and submits it (drivers such as lavapipe compile a pipeline
- * when it first runs); nothing waits. Errors as amp_image_filter_chain. */
+ * (resizes to 8 x 8; a megapixel one where a CPU device would run a filter of the chain
+ * through its large-image pass) and submits it (drivers such as lavapipe compile a
+ * pipeline when it first runs), then waits for that run to free its textures. Errors as
+ * amp_image_filter_chain. */
 amp_status amp_image_filter_prepare(amp_accelerator_view *view, const amp_image_filter *filters, int count,
                                     amp_type type, int bits);
 /* The extent a chain produces from a source of extent src (rows, columns): the

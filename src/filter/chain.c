@@ -12,6 +12,18 @@
 #define BLOCK_MIN_PIXELS (1 << 20) /* the smallest destination that conv_block.comp is for */
 #define BLOCK_RADIUS 2            /* and its largest radius (its BLOCK_R) */
 
+/* Whether conv_block.comp runs filter f (radius r, its destination `pixels` large) on v's
+ * device: a CPU device (lavapipe), where a block of outputs per invocation with its
+ * window in registers is 9x the shared-memory tile (4K gaussian 5x5: 0.19 s vs 1.72 s),
+ * which stays the GPUs' pass. Its machine code takes lavapipe 0.5-2 s longer to make (once
+ * per machine: Mesa caches it), so it is for images of a megapixel or more, where it pays. */
+static bool block_pass(const amp_accelerator_view *v, const amp_image_filter *f, int r, int64_t pixels)
+{
+    bool separable = f->op == AMP_IMAGE_GAUSSIAN || f->op == AMP_IMAGE_BOX || f->op == AMP_IMAGE_SHARPEN ||
+                     f->op == AMP_IMAGE_ERODE || f->op == AMP_IMAGE_DILATE;
+    return separable && r <= BLOCK_RADIUS && pixels >= BLOCK_MIN_PIXELS && amp__device_is_cpu(v->dev);
+}
+
 /* One pass: its leading filter (NULL: a copy) and the pointwise filters after it. */
 typedef struct group {
     const amp_image_filter *lead;
@@ -123,6 +135,13 @@ int amp_image_filter_output_components(const amp_image_filter *filters, int coun
     return components;
 }
 
+/* Work groups enough for d's destination, each covering span x span pixels. */
+static void cover(amp__filter_dispatch *d, int span)
+{
+    d->groups[0] = (uint32_t)(d->params.size[2] + span - 1) / (uint32_t)span;
+    d->groups[1] = (uint32_t)(d->params.size[3] + span - 1) / (uint32_t)span;
+}
+
 /* The spec and numbers every dispatch of a pass starts from. */
 static void base_dispatch(const group *gr, const amp_image_filter *fs, amp_texture *in, amp_texture *out,
                           texinfo src, amp__filter_dispatch *d)
@@ -153,8 +172,7 @@ static void base_dispatch(const group *gr, const amp_image_filter *fs, amp_textu
         if (f->op != AMP_IMAGE_COPY) amp__pointwise_add(s, p, f, components, s->mid_levels);
     }
     if (lead && s->ops > 0) s->flags |= AMP__FLAG_QUANTIZE_RAW;
-    d->groups[0] = (uint32_t)(p->size[2] + 15) / 16;
-    d->groups[1] = (uint32_t)(p->size[3] + 15) / 16;
+    cover(d, 16);
 }
 
 /* The pass's checks against its textures, before anything is recorded. */
@@ -202,16 +220,9 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         size_t wsize = sum && r >= 64 ? (size_t)(r + 1) * sizeof(float) : 0;
         if (sum && r < 64) memcpy(d[0].params.weights, weights, (size_t)(r + 1) * sizeof(float));
         if (r <= TILE_RADIUS) {
-            /* on a CPU device (lavapipe) a block of outputs per invocation with its window
-             * in registers (conv_block.comp): 9x the shared-memory tile there (4K gaussian
-             * 5x5: 0.19 s vs 1.72 s), which stays the GPUs' pass. Its machine code takes
-             * lavapipe 0.5-2 s longer to make (once per machine: Mesa caches it), so it is
-             * for images of a megapixel or more, where it pays */
-            if (v->dev->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && r <= BLOCK_RADIUS &&
-                (int64_t)d[0].params.size[2] * d[0].params.size[3] >= BLOCK_MIN_PIXELS) {
+            if (block_pass(v, f, r, (int64_t)w * h)) {
                 d[0].shader = AMP__SHADER_CONV_BLOCK;
-                d[0].groups[0] = (uint32_t)(d[0].params.size[2] + BLOCK_SPAN - 1) / BLOCK_SPAN;
-                d[0].groups[1] = (uint32_t)(d[0].params.size[3] + BLOCK_SPAN - 1) / BLOCK_SPAN;
+                cover(&d[0], BLOCK_SPAN);
             }
             return amp__filter_record(v, d, 1, wsize ? weights : NULL, wsize);
         }
@@ -359,23 +370,26 @@ amp_status amp_image_filter_prepare(amp_accelerator_view *view, const amp_image_
     if (!filters || count < 1 || count > MAX_CHAIN)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_image_filter_prepare: %d filters (1 to %d)", count,
                          MAX_CHAIN);
-    /* The pipelines depend on the types, the filters and their parameters, and on a CPU
-       device on whether an image reaches BLOCK_MIN_PIXELS (conv_block.comp): the same
-       chain on a 16 x 16 texture (there, a megapixel one, left uninitialized), with
-       resizes to 8 x 8 of the same interpolation, makes them all. */
+    /* The pipelines depend on the types, the filters and their parameters, and for
+       conv_block.comp on the image's size: the same chain on a 16 x 16 texture (a
+       megapixel one, left uninitialized, where a filter would take conv_block.comp on a
+       large image), with resizes to 8 x 8 of the same interpolation, makes them all. */
+    if (!view && !(view = amp_default_view())) return amp_last_status();
     amp_image_filter small[MAX_CHAIN];
     memcpy(small, filters, (size_t)count * sizeof *small);
-    for (int i = 0; i < count; i++)
+    bool big = false;
+    for (int i = 0; i < count; i++) {
         if (small[i].op == AMP_IMAGE_RESIZE) small[i].width = small[i].height = 8;
-    bool cpu = view && view->dev->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
-    amp_extent in = cpu ? amp_extent2(1024, 1024) : amp_extent2(16, 16), out;
+        big |= block_pass(view, &small[i], amp__filter_radius(&small[i], bits), BLOCK_MIN_PIXELS);
+    }
+    amp_extent in = big ? amp_extent2(1024, 1024) : amp_extent2(16, 16), out;
     amp_status st = amp_image_filter_output_extent(small, count, in, &out);
     if (st != AMP_OK) return st;
     float zeros[16 * 16 * 4] = {0}; /* the largest texel: 4 floats */
     int comps = amp_type_components(type);
     amp_texture *src = amp_texture_create(view, &(amp_texture_desc){.extent = in, .type = type,
-        .bits_per_scalar_element = bits, .data = cpu ? NULL : zeros,
-        .data_size = cpu ? 0 : 16 * 16 * (size_t)comps * (size_t)(bits / 8)});
+        .bits_per_scalar_element = bits, .data = big ? NULL : zeros,
+        .data_size = big ? 0 : 16 * 16 * (size_t)comps * (size_t)(bits / 8)});
     if (!src) return amp_last_status();
     amp_type out_type = AMP_MAKE_TYPE(amp_type_scalar(type), amp_image_filter_output_components(small, count, comps));
     amp_texture *dst = amp_texture_create(view, &(amp_texture_desc){.extent = out, .type = out_type,

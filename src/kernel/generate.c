@@ -134,10 +134,10 @@ static void add_prologue(text *t, const amp_kernel *k, const amp_kernel_desc *de
     if (k->dev->float64) add(t, "#define AMP_HAS_DOUBLE 1\n");
     /* Vulkan lets fma() round twice; GPUs fuse it, lavapipe (a CPU device) does not:
      * the math library takes exact products another way there. */
-    if (k->dev->props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU) add(t, "#define AMP_FMA_FUSED 1\n");
+    if (!amp__device_is_cpu(k->dev)) add(t, "#define AMP_FMA_FUSED 1\n");
     /* lavapipe's double trunc, round and roundEven are wrong from 2^24 up on some hosts
      * (shaders/ampvk/rounding.glsl): exact ones replace them on CPU devices. */
-    else if (k->dev->float64) add(t, "#define AMP_DOUBLE_ROUNDING_FIX 1\n");
+    if (amp__device_is_cpu(k->dev) && k->dev->float64) add(t, "#define AMP_DOUBLE_ROUNDING_FIX 1\n");
     if (k->dev->float_atomics)
         add(t, "#extension GL_EXT_shader_atomic_float : require\n#define AMP_HAS_FLOAT_ATOMICS 1\n");
     add(t, "layout(local_size_x = %u, local_size_y = %u, local_size_z = %u) in;\n", k->local[0], k->local[1],

@@ -49,7 +49,7 @@ static const amp__device_cache_type builtins = {"built-in kernels", sizeof(amp__
 bool amp__shader_copy_possible(amp__device *d, VkDeviceSize src_offset, VkDeviceSize dst_offset, VkDeviceSize size)
 {
     VkDeviceSize align = d->props.limits.minStorageBufferOffsetAlignment;
-    return d->props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU && size % 16 == 0 && size / 16 <= UINT32_MAX &&
+    return !amp__device_is_cpu(d) && size % 16 == 0 && size / 16 <= UINT32_MAX &&
            src_offset % align == 0 && dst_offset % align == 0 && size <= d->props.limits.maxStorageBufferRange;
 }
 

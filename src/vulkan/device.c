@@ -471,7 +471,7 @@ amp_status amp__device_wait_serial(amp__device *d, uint64_t serial, uint64_t tim
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     uint64_t spin_ns = timeout_ns < 200000 ? timeout_ns : 200000, value = 0;
-    if (d->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) spin_ns = 0; /* the CPU does the work */
+    if (amp__device_is_cpu(d)) spin_ns = 0; /* the CPU does the work */
     VkResult r = VK_NOT_READY;
     for (;;) {
         if (vkGetSemaphoreCounterValue(d->device, d->timeline, &value) == VK_SUCCESS && value >= serial) {

@@ -101,6 +101,13 @@ typedef struct amp__device {
     amp_accelerator_view *view_list; /* the live views, linked by next_on_device */
 } amp__device;
 
+/* A CPU device (lavapipe): fma may round twice, shared memory and texel fetches are dear,
+ * and a wait need not spin. */
+static inline bool amp__device_is_cpu(const amp__device *d)
+{
+    return d->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
 AMP_HIDDEN void amp__lock(amp__device *d);
 AMP_HIDDEN void amp__unlock(amp__device *d);
 /* The device of an accelerator, opened on first use (ampvk's own VkDevice). NULL
