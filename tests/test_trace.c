@@ -3,7 +3,10 @@
  * kernel's compile, record, submit, wait and host copies, a filter, and the device's
  * spans of the dispatch, the filter's passes and the copies, on the same clock: each
  * device span lies inside the host window between its recording and the wait that saw
- * it complete. Misuse gives errors that name the problem. */
+ * it complete. Misuse gives errors that name the problem. A texture's reserved transfers
+ * (amp_texture_reserve_transfers) allocate their staging memory when reserved, not in
+ * the copies that follow, and those copies (an emulated RGB texture, converted over
+ * several cores) bring the texels back exactly. */
 #include <math.h>
 #include <unistd.h>
 
@@ -249,6 +252,49 @@ static void check_trace(const char *path)
     free(ev);
 }
 
+/* Reserved transfers: the large staging allocations happen before the wait that
+ * follows the reservation (the copies after it find their memory ready), and the
+ * texels round-trip through the RGB emulation's conversion, split over the cores. */
+static void reserved_transfers(amp_accelerator_view *v, const char *path)
+{
+    enum { W = 4096, H = 2048 };
+    size_t bytes = (size_t)W * H * 3, staging = (size_t)W * H * 4;
+    uint8_t *in = malloc(bytes), *out = malloc(bytes);
+    amp_texture *t = amp_texture_create(v, &(amp_texture_desc){.extent = amp_extent2(H, W), .type = AMP_UNORM_3,
+                                                                .bits_per_scalar_element = 8});
+    REQUIRE(in && out && t);
+    if (!in || !out || !t) goto done;
+    for (size_t i = 0; i < bytes; i++) in[i] = (uint8_t)(i * 2654435761u >> 13);
+    memset(out, 0, bytes);
+    REQUIRE_FAIL(amp_texture_reserve_transfers(NULL, true, true), AMP_ERROR_INVALID_ARGUMENT, "NULL texture");
+    REQUIRE_OK(amp_trace_start(path));
+    REQUIRE_OK(amp_texture_reserve_transfers(t, true, true));
+    REQUIRE_OK(amp_view_wait(v));
+    REQUIRE_OK(amp_texture_copy_from_host(t, NULL, in, bytes));
+    REQUIRE_OK(amp_texture_copy_to_host(t, NULL, out, bytes));
+    REQUIRE_OK(amp_trace_stop());
+    size_t wrong = 0;
+    for (size_t i = 0; i < bytes; i++) wrong += in[i] != out[i];
+    REQUIRE_CMP(wrong, ==, (size_t)0, "%zu");
+    int n = 0;
+    event *ev = read_trace(path, &n);
+    const event *wait = ev ? find(ev, n, "wait", "wait", 0) : NULL;
+    REQUIRE(wait);
+    int large = 0;
+    for (int i = 0; wait && i < n; i++) {
+        const char *b = strcmp(ev[i].cat, "alloc") == 0 ? strstr(ev[i].args, "\"bytes\":") : NULL;
+        if (!b || strtoull(b + 8, NULL, 10) < staging) continue;
+        large++;
+        REQUIRE_CMP(ev[i].ts + ev[i].dur, <=, wait->ts, "%.3f");
+    }
+    REQUIRE_CMP(large, >=, 1, "%d"); /* (both staging buffers may share one block) */
+    free(ev);
+done:
+    amp_texture_destroy(&t);
+    free(in);
+    free(out);
+}
+
 int main(void)
 {
     test_begin();
@@ -259,6 +305,7 @@ int main(void)
     if (fd >= 0) close(fd);
     trace_work(v, path);
     check_trace(path);
+    reserved_transfers(v, path);
     remove(path);
     REQUIRE_FAIL(amp_trace_start("/nonexistent-dir/trace.json"), AMP_ERROR_INVALID_ARGUMENT,
                  "cannot create \"/nonexistent-dir/trace.json\"");

@@ -67,6 +67,14 @@ AMP_HIDDEN bool amp__cache_enabled(void);
  * is no such directory. */
 AMP_HIDDEN char *amp__cache_path(const char *name);
 
+/* Runs fn(ctx, begin, end) over pieces of [0, count), at least `grain` items each, on
+ * up to as many threads as the host has cores (8 at most), this one included; a piece
+ * whose thread cannot start runs on this one. Returns when every piece is done. For
+ * host copies of many megabytes, whose time is memory latency and page faults more
+ * than bandwidth: one core reaches a fraction of what the memory can do. */
+AMP_HIDDEN void amp__parallel_for(size_t count, size_t grain, void (*fn)(void *ctx, size_t begin, size_t end),
+                                  void *ctx);
+
 /* ---- trace.c ---- */
 /* CLOCK_MONOTONIC in nanoseconds: the clock of the trace. */
 AMP_HIDDEN uint64_t amp__now_ns(void);
@@ -80,7 +88,8 @@ AMP_HIDDEN void amp__trace_end(uint64_t start_ns, const char *cat, const char *n
 /* fn writes the device spans of work that has completed; the trace calls it before it
  * closes (the vulkan layer registers it). */
 AMP_HIDDEN void amp__trace_on_flush(void (*fn)(void));
-/* memcpy, as a "copy" span named name with its bytes when a trace is on. */
+/* memcpy (large ones over several cores, amp__parallel_for), as a "copy" span named
+ * name with its bytes when a trace is on. */
 AMP_HIDDEN void amp__trace_memcpy(void *dst, const void *src, size_t n, const char *name);
 /* A device span (a dispatch or copy, already placed on the host clock) on the track of
  * device (any key; the track is named after device_name). */

@@ -1,7 +1,10 @@
 /* What the runtime needs from the host beyond libc: copied strings, hashes for
- * cache keys, and small lists of values by key. */
+ * cache keys, small lists of values by key, and work split over the cores. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/core.h"
 
@@ -49,4 +52,51 @@ void *amp__keyed_pop(amp__keyed **list, const void **key)
     *list = e->next;
     free(e);
     return value;
+}
+
+#define MAX_PIECES 8
+
+typedef struct piece {
+    void (*fn)(void *ctx, size_t begin, size_t end);
+    void *ctx;
+    size_t begin, end;
+} piece;
+
+static void *run_piece(void *arg)
+{
+    piece *p = arg;
+    p->fn(p->ctx, p->begin, p->end);
+    return NULL;
+}
+
+static int host_cores(void)
+{
+    static atomic_int cores;
+    int n = atomic_load(&cores);
+    if (n == 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        n = c < 1 ? 1 : c > MAX_PIECES ? MAX_PIECES : (int)c;
+        atomic_store(&cores, n);
+    }
+    return n;
+}
+
+void amp__parallel_for(size_t count, size_t grain, void (*fn)(void *ctx, size_t begin, size_t end), void *ctx)
+{
+    size_t n = grain ? count / grain : 1, cores = (size_t)host_cores();
+    if (n > cores) n = cores;
+    if (n <= 1) {
+        fn(ctx, 0, count);
+        return;
+    }
+    piece p[MAX_PIECES];
+    pthread_t thread[MAX_PIECES];
+    bool started[MAX_PIECES] = {false};
+    for (size_t i = 0; i < n; i++) p[i] = (piece){fn, ctx, count * i / n, count * (i + 1) / n};
+    for (size_t i = 1; i < n; i++) started[i] = pthread_create(&thread[i], NULL, run_piece, &p[i]) == 0;
+    run_piece(&p[0]);
+    for (size_t i = 1; i < n; i++) {
+        if (started[i]) pthread_join(thread[i], NULL);
+        else run_piece(&p[i]);
+    }
 }

@@ -207,10 +207,21 @@ amp_status amp_trace_stop(void)
     return open ? AMP_OK : amp__fail(AMP_ERROR_INVALID_STATE, "amp_trace_stop: no trace is being written");
 }
 
+typedef struct copy_job {
+    char *dst;
+    const char *src;
+} copy_job;
+
+static void copy_piece(void *ctx, size_t begin, size_t end)
+{
+    copy_job *j = ctx;
+    memcpy(j->dst + begin, j->src + begin, end - begin);
+}
+
 void amp__trace_memcpy(void *dst, const void *src, size_t n, const char *name)
 {
     uint64_t span = amp__trace_begin();
-    memcpy(dst, src, n);
+    amp__parallel_for(n, (size_t)4 << 20, copy_piece, &(copy_job){dst, src});
     if (!span) return;
     char args[48];
     snprintf(args, sizeof args, "\"bytes\":%zu", n);

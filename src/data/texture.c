@@ -476,8 +476,23 @@ static void convert_widths(const amp__format *f, const void *src, void *dst, siz
     }
 }
 
-/* Host texels into staging (to_image) or back: a copy, or widened / narrowed; a
- * "copy" span in the trace. */
+typedef struct convert_job {
+    const amp__format *f;
+    const char *src;
+    char *dst;
+    bool to_image;
+} convert_job;
+
+static void convert_piece(void *ctx, size_t begin, size_t end)
+{
+    convert_job *j = ctx;
+    size_t from = j->to_image ? j->f->host_texel : j->f->image_texel;
+    size_t to = j->to_image ? j->f->image_texel : j->f->host_texel;
+    convert_widths(j->f, j->src + begin * from, j->dst + begin * to, end - begin, j->to_image);
+}
+
+/* Host texels into staging (to_image) or back: a copy, or widened / narrowed (large
+ * ones over several cores); a "copy" span in the trace. */
 static void convert_texels(const amp__format *f, const void *src, void *dst, size_t texels, bool to_image)
 {
     const char *name = to_image ? "host to staging" : "staging to host";
@@ -486,7 +501,8 @@ static void convert_texels(const amp__format *f, const void *src, void *dst, siz
         return;
     }
     uint64_t span = amp__trace_begin();
-    convert_widths(f, src, dst, texels, to_image);
+    convert_job j = {f, src, dst, to_image};
+    amp__parallel_for(texels, ((size_t)4 << 20) / f->image_texel, convert_piece, &j);
     amp__trace_end(span, "copy", name, NULL);
 }
 
@@ -613,6 +629,23 @@ amp_future *amp_texture_copy_to_host_async(amp_texture *t, const amp_texture_reg
     amp_future *f = NULL;
     texture_host_copy(t, r, dst, size, false, &f, "amp_texture_copy_to_host_async");
     return f;
+}
+
+amp_status amp_texture_reserve_transfers(amp_texture *t, bool to_device, bool to_host)
+{
+    const char *who = "amp_texture_reserve_transfers";
+    if (!t) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL texture", who);
+    amp_texture_region r;
+    amp_status s = resolve_region(who, t, NULL, &r);
+    if (s != AMP_OK) return s;
+    /* the sizes texture_host_copy asks the pool for */
+    VkDeviceSize bytes = (VkDeviceSize)amp_extent_size(r.extent) * t->fmt.image_texel;
+    amp__lock(t->dev);
+    s = amp__device_check(t->dev);
+    if (s == AMP_OK && to_device) s = amp__staging_reserve(t->dev, bytes, false);
+    if (s == AMP_OK && to_host) s = amp__staging_reserve(t->dev, bytes, true);
+    amp__unlock(t->dev);
+    return s;
 }
 
 static bool regions_overlap(const amp_texture_region *a, const amp_texture_region *b)

@@ -200,6 +200,9 @@ struct amp__staging {
 };
 AMP_HIDDEN amp__staging *amp__staging_get(amp__device *d, VkDeviceSize size, bool readback);
 AMP_HIDDEN void amp__staging_put(amp__device *d, amp__staging *s);
+/* Puts a staging buffer of at least size bytes in d's pool now, its pages touched, so
+ * that the transfer that takes it pays for neither. The caller holds the device lock. */
+AMP_HIDDEN amp_status amp__staging_reserve(amp__device *d, VkDeviceSize size, bool readback);
 
 /* ---- stream.c: accelerator_views, batches, submission, futures ---- */
 typedef struct amp__batch amp__batch;
