@@ -515,6 +515,9 @@ static void tonemap(void)
     amp_texture_destroy(&b);
 }
 
+/* src/filter/chain.c's switch for tests (not in the installed headers) */
+void amp__filter_force_subgroup(bool on);
+
 int main(int argc, char **argv)
 {
     test_begin();
@@ -530,6 +533,16 @@ int main(int argc, char **argv)
         conv_against_host(AMP_IMAGE_GAUSSIAN, 2, 1.5f, 1050, 1010);
         conv_against_host(AMP_IMAGE_ERODE, 1, 0, 1050, 1010);
         conv_against_host(AMP_IMAGE_DILATE, 2, 0, 1050, 1010);
+        /* the GPUs' one-pass path (conv_subgroup.comp), forced here where subgroups
+           allow (lavapipe's are 8 wide: radius up to 3), on the same cases */
+        amp__filter_force_subgroup(true);
+        static const char *const separable[] = {"gaussian", "box", "sharpen", "erode", "dilate"};
+        for (int i = 0; i < 5; i++) opencv_cases(separable[i]);
+        conv_against_host(AMP_IMAGE_GAUSSIAN, 2, 1.5f, 333, 250);
+        conv_against_host(AMP_IMAGE_BOX, 3, 0, 333, 250);
+        conv_against_host(AMP_IMAGE_ERODE, 1, 0, 70, 41);
+        conv_against_host(AMP_IMAGE_DILATE, 2, 0, 9, 7);
+        amp__filter_force_subgroup(false);
     }
     return test_end();
 }

@@ -64,7 +64,7 @@ layout(set = 0, binding = 0, std140) uniform Params {
     ivec4 size;         // source width, height; destination width, height
     vec4 border_value;
     vec4 f;             // the filter's numbers
-    vec4 g;
+    ivec4 counts;       // conv_subgroup.comp: the rows of a strip (x)
     vec4 pw_arg[48];    // 3 per pointwise op
     vec4 weights[16];   // conv: w[0..radius] for radius < 64 (else in the scratch buffer)
 } P;

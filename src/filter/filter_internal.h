@@ -18,6 +18,7 @@ typedef enum amp__filter_shader {
     AMP__SHADER_RESIZE,
     AMP__SHADER_EQUALIZE,
     AMP__SHADER_CONV_BLOCK, /* conv's one-pass filters on CPU devices, for large images */
+    AMP__SHADER_CONV_SUBGROUP, /* conv's one-pass filters on GPUs whose subgroups shuffle */
     AMP__SHADER_COUNT
 } amp__filter_shader;
 
@@ -39,7 +40,7 @@ typedef struct amp__filter_params {
     int32_t size[4];   /* source width, height; destination width, height */
     float border_value[4];
     float f[4];
-    float g[4];
+    int32_t counts[4]; /* conv_subgroup.comp: the rows of a strip ([0]) */
     float pw_arg[AMP__MAX_POINTWISE * 3][4];
     float weights[64]; /* conv: w[0..radius] when radius < 64 */
 } amp__filter_params;
@@ -64,6 +65,11 @@ AMP_HIDDEN amp_border amp__filter_border(const amp_image_filter *f);
 /* Appends a pointwise filter to p's program; levels: the intermediate's codes. */
 AMP_HIDDEN void amp__pointwise_add(amp__filter_spec *s, amp__filter_params *p, const amp_image_filter *f,
                                    int components_after, float levels);
+
+/* ---- chain.c ---- */
+/* For tests: CPU devices take conv_subgroup.comp (the GPUs' path for separable filters
+ * of small radius) where their subgroups allow, so that lavapipe checks it. */
+AMP_HIDDEN void amp__filter_force_subgroup(bool on);
 
 /* ---- pass.c ---- */
 /* One dispatch of a pass: the shader and its block, its textures (orig: the

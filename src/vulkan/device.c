@@ -39,6 +39,11 @@ static bool has_extension(const VkExtensionProperties *e, uint32_t n, const char
 static amp_status finish_device(amp__device *d)
 {
     vkGetPhysicalDeviceProperties(d->physical, &d->props);
+    VkPhysicalDeviceSubgroupProperties sub = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &sub};
+    vkGetPhysicalDeviceProperties2(d->physical, &p2);
+    if ((sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) && (sub.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT))
+        d->subgroup_shuffle_size = sub.subgroupSize;
     VkQueueFamilyProperties fams[64];
     d->family_count = 64;
     vkGetPhysicalDeviceQueueFamilyProperties(d->physical, &d->family_count, fams);

@@ -78,6 +78,7 @@ typedef struct amp__device {
     VkPhysicalDeviceMemoryProperties memory;
     bool float64, int64, shared_memory, host_import, float_atomics;
     bool write_without_format; /* shaderStorageImageWriteWithoutFormat is on */
+    uint32_t subgroup_shuffle_size; /* the subgroup size where compute shaders shuffle within subgroups, else 0 */
     VkDeviceSize host_import_alignment;
     VkSemaphore timeline;
     uint64_t next_serial;     /* last serial handed out */
