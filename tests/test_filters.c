@@ -534,9 +534,11 @@ int main(int argc, char **argv)
         conv_against_host(AMP_IMAGE_ERODE, 1, 0, 1050, 1010);
         conv_against_host(AMP_IMAGE_DILATE, 2, 0, 1050, 1010);
         /* the GPUs' one-pass path (conv_subgroup.comp), forced here where subgroups
-           allow (lavapipe's are 8 wide: radius up to 3), on the same cases */
+           allow (lavapipe's are 8 wide: radius up to 3): every border, component
+           count and type of the 5 x 5 gaussian, sharpen (radius 3), 3 x 3 box and
+           erode, 5 x 5 dilate */
         amp__filter_force_subgroup(true);
-        static const char *const separable[] = {"gaussian", "box", "sharpen", "erode", "dilate"};
+        static const char *const separable[] = {"gaussian_r2", "sharpen_a1_s1", "box_r1_", "erode_r1", "dilate_r2"};
         for (int i = 0; i < 5; i++) opencv_cases(separable[i]);
         conv_against_host(AMP_IMAGE_GAUSSIAN, 2, 1.5f, 333, 250);
         conv_against_host(AMP_IMAGE_BOX, 3, 0, 333, 250);
