@@ -515,8 +515,9 @@ static void tonemap(void)
     amp_texture_destroy(&b);
 }
 
-/* src/filter/chain.c's switch for tests (not in the installed headers) */
-void amp__filter_force_subgroup(bool on);
+/* src/filter/chain.c's switch for tests (not in the installed headers; hidden in the
+ * shared library, so weak: NULL where the tests link that, and the forced pass is skipped) */
+__attribute__((weak)) void amp__filter_force_subgroup(bool on);
 
 int main(int argc, char **argv)
 {
@@ -537,14 +538,17 @@ int main(int argc, char **argv)
            allow (lavapipe's are 8 wide: radius up to 3): every border, component
            count and type of the 5 x 5 gaussian, sharpen (radius 3), 3 x 3 box and
            erode, 5 x 5 dilate */
-        amp__filter_force_subgroup(true);
-        static const char *const separable[] = {"gaussian_r2", "sharpen_a1_s1", "box_r1_", "erode_r1", "dilate_r2"};
-        for (int i = 0; i < 5; i++) opencv_cases(separable[i]);
-        conv_against_host(AMP_IMAGE_GAUSSIAN, 2, 1.5f, 333, 250);
-        conv_against_host(AMP_IMAGE_BOX, 3, 0, 333, 250);
-        conv_against_host(AMP_IMAGE_ERODE, 1, 0, 70, 41);
-        conv_against_host(AMP_IMAGE_DILATE, 2, 0, 9, 7);
-        amp__filter_force_subgroup(false);
+        if (amp__filter_force_subgroup) {
+            amp__filter_force_subgroup(true);
+            static const char *const separable[] = {"gaussian_r2", "sharpen_a1_s1", "box_r1_", "erode_r1",
+                                                    "dilate_r2"};
+            for (int i = 0; i < 5; i++) opencv_cases(separable[i]);
+            conv_against_host(AMP_IMAGE_GAUSSIAN, 2, 1.5f, 333, 250);
+            conv_against_host(AMP_IMAGE_BOX, 3, 0, 333, 250);
+            conv_against_host(AMP_IMAGE_ERODE, 1, 0, 70, 41);
+            conv_against_host(AMP_IMAGE_DILATE, 2, 0, 9, 7);
+            amp__filter_force_subgroup(false);
+        }
     }
     return test_end();
 }
