@@ -16,16 +16,21 @@
 #define SUBGROUP_STRIP 32   /* and the rows of a subgroup's strip (16 as fast on an H100; 64 slower) */
 #define SUBGROUP_GROUP 128  /* and its work group's invocations */
 
+/* Whether f is one of conv.comp's separable filters. */
+static bool separable(const amp_image_filter *f)
+{
+    return f->op == AMP_IMAGE_GAUSSIAN || f->op == AMP_IMAGE_BOX || f->op == AMP_IMAGE_SHARPEN ||
+           f->op == AMP_IMAGE_ERODE || f->op == AMP_IMAGE_DILATE;
+}
+
 /* Whether conv_block.comp runs filter f (radius r, its destination `pixels` large) on v's
  * device: a CPU device (lavapipe), where a block of outputs per invocation with its
- * window in registers is 9x the shared-memory tile (4K gaussian 5x5: 0.19 s vs 1.72 s),
- * which stays the GPUs' pass. Its machine code takes lavapipe 0.5-2 s longer to make (once
- * per machine: Mesa caches it), so it is for images of a megapixel or more, where it pays. */
+ * window in registers is 9x the shared-memory tile (4K gaussian 5x5: 0.19 s vs 1.72 s).
+ * Its machine code takes lavapipe 0.5-2 s longer to make (once per machine: Mesa caches
+ * it), so it is for images of a megapixel or more, where it pays. */
 static bool block_pass(const amp_accelerator_view *v, const amp_image_filter *f, int r, int64_t pixels)
 {
-    bool separable = f->op == AMP_IMAGE_GAUSSIAN || f->op == AMP_IMAGE_BOX || f->op == AMP_IMAGE_SHARPEN ||
-                     f->op == AMP_IMAGE_ERODE || f->op == AMP_IMAGE_DILATE;
-    return separable && r <= BLOCK_RADIUS && pixels >= BLOCK_MIN_PIXELS && amp__device_is_cpu(v->dev);
+    return separable(f) && r <= BLOCK_RADIUS && pixels >= BLOCK_MIN_PIXELS && amp__device_is_cpu(v->dev);
 }
 
 static atomic_bool force_subgroup;
@@ -40,12 +45,10 @@ void amp__filter_force_subgroup(bool on) { atomic_store(&force_subgroup, on); }
  * (Forced, a CPU device takes it too where its subgroups are wider than 2r.) */
 static int subgroup_pass(const amp_accelerator_view *v, const amp_image_filter *f, int r)
 {
-    bool separable = f->op == AMP_IMAGE_GAUSSIAN || f->op == AMP_IMAGE_BOX || f->op == AMP_IMAGE_SHARPEN ||
-                     f->op == AMP_IMAGE_ERODE || f->op == AMP_IMAGE_DILATE;
-    int size = (int)v->dev->subgroup_shuffle_size;
+    int size = (int)v->dev->subgroup_shuffle_size; /* 0: no shuffles */
     bool forced = atomic_load(&force_subgroup);
     bool fits = forced ? size > 2 * r : v->dev->props.vendorID == 0x10DE && size >= 2 * r + 8;
-    return separable && r <= SUBGROUP_RADIUS && fits && SUBGROUP_GROUP % size == 0 ? size : 0;
+    return separable(f) && r <= SUBGROUP_RADIUS && size > 0 && fits && SUBGROUP_GROUP % size == 0 ? size : 0;
 }
 
 /* One pass: its leading filter (NULL: a copy) and the pointwise filters after it. */
