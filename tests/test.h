@@ -110,6 +110,14 @@ static inline int test_end(void)
 }
 
 /* Skips the test (exit 77) when there is no accelerator. */
+/* Whether name matches pattern: equal, or (a pattern ending in '*') starting with the
+ * rest (profile entries and trace spans named after a shader that varies by device). */
+static inline bool test_name_matches(const char *name, const char *pattern)
+{
+    size_t len = strlen(pattern);
+    return len > 0 && pattern[len - 1] == '*' ? strncmp(name, pattern, len - 1) == 0 : strcmp(name, pattern) == 0;
+}
+
 static inline amp_accelerator_view *test_view(void)
 {
     amp_accelerator_view *v = amp_default_view();

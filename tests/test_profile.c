@@ -5,13 +5,11 @@
 
 #include "test.h"
 
-/* The entry named name, or (a name ending in '*') the first whose name starts so. */
+/* The first entry whose name matches (test_name_matches). */
 static const amp_profile_entry *find(const amp_profile_entry *e, int n, const char *name)
 {
-    size_t len = strlen(name);
-    bool prefix = len > 0 && name[len - 1] == '*';
     for (int i = 0; i < n; i++)
-        if (prefix ? strncmp(e[i].name, name, len - 1) == 0 : strcmp(e[i].name, name) == 0) return &e[i];
+        if (test_name_matches(e[i].name, name)) return &e[i];
     return NULL;
 }
 

@@ -171,16 +171,12 @@ static event *read_trace(const char *path, int *n)
 
 /* ---- the checks ---- */
 
-/* The first event from `from` on of category cat named name (NULL: any; a name ending
- * in '*': any that starts so). */
+/* The first event from `from` on of category cat whose name matches (NULL: any;
+ * test_name_matches). */
 static const event *find(const event *ev, int n, const char *cat, const char *name, int from)
 {
-    size_t len = name ? strlen(name) : 0;
-    bool prefix = len > 0 && name[len - 1] == '*';
     for (int i = from; i < n; i++)
-        if (strcmp(ev[i].cat, cat) == 0 &&
-            (!name || (prefix ? strncmp(ev[i].name, name, len - 1) == 0 : strcmp(ev[i].name, name) == 0)))
-            return &ev[i];
+        if (strcmp(ev[i].cat, cat) == 0 && (!name || test_name_matches(ev[i].name, name))) return &ev[i];
     return NULL;
 }
 

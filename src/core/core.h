@@ -74,6 +74,8 @@ AMP_HIDDEN char *amp__cache_path(const char *name);
  * than bandwidth: one core reaches a fraction of what the memory can do. */
 AMP_HIDDEN void amp__parallel_for(size_t count, size_t grain, void (*fn)(void *ctx, size_t begin, size_t end),
                                   void *ctx);
+/* The bytes of one piece of a host copy split by amp__parallel_for. */
+#define AMP__COPY_PIECE ((size_t)4 << 20)
 
 /* ---- trace.c ---- */
 /* CLOCK_MONOTONIC in nanoseconds: the clock of the trace. */

@@ -221,7 +221,7 @@ static void copy_piece(void *ctx, size_t begin, size_t end)
 void amp__trace_memcpy(void *dst, const void *src, size_t n, const char *name)
 {
     uint64_t span = amp__trace_begin();
-    amp__parallel_for(n, (size_t)4 << 20, copy_piece, &(copy_job){dst, src});
+    amp__parallel_for(n, AMP__COPY_PIECE, copy_piece, &(copy_job){dst, src});
     if (!span) return;
     char args[48];
     snprintf(args, sizeof args, "\"bytes\":%zu", n);

@@ -502,7 +502,7 @@ static void convert_texels(const amp__format *f, const void *src, void *dst, siz
     }
     uint64_t span = amp__trace_begin();
     convert_job j = {f, src, dst, to_image};
-    amp__parallel_for(texels, ((size_t)4 << 20) / f->image_texel, convert_piece, &j);
+    amp__parallel_for(texels, AMP__COPY_PIECE / f->image_texel, convert_piece, &j);
     amp__trace_end(span, "copy", name, NULL);
 }
 
