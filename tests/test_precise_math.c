@@ -9,11 +9,16 @@
  * be taken as a zero.
  *
  *   test_precise_math [--n N] [--only name,name] [--type float|double] [--table FILE]
+ *                     [--exhaustive]
  *
  * --n: random inputs per case and type (default 8192; the full run uses 1048576);
  * --only: the cases whose name (up to a space) is listed; --table: writes a Markdown
- * table of the worst error per case and type (docs/math.md's). Exit 1 when a bound is
- * broken. */
+ * table of the worst error per case and type (docs/math.md's); --exhaustive: the float
+ * cases of one argument on every one of the 2^32 float bit patterns instead (checked
+ * over all host cores: minutes per case on a GPU host). Exit 1 when a bound is broken. */
+#include <pthread.h>
+#include <unistd.h>
+
 #include <float.h>
 #include <math.h>
 
@@ -236,6 +241,39 @@ static long double case_error(const pm_type *t, const pm_case *c, const pm_input
     return fminl(err, e2);
 }
 
+/* Checks results [from, to) of the inputs into res (worst, where, broken, skipped). */
+static void check_results(const pm_type *t, const pm_case *c, const pm_inputs *in, size_t from, size_t to,
+                          pm_result *res)
+{
+    double bound = c->ulp[t->size == 4 ? 0 : 1];
+    for (size_t i = from; i < to; i++) {
+        long double x[3];
+        long double err = case_error(t, c, in, i, x);
+        if (c->skip && c->skip(x, in->k[i], t->size == 4)) {
+            res->skipped++;
+            continue;
+        }
+        if (err > bound) res->broken++;
+        if (err > res->worst || (i == from && err == 0 && res->worst == 0)) {
+            res->worst = err;
+            memcpy(res->at, x, sizeof x);
+            res->at_k = in->k[i];
+        }
+    }
+}
+
+/* Adds part's counts and (if worse) its worst error to res. */
+static void merge_result(pm_result *res, const pm_result *part)
+{
+    res->broken += part->broken;
+    res->skipped += part->skipped;
+    if (part->worst > res->worst) {
+        res->worst = part->worst;
+        memcpy(res->at, part->at, sizeof res->at);
+        res->at_k = part->at_k;
+    }
+}
+
 static pm_result run_case(amp_accelerator_view *v, const pm_type *t, const pm_case *c, size_t random_n)
 {
     pm_result res = {0};
@@ -247,20 +285,60 @@ static pm_result run_case(amp_accelerator_view *v, const pm_type *t, const pm_ca
     }
     res.ran = run_kernel(v, t, c->body, &in);
     res.n = in.n;
-    double bound = c->ulp[t->size == 4 ? 0 : 1];
-    for (size_t i = 0; res.ran && i < in.n; i++) {
-        long double x[3];
-        long double err = case_error(t, c, &in, i, x);
-        if (c->skip && c->skip(x, in.k[i], t->size == 4)) {
-            res.skipped++;
-            continue;
+    if (res.ran) check_results(t, c, &in, 0, in.n, &res);
+    free_inputs(&in);
+    return res;
+}
+
+/* One host thread's share of a chunk of the exhaustive run. */
+typedef struct pm_share {
+    const pm_type *t;
+    const pm_case *c;
+    const pm_inputs *in;
+    size_t from, to;
+    pm_result res;
+} pm_share;
+
+static void *check_share(void *p)
+{
+    pm_share *s = p;
+    check_results(s->t, s->c, s->in, s->from, s->to, &s->res);
+    return NULL;
+}
+
+/* A float case of one argument on all 2^32 bit patterns, 2^24 to a kernel run, the
+ * results checked over the host's cores. */
+static pm_result run_exhaustive(amp_accelerator_view *v, const pm_type *t, const pm_case *c)
+{
+    enum { CHUNK = 1 << 24, MAX_THREADS = 64 };
+    pm_result res = {0};
+    pm_inputs in = {.n = CHUNK};
+    in.a = calloc(CHUNK, 4);
+    in.b = calloc(CHUNK, 4);
+    in.c = calloc(CHUNK, 4);
+    in.r = calloc(CHUNK, 4);
+    in.k = calloc(CHUNK, sizeof(int));
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : (int)cores;
+    res.ran = in.a && in.b && in.c && in.r && in.k;
+    REQUIRE(res.ran);
+    for (uint64_t base = 0; res.ran && base < (uint64_t)1 << 32; base += CHUNK) {
+        for (uint32_t i = 0; i < CHUNK; i++) ((uint32_t *)in.a)[i] = (uint32_t)base + i;
+        if (!(res.ran = run_kernel(v, t, c->body, &in))) break;
+        pthread_t th[MAX_THREADS];
+        pm_share share[MAX_THREADS];
+        bool started[MAX_THREADS] = {false};
+        for (int i = 0; i < threads; i++)
+            share[i] = (pm_share){t, c, &in, (size_t)CHUNK * i / threads, (size_t)CHUNK * (i + 1) / threads, {0}};
+        for (int i = 1; i < threads; i++) started[i] = pthread_create(&th[i], NULL, check_share, &share[i]) == 0;
+        check_share(&share[0]);
+        for (int i = 1; i < threads; i++) {
+            if (started[i]) pthread_join(th[i], NULL);
+            else check_share(&share[i]); /* no thread: checked here */
+            merge_result(&res, &share[i].res);
         }
-        if (err > bound) res.broken++;
-        if (err > res.worst || (i == 0 && err == 0)) {
-            res.worst = err;
-            memcpy(res.at, x, sizeof x);
-            res.at_k = in.k[i];
-        }
+        merge_result(&res, &share[0].res);
+        res.n += CHUNK;
     }
     free_inputs(&in);
     return res;
@@ -433,6 +511,9 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--table") == 0) table = argv[i + 1];
         else if (strcmp(argv[i], "--type") == 0) type_mask = strcmp(argv[i + 1], "float") == 0 ? PM_FLOAT : PM_DOUBLE;
     }
+    bool exhaustive = false;
+    for (int i = 1; i < argc; i++) exhaustive |= strcmp(argv[i], "--exhaustive") == 0;
+    if (exhaustive) type_mask &= PM_FLOAT;
     test_begin();
     amp_accelerator_view *v = test_view();
     amp_accelerator_info info;
@@ -440,9 +521,10 @@ int main(int argc, char **argv)
     if (!info.supports_double_precision) type_mask &= PM_FLOAT;
     for (int j = 0; j < 2; j++)
         if (type_mask & (1 << j)) types[j].flushes = test_flushes_subnormals(v, types[j].type);
-    printf("precise_math on %s (float subnormals %s, double subnormals %s), %zu random inputs per case\n",
-           info.description, types[0].flushes ? "flushed" : "kept", types[1].flushes ? "flushed" : "kept", n);
-    if (!only) {
+    printf("precise_math on %s (float subnormals %s, double subnormals %s), %s\n", info.description,
+           types[0].flushes ? "flushed" : "kept", types[1].flushes ? "flushed" : "kept",
+           exhaustive ? "every float input" : "random inputs");
+    if (!only && !exhaustive) {
         double_needs_the_feature();
         docs_example(v);
         vector_forms(v, false);
@@ -459,7 +541,8 @@ int main(int argc, char **argv)
             for (int j = 0; j < 2; j++) {
                 int want = c->types ? c->types : PM_BOTH;
                 if (!(want & type_mask & (1 << j))) continue;
-                r[j] = run_case(v, &types[j], c, n);
+                if (exhaustive && (c->args != 1 || c->int_arg)) continue;
+                r[j] = exhaustive ? run_exhaustive(v, &types[j], c) : run_case(v, &types[j], c, n);
                 if (r[j].ran) print_result(&types[j], c, &r[j]);
                 REQUIRE(r[j].broken == 0);
             }

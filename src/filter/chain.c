@@ -47,7 +47,7 @@ static int subgroup_pass(const amp_accelerator_view *v, const amp_image_filter *
 {
     int size = (int)v->dev->subgroup_shuffle_size; /* 0: no shuffles */
     bool forced = atomic_load(&force_subgroup);
-    bool fits = forced ? size > 2 * r : v->dev->props.vendorID == 0x10DE && size >= 2 * r + 8;
+    bool fits = forced ? size > 2 * r : amp__device_is_nvidia(v->dev) && size >= 2 * r + 8;
     return separable(f) && r <= SUBGROUP_RADIUS && size > 0 && fits && SUBGROUP_GROUP % size == 0 ? size : 0;
 }
 

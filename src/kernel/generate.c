@@ -135,6 +135,9 @@ static void add_prologue(text *t, const amp_kernel *k, const amp_kernel_desc *de
     /* Vulkan lets fma() round twice; GPUs fuse it, lavapipe (a CPU device) does not:
      * the math library takes exact products another way there. */
     if (!amp__device_is_cpu(k->dev)) add(t, "#define AMP_FMA_FUSED 1\n");
+    /* where float results below the normal range flush and exp2 is exact at 0 and
+     * saturates, float exp runs without a branch (shaders/ampvk/precise_exp.glsl) */
+    if (amp__device_is_nvidia(k->dev)) add(t, "#define AMP_FTZ_EXP2 1\n");
     /* lavapipe's double trunc, round and roundEven are wrong from 2^24 up on some hosts
      * (shaders/ampvk/rounding.glsl): exact ones replace them on CPU devices. */
     if (amp__device_is_cpu(k->dev) && k->dev->float64) add(t, "#define AMP_DOUBLE_ROUNDING_FIX 1\n");

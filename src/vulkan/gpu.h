@@ -109,6 +109,10 @@ static inline bool amp__device_is_cpu(const amp__device *d)
     return d->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
 }
 
+/* An NVIDIA GPU: compute subgroups are always the 32 it reports, float arithmetic flushes
+ * subnormals, and exp2 is exact at 0 and saturates (to 0 and inf, NaN kept). */
+static inline bool amp__device_is_nvidia(const amp__device *d) { return d->props.vendorID == 0x10DE; }
+
 AMP_HIDDEN void amp__lock(amp__device *d);
 AMP_HIDDEN void amp__unlock(amp__device *d);
 /* The device of an accelerator, opened on first use (ampvk's own VkDevice). NULL
