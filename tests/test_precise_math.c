@@ -505,14 +505,23 @@ int main(int argc, char **argv)
     size_t n = 8192;
     const char *only = NULL, *table = NULL;
     int type_mask = PM_BOTH;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--n") == 0) n = strtoull(argv[i + 1], NULL, 10);
-        else if (strcmp(argv[i], "--only") == 0) only = argv[i + 1];
-        else if (strcmp(argv[i], "--table") == 0) table = argv[i + 1];
-        else if (strcmp(argv[i], "--type") == 0) type_mask = strcmp(argv[i + 1], "float") == 0 ? PM_FLOAT : PM_DOUBLE;
-    }
     bool exhaustive = false;
-    for (int i = 1; i < argc; i++) exhaustive |= strcmp(argv[i], "--exhaustive") == 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--exhaustive") == 0) {
+            exhaustive = true;
+            continue;
+        }
+        const char *option = argv[i], *value = i + 1 < argc ? argv[++i] : NULL;
+        if (value && strcmp(option, "--n") == 0) n = strtoull(value, NULL, 10);
+        else if (value && strcmp(option, "--only") == 0) only = value;
+        else if (value && strcmp(option, "--table") == 0) table = value;
+        else if (value && strcmp(option, "--type") == 0) type_mask = strcmp(value, "float") == 0 ? PM_FLOAT : PM_DOUBLE;
+        else {
+            fprintf(stderr, "test_precise_math: %s %s (the file's comment says what it takes)\n",
+                    value ? "unknown option" : "no value after", option);
+            return 2;
+        }
+    }
     if (exhaustive) type_mask &= PM_FLOAT;
     test_begin();
     amp_accelerator_view *v = test_view();
@@ -544,6 +553,7 @@ int main(int argc, char **argv)
                 if (exhaustive && (c->args != 1 || c->int_arg)) continue;
                 r[j] = exhaustive ? run_exhaustive(v, &types[j], c) : run_case(v, &types[j], c, n);
                 if (r[j].ran) print_result(&types[j], c, &r[j]);
+                fflush(stdout); /* each case's line as it ends (an exhaustive run takes minutes) */
                 REQUIRE(r[j].broken == 0);
             }
             if (tf) table_row(tf, c, r);
