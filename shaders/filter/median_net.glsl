@@ -4,300 +4,157 @@
 // k holds the keys in its first 9 (25) entries, the rest is scratch.
 #define AMP_MEDIAN_WIRES 32
 
-// The median (rank 4) of k[0..8]: 40 min/max operations.
-uvec4 amp_median9(uvec4 k[AMP_MEDIAN_WIRES])
-{
-    { uvec4 t = k[0]; k[0] = min(t, k[1]); k[1] = max(t, k[1]); }
-    { uvec4 t = k[2]; k[2] = min(t, k[3]); k[3] = max(t, k[3]); }
-    { uvec4 t = k[0]; k[0] = min(t, k[2]); k[2] = max(t, k[2]); }
-    { uvec4 t = k[1]; k[1] = min(t, k[3]); k[3] = max(t, k[3]); }
-    { uvec4 t = k[1]; k[1] = min(t, k[2]); k[2] = max(t, k[2]); }
-    { uvec4 t = k[4]; k[4] = min(t, k[5]); k[5] = max(t, k[5]); }
-    { uvec4 t = k[6]; k[6] = min(t, k[7]); k[7] = max(t, k[7]); }
-    { uvec4 t = k[4]; k[4] = min(t, k[6]); k[6] = max(t, k[6]); }
-    { uvec4 t = k[5]; k[5] = min(t, k[7]); k[7] = max(t, k[7]); }
-    { uvec4 t = k[5]; k[5] = min(t, k[6]); k[6] = max(t, k[6]); }
-    { uvec4 t = k[0]; k[0] = min(t, k[4]); k[4] = max(t, k[4]); }
-    { uvec4 t = k[2]; k[2] = min(t, k[6]); k[6] = max(t, k[6]); }
-    { uvec4 t = k[2]; k[2] = min(t, k[4]); k[4] = max(t, k[4]); }
-    { uvec4 t = k[1]; k[1] = min(t, k[5]); k[5] = max(t, k[5]); }
-    k[3] = min(k[3], k[7]);
-    { uvec4 t = k[3]; k[3] = min(t, k[5]); k[5] = max(t, k[5]); }
-    k[2] = max(k[1], k[2]);
-    { uvec4 t = k[3]; k[3] = min(t, k[4]); k[4] = max(t, k[4]); }
-    k[5] = min(k[5], k[6]);
-    k[8] = max(k[0], k[8]);
-    k[4] = min(k[4], k[8]);
-    k[4] = max(k[2], k[4]);
-    k[3] = min(k[3], k[5]);
-    k[4] = max(k[3], k[4]);
-    return k[4];
+// amp_median9(k): the median (rank 4) of k[0..8], 40 min/max operations.
+#define AMP_MEDIAN9(T)                                        \
+T amp_median9(T k[AMP_MEDIAN_WIRES])                          \
+{                                                             \
+    { T t = k[0]; k[0] = min(t, k[1]); k[1] = max(t, k[1]); } \
+    { T t = k[2]; k[2] = min(t, k[3]); k[3] = max(t, k[3]); } \
+    { T t = k[0]; k[0] = min(t, k[2]); k[2] = max(t, k[2]); } \
+    { T t = k[1]; k[1] = min(t, k[3]); k[3] = max(t, k[3]); } \
+    { T t = k[1]; k[1] = min(t, k[2]); k[2] = max(t, k[2]); } \
+    { T t = k[4]; k[4] = min(t, k[5]); k[5] = max(t, k[5]); } \
+    { T t = k[6]; k[6] = min(t, k[7]); k[7] = max(t, k[7]); } \
+    { T t = k[4]; k[4] = min(t, k[6]); k[6] = max(t, k[6]); } \
+    { T t = k[5]; k[5] = min(t, k[7]); k[7] = max(t, k[7]); } \
+    { T t = k[5]; k[5] = min(t, k[6]); k[6] = max(t, k[6]); } \
+    { T t = k[0]; k[0] = min(t, k[4]); k[4] = max(t, k[4]); } \
+    { T t = k[2]; k[2] = min(t, k[6]); k[6] = max(t, k[6]); } \
+    { T t = k[2]; k[2] = min(t, k[4]); k[4] = max(t, k[4]); } \
+    { T t = k[1]; k[1] = min(t, k[5]); k[5] = max(t, k[5]); } \
+    k[3] = min(k[3], k[7]);                                   \
+    { T t = k[3]; k[3] = min(t, k[5]); k[5] = max(t, k[5]); } \
+    k[2] = max(k[1], k[2]);                                   \
+    { T t = k[3]; k[3] = min(t, k[4]); k[4] = max(t, k[4]); } \
+    k[5] = min(k[5], k[6]);                                   \
+    k[8] = max(k[0], k[8]);                                   \
+    k[4] = min(k[4], k[8]);                                   \
+    k[4] = max(k[2], k[4]);                                   \
+    k[3] = min(k[3], k[5]);                                   \
+    k[4] = max(k[3], k[4]);                                   \
+    return k[4];                                              \
 }
+AMP_MEDIAN9(uvec4)
+AMP_MEDIAN9(vec4)
 
-// The median (rank 4) of k[0..8]: 40 min/max operations.
-vec4 amp_median9(vec4 k[AMP_MEDIAN_WIRES])
-{
-    { vec4 t = k[0]; k[0] = min(t, k[1]); k[1] = max(t, k[1]); }
-    { vec4 t = k[2]; k[2] = min(t, k[3]); k[3] = max(t, k[3]); }
-    { vec4 t = k[0]; k[0] = min(t, k[2]); k[2] = max(t, k[2]); }
-    { vec4 t = k[1]; k[1] = min(t, k[3]); k[3] = max(t, k[3]); }
-    { vec4 t = k[1]; k[1] = min(t, k[2]); k[2] = max(t, k[2]); }
-    { vec4 t = k[4]; k[4] = min(t, k[5]); k[5] = max(t, k[5]); }
-    { vec4 t = k[6]; k[6] = min(t, k[7]); k[7] = max(t, k[7]); }
-    { vec4 t = k[4]; k[4] = min(t, k[6]); k[6] = max(t, k[6]); }
-    { vec4 t = k[5]; k[5] = min(t, k[7]); k[7] = max(t, k[7]); }
-    { vec4 t = k[5]; k[5] = min(t, k[6]); k[6] = max(t, k[6]); }
-    { vec4 t = k[0]; k[0] = min(t, k[4]); k[4] = max(t, k[4]); }
-    { vec4 t = k[2]; k[2] = min(t, k[6]); k[6] = max(t, k[6]); }
-    { vec4 t = k[2]; k[2] = min(t, k[4]); k[4] = max(t, k[4]); }
-    { vec4 t = k[1]; k[1] = min(t, k[5]); k[5] = max(t, k[5]); }
-    k[3] = min(k[3], k[7]);
-    { vec4 t = k[3]; k[3] = min(t, k[5]); k[5] = max(t, k[5]); }
-    k[2] = max(k[1], k[2]);
-    { vec4 t = k[3]; k[3] = min(t, k[4]); k[4] = max(t, k[4]); }
-    k[5] = min(k[5], k[6]);
-    k[8] = max(k[0], k[8]);
-    k[4] = min(k[4], k[8]);
-    k[4] = max(k[2], k[4]);
-    k[3] = min(k[3], k[5]);
-    k[4] = max(k[3], k[4]);
-    return k[4];
+// amp_median25(k): the median (rank 12) of k[0..24], 202 min/max operations.
+#define AMP_MEDIAN25(T)                                            \
+T amp_median25(T k[AMP_MEDIAN_WIRES])                              \
+{                                                                  \
+    { T t = k[0]; k[0] = min(t, k[1]); k[1] = max(t, k[1]); }      \
+    { T t = k[2]; k[2] = min(t, k[3]); k[3] = max(t, k[3]); }      \
+    { T t = k[0]; k[0] = min(t, k[2]); k[2] = max(t, k[2]); }      \
+    { T t = k[1]; k[1] = min(t, k[3]); k[3] = max(t, k[3]); }      \
+    { T t = k[1]; k[1] = min(t, k[2]); k[2] = max(t, k[2]); }      \
+    { T t = k[4]; k[4] = min(t, k[5]); k[5] = max(t, k[5]); }      \
+    { T t = k[6]; k[6] = min(t, k[7]); k[7] = max(t, k[7]); }      \
+    { T t = k[4]; k[4] = min(t, k[6]); k[6] = max(t, k[6]); }      \
+    { T t = k[5]; k[5] = min(t, k[7]); k[7] = max(t, k[7]); }      \
+    { T t = k[5]; k[5] = min(t, k[6]); k[6] = max(t, k[6]); }      \
+    { T t = k[0]; k[0] = min(t, k[4]); k[4] = max(t, k[4]); }      \
+    { T t = k[2]; k[2] = min(t, k[6]); k[6] = max(t, k[6]); }      \
+    { T t = k[2]; k[2] = min(t, k[4]); k[4] = max(t, k[4]); }      \
+    { T t = k[1]; k[1] = min(t, k[5]); k[5] = max(t, k[5]); }      \
+    { T t = k[3]; k[3] = min(t, k[7]); k[7] = max(t, k[7]); }      \
+    { T t = k[3]; k[3] = min(t, k[5]); k[5] = max(t, k[5]); }      \
+    { T t = k[1]; k[1] = min(t, k[2]); k[2] = max(t, k[2]); }      \
+    { T t = k[3]; k[3] = min(t, k[4]); k[4] = max(t, k[4]); }      \
+    { T t = k[5]; k[5] = min(t, k[6]); k[6] = max(t, k[6]); }      \
+    { T t = k[8]; k[8] = min(t, k[9]); k[9] = max(t, k[9]); }      \
+    { T t = k[10]; k[10] = min(t, k[11]); k[11] = max(t, k[11]); } \
+    { T t = k[8]; k[8] = min(t, k[10]); k[10] = max(t, k[10]); }   \
+    { T t = k[9]; k[9] = min(t, k[11]); k[11] = max(t, k[11]); }   \
+    { T t = k[9]; k[9] = min(t, k[10]); k[10] = max(t, k[10]); }   \
+    { T t = k[12]; k[12] = min(t, k[13]); k[13] = max(t, k[13]); } \
+    { T t = k[14]; k[14] = min(t, k[15]); k[15] = max(t, k[15]); } \
+    { T t = k[12]; k[12] = min(t, k[14]); k[14] = max(t, k[14]); } \
+    { T t = k[13]; k[13] = min(t, k[15]); k[15] = max(t, k[15]); } \
+    { T t = k[13]; k[13] = min(t, k[14]); k[14] = max(t, k[14]); } \
+    { T t = k[8]; k[8] = min(t, k[12]); k[12] = max(t, k[12]); }   \
+    { T t = k[10]; k[10] = min(t, k[14]); k[14] = max(t, k[14]); } \
+    { T t = k[10]; k[10] = min(t, k[12]); k[12] = max(t, k[12]); } \
+    { T t = k[9]; k[9] = min(t, k[13]); k[13] = max(t, k[13]); }   \
+    { T t = k[11]; k[11] = min(t, k[15]); k[15] = max(t, k[15]); } \
+    { T t = k[11]; k[11] = min(t, k[13]); k[13] = max(t, k[13]); } \
+    { T t = k[9]; k[9] = min(t, k[10]); k[10] = max(t, k[10]); }   \
+    { T t = k[11]; k[11] = min(t, k[12]); k[12] = max(t, k[12]); } \
+    { T t = k[13]; k[13] = min(t, k[14]); k[14] = max(t, k[14]); } \
+    { T t = k[0]; k[0] = min(t, k[8]); k[8] = max(t, k[8]); }      \
+    { T t = k[4]; k[4] = min(t, k[12]); k[12] = max(t, k[12]); }   \
+    { T t = k[4]; k[4] = min(t, k[8]); k[8] = max(t, k[8]); }      \
+    { T t = k[2]; k[2] = min(t, k[10]); k[10] = max(t, k[10]); }   \
+    { T t = k[6]; k[6] = min(t, k[14]); k[14] = max(t, k[14]); }   \
+    { T t = k[6]; k[6] = min(t, k[10]); k[10] = max(t, k[10]); }   \
+    { T t = k[2]; k[2] = min(t, k[4]); k[4] = max(t, k[4]); }      \
+    { T t = k[6]; k[6] = min(t, k[8]); k[8] = max(t, k[8]); }      \
+    { T t = k[10]; k[10] = min(t, k[12]); k[12] = max(t, k[12]); } \
+    { T t = k[1]; k[1] = min(t, k[9]); k[9] = max(t, k[9]); }      \
+    { T t = k[5]; k[5] = min(t, k[13]); k[13] = max(t, k[13]); }   \
+    { T t = k[5]; k[5] = min(t, k[9]); k[9] = max(t, k[9]); }      \
+    { T t = k[3]; k[3] = min(t, k[11]); k[11] = max(t, k[11]); }   \
+    k[7] = min(k[7], k[15]);                                       \
+    { T t = k[7]; k[7] = min(t, k[11]); k[11] = max(t, k[11]); }   \
+    { T t = k[3]; k[3] = min(t, k[5]); k[5] = max(t, k[5]); }      \
+    { T t = k[7]; k[7] = min(t, k[9]); k[9] = max(t, k[9]); }      \
+    { T t = k[11]; k[11] = min(t, k[13]); k[13] = max(t, k[13]); } \
+    { T t = k[1]; k[1] = min(t, k[2]); k[2] = max(t, k[2]); }      \
+    { T t = k[3]; k[3] = min(t, k[4]); k[4] = max(t, k[4]); }      \
+    { T t = k[5]; k[5] = min(t, k[6]); k[6] = max(t, k[6]); }      \
+    { T t = k[7]; k[7] = min(t, k[8]); k[8] = max(t, k[8]); }      \
+    { T t = k[9]; k[9] = min(t, k[10]); k[10] = max(t, k[10]); }   \
+    { T t = k[11]; k[11] = min(t, k[12]); k[12] = max(t, k[12]); } \
+    k[13] = min(k[13], k[14]);                                     \
+    { T t = k[16]; k[16] = min(t, k[17]); k[17] = max(t, k[17]); } \
+    { T t = k[18]; k[18] = min(t, k[19]); k[19] = max(t, k[19]); } \
+    { T t = k[16]; k[16] = min(t, k[18]); k[18] = max(t, k[18]); } \
+    { T t = k[17]; k[17] = min(t, k[19]); k[19] = max(t, k[19]); } \
+    { T t = k[17]; k[17] = min(t, k[18]); k[18] = max(t, k[18]); } \
+    { T t = k[20]; k[20] = min(t, k[21]); k[21] = max(t, k[21]); } \
+    { T t = k[22]; k[22] = min(t, k[23]); k[23] = max(t, k[23]); } \
+    { T t = k[20]; k[20] = min(t, k[22]); k[22] = max(t, k[22]); } \
+    { T t = k[21]; k[21] = min(t, k[23]); k[23] = max(t, k[23]); } \
+    { T t = k[21]; k[21] = min(t, k[22]); k[22] = max(t, k[22]); } \
+    { T t = k[16]; k[16] = min(t, k[20]); k[20] = max(t, k[20]); } \
+    { T t = k[18]; k[18] = min(t, k[22]); k[22] = max(t, k[22]); } \
+    { T t = k[18]; k[18] = min(t, k[20]); k[20] = max(t, k[20]); } \
+    { T t = k[17]; k[17] = min(t, k[21]); k[21] = max(t, k[21]); } \
+    { T t = k[19]; k[19] = min(t, k[23]); k[23] = max(t, k[23]); } \
+    { T t = k[19]; k[19] = min(t, k[21]); k[21] = max(t, k[21]); } \
+    { T t = k[17]; k[17] = min(t, k[18]); k[18] = max(t, k[18]); } \
+    { T t = k[19]; k[19] = min(t, k[20]); k[20] = max(t, k[20]); } \
+    { T t = k[21]; k[21] = min(t, k[22]); k[22] = max(t, k[22]); } \
+    { T t = k[16]; k[16] = min(t, k[24]); k[24] = max(t, k[24]); } \
+    { T t = k[20]; k[20] = min(t, k[24]); k[24] = max(t, k[24]); } \
+    { T t = k[18]; k[18] = min(t, k[20]); k[20] = max(t, k[20]); } \
+    { T t = k[22]; k[22] = min(t, k[24]); k[24] = max(t, k[24]); } \
+    { T t = k[19]; k[19] = min(t, k[21]); k[21] = max(t, k[21]); } \
+    { T t = k[17]; k[17] = min(t, k[18]); k[18] = max(t, k[18]); } \
+    { T t = k[19]; k[19] = min(t, k[20]); k[20] = max(t, k[20]); } \
+    { T t = k[21]; k[21] = min(t, k[22]); k[22] = max(t, k[22]); } \
+    { T t = k[23]; k[23] = min(t, k[24]); k[24] = max(t, k[24]); } \
+    k[16] = max(k[0], k[16]);                                      \
+    k[8] = min(k[8], k[24]);                                       \
+    k[16] = max(k[8], k[16]);                                      \
+    k[20] = max(k[4], k[20]);                                      \
+    k[12] = min(k[12], k[20]);                                     \
+    k[12] = min(k[12], k[16]);                                     \
+    k[18] = max(k[2], k[18]);                                      \
+    k[10] = min(k[10], k[18]);                                     \
+    k[6] = min(k[6], k[22]);                                       \
+    k[10] = max(k[6], k[10]);                                      \
+    k[12] = max(k[10], k[12]);                                     \
+    k[17] = max(k[1], k[17]);                                      \
+    k[17] = max(k[9], k[17]);                                      \
+    k[21] = max(k[5], k[21]);                                      \
+    k[13] = min(k[13], k[21]);                                     \
+    k[13] = min(k[13], k[17]);                                     \
+    k[19] = max(k[3], k[19]);                                      \
+    k[11] = min(k[11], k[19]);                                     \
+    k[7] = min(k[7], k[23]);                                       \
+    k[11] = max(k[7], k[11]);                                      \
+    k[11] = min(k[11], k[13]);                                     \
+    k[12] = max(k[11], k[12]);                                     \
+    return k[12];                                                  \
 }
-
-// The median (rank 12) of k[0..24]: 202 min/max operations.
-uvec4 amp_median25(uvec4 k[AMP_MEDIAN_WIRES])
-{
-    { uvec4 t = k[0]; k[0] = min(t, k[1]); k[1] = max(t, k[1]); }
-    { uvec4 t = k[2]; k[2] = min(t, k[3]); k[3] = max(t, k[3]); }
-    { uvec4 t = k[0]; k[0] = min(t, k[2]); k[2] = max(t, k[2]); }
-    { uvec4 t = k[1]; k[1] = min(t, k[3]); k[3] = max(t, k[3]); }
-    { uvec4 t = k[1]; k[1] = min(t, k[2]); k[2] = max(t, k[2]); }
-    { uvec4 t = k[4]; k[4] = min(t, k[5]); k[5] = max(t, k[5]); }
-    { uvec4 t = k[6]; k[6] = min(t, k[7]); k[7] = max(t, k[7]); }
-    { uvec4 t = k[4]; k[4] = min(t, k[6]); k[6] = max(t, k[6]); }
-    { uvec4 t = k[5]; k[5] = min(t, k[7]); k[7] = max(t, k[7]); }
-    { uvec4 t = k[5]; k[5] = min(t, k[6]); k[6] = max(t, k[6]); }
-    { uvec4 t = k[0]; k[0] = min(t, k[4]); k[4] = max(t, k[4]); }
-    { uvec4 t = k[2]; k[2] = min(t, k[6]); k[6] = max(t, k[6]); }
-    { uvec4 t = k[2]; k[2] = min(t, k[4]); k[4] = max(t, k[4]); }
-    { uvec4 t = k[1]; k[1] = min(t, k[5]); k[5] = max(t, k[5]); }
-    { uvec4 t = k[3]; k[3] = min(t, k[7]); k[7] = max(t, k[7]); }
-    { uvec4 t = k[3]; k[3] = min(t, k[5]); k[5] = max(t, k[5]); }
-    { uvec4 t = k[1]; k[1] = min(t, k[2]); k[2] = max(t, k[2]); }
-    { uvec4 t = k[3]; k[3] = min(t, k[4]); k[4] = max(t, k[4]); }
-    { uvec4 t = k[5]; k[5] = min(t, k[6]); k[6] = max(t, k[6]); }
-    { uvec4 t = k[8]; k[8] = min(t, k[9]); k[9] = max(t, k[9]); }
-    { uvec4 t = k[10]; k[10] = min(t, k[11]); k[11] = max(t, k[11]); }
-    { uvec4 t = k[8]; k[8] = min(t, k[10]); k[10] = max(t, k[10]); }
-    { uvec4 t = k[9]; k[9] = min(t, k[11]); k[11] = max(t, k[11]); }
-    { uvec4 t = k[9]; k[9] = min(t, k[10]); k[10] = max(t, k[10]); }
-    { uvec4 t = k[12]; k[12] = min(t, k[13]); k[13] = max(t, k[13]); }
-    { uvec4 t = k[14]; k[14] = min(t, k[15]); k[15] = max(t, k[15]); }
-    { uvec4 t = k[12]; k[12] = min(t, k[14]); k[14] = max(t, k[14]); }
-    { uvec4 t = k[13]; k[13] = min(t, k[15]); k[15] = max(t, k[15]); }
-    { uvec4 t = k[13]; k[13] = min(t, k[14]); k[14] = max(t, k[14]); }
-    { uvec4 t = k[8]; k[8] = min(t, k[12]); k[12] = max(t, k[12]); }
-    { uvec4 t = k[10]; k[10] = min(t, k[14]); k[14] = max(t, k[14]); }
-    { uvec4 t = k[10]; k[10] = min(t, k[12]); k[12] = max(t, k[12]); }
-    { uvec4 t = k[9]; k[9] = min(t, k[13]); k[13] = max(t, k[13]); }
-    { uvec4 t = k[11]; k[11] = min(t, k[15]); k[15] = max(t, k[15]); }
-    { uvec4 t = k[11]; k[11] = min(t, k[13]); k[13] = max(t, k[13]); }
-    { uvec4 t = k[9]; k[9] = min(t, k[10]); k[10] = max(t, k[10]); }
-    { uvec4 t = k[11]; k[11] = min(t, k[12]); k[12] = max(t, k[12]); }
-    { uvec4 t = k[13]; k[13] = min(t, k[14]); k[14] = max(t, k[14]); }
-    { uvec4 t = k[0]; k[0] = min(t, k[8]); k[8] = max(t, k[8]); }
-    { uvec4 t = k[4]; k[4] = min(t, k[12]); k[12] = max(t, k[12]); }
-    { uvec4 t = k[4]; k[4] = min(t, k[8]); k[8] = max(t, k[8]); }
-    { uvec4 t = k[2]; k[2] = min(t, k[10]); k[10] = max(t, k[10]); }
-    { uvec4 t = k[6]; k[6] = min(t, k[14]); k[14] = max(t, k[14]); }
-    { uvec4 t = k[6]; k[6] = min(t, k[10]); k[10] = max(t, k[10]); }
-    { uvec4 t = k[2]; k[2] = min(t, k[4]); k[4] = max(t, k[4]); }
-    { uvec4 t = k[6]; k[6] = min(t, k[8]); k[8] = max(t, k[8]); }
-    { uvec4 t = k[10]; k[10] = min(t, k[12]); k[12] = max(t, k[12]); }
-    { uvec4 t = k[1]; k[1] = min(t, k[9]); k[9] = max(t, k[9]); }
-    { uvec4 t = k[5]; k[5] = min(t, k[13]); k[13] = max(t, k[13]); }
-    { uvec4 t = k[5]; k[5] = min(t, k[9]); k[9] = max(t, k[9]); }
-    { uvec4 t = k[3]; k[3] = min(t, k[11]); k[11] = max(t, k[11]); }
-    k[7] = min(k[7], k[15]);
-    { uvec4 t = k[7]; k[7] = min(t, k[11]); k[11] = max(t, k[11]); }
-    { uvec4 t = k[3]; k[3] = min(t, k[5]); k[5] = max(t, k[5]); }
-    { uvec4 t = k[7]; k[7] = min(t, k[9]); k[9] = max(t, k[9]); }
-    { uvec4 t = k[11]; k[11] = min(t, k[13]); k[13] = max(t, k[13]); }
-    { uvec4 t = k[1]; k[1] = min(t, k[2]); k[2] = max(t, k[2]); }
-    { uvec4 t = k[3]; k[3] = min(t, k[4]); k[4] = max(t, k[4]); }
-    { uvec4 t = k[5]; k[5] = min(t, k[6]); k[6] = max(t, k[6]); }
-    { uvec4 t = k[7]; k[7] = min(t, k[8]); k[8] = max(t, k[8]); }
-    { uvec4 t = k[9]; k[9] = min(t, k[10]); k[10] = max(t, k[10]); }
-    { uvec4 t = k[11]; k[11] = min(t, k[12]); k[12] = max(t, k[12]); }
-    k[13] = min(k[13], k[14]);
-    { uvec4 t = k[16]; k[16] = min(t, k[17]); k[17] = max(t, k[17]); }
-    { uvec4 t = k[18]; k[18] = min(t, k[19]); k[19] = max(t, k[19]); }
-    { uvec4 t = k[16]; k[16] = min(t, k[18]); k[18] = max(t, k[18]); }
-    { uvec4 t = k[17]; k[17] = min(t, k[19]); k[19] = max(t, k[19]); }
-    { uvec4 t = k[17]; k[17] = min(t, k[18]); k[18] = max(t, k[18]); }
-    { uvec4 t = k[20]; k[20] = min(t, k[21]); k[21] = max(t, k[21]); }
-    { uvec4 t = k[22]; k[22] = min(t, k[23]); k[23] = max(t, k[23]); }
-    { uvec4 t = k[20]; k[20] = min(t, k[22]); k[22] = max(t, k[22]); }
-    { uvec4 t = k[21]; k[21] = min(t, k[23]); k[23] = max(t, k[23]); }
-    { uvec4 t = k[21]; k[21] = min(t, k[22]); k[22] = max(t, k[22]); }
-    { uvec4 t = k[16]; k[16] = min(t, k[20]); k[20] = max(t, k[20]); }
-    { uvec4 t = k[18]; k[18] = min(t, k[22]); k[22] = max(t, k[22]); }
-    { uvec4 t = k[18]; k[18] = min(t, k[20]); k[20] = max(t, k[20]); }
-    { uvec4 t = k[17]; k[17] = min(t, k[21]); k[21] = max(t, k[21]); }
-    { uvec4 t = k[19]; k[19] = min(t, k[23]); k[23] = max(t, k[23]); }
-    { uvec4 t = k[19]; k[19] = min(t, k[21]); k[21] = max(t, k[21]); }
-    { uvec4 t = k[17]; k[17] = min(t, k[18]); k[18] = max(t, k[18]); }
-    { uvec4 t = k[19]; k[19] = min(t, k[20]); k[20] = max(t, k[20]); }
-    { uvec4 t = k[21]; k[21] = min(t, k[22]); k[22] = max(t, k[22]); }
-    { uvec4 t = k[16]; k[16] = min(t, k[24]); k[24] = max(t, k[24]); }
-    { uvec4 t = k[20]; k[20] = min(t, k[24]); k[24] = max(t, k[24]); }
-    { uvec4 t = k[18]; k[18] = min(t, k[20]); k[20] = max(t, k[20]); }
-    { uvec4 t = k[22]; k[22] = min(t, k[24]); k[24] = max(t, k[24]); }
-    { uvec4 t = k[19]; k[19] = min(t, k[21]); k[21] = max(t, k[21]); }
-    { uvec4 t = k[17]; k[17] = min(t, k[18]); k[18] = max(t, k[18]); }
-    { uvec4 t = k[19]; k[19] = min(t, k[20]); k[20] = max(t, k[20]); }
-    { uvec4 t = k[21]; k[21] = min(t, k[22]); k[22] = max(t, k[22]); }
-    { uvec4 t = k[23]; k[23] = min(t, k[24]); k[24] = max(t, k[24]); }
-    k[16] = max(k[0], k[16]);
-    k[8] = min(k[8], k[24]);
-    k[16] = max(k[8], k[16]);
-    k[20] = max(k[4], k[20]);
-    k[12] = min(k[12], k[20]);
-    k[12] = min(k[12], k[16]);
-    k[18] = max(k[2], k[18]);
-    k[10] = min(k[10], k[18]);
-    k[6] = min(k[6], k[22]);
-    k[10] = max(k[6], k[10]);
-    k[12] = max(k[10], k[12]);
-    k[17] = max(k[1], k[17]);
-    k[17] = max(k[9], k[17]);
-    k[21] = max(k[5], k[21]);
-    k[13] = min(k[13], k[21]);
-    k[13] = min(k[13], k[17]);
-    k[19] = max(k[3], k[19]);
-    k[11] = min(k[11], k[19]);
-    k[7] = min(k[7], k[23]);
-    k[11] = max(k[7], k[11]);
-    k[11] = min(k[11], k[13]);
-    k[12] = max(k[11], k[12]);
-    return k[12];
-}
-
-// The median (rank 12) of k[0..24]: 202 min/max operations.
-vec4 amp_median25(vec4 k[AMP_MEDIAN_WIRES])
-{
-    { vec4 t = k[0]; k[0] = min(t, k[1]); k[1] = max(t, k[1]); }
-    { vec4 t = k[2]; k[2] = min(t, k[3]); k[3] = max(t, k[3]); }
-    { vec4 t = k[0]; k[0] = min(t, k[2]); k[2] = max(t, k[2]); }
-    { vec4 t = k[1]; k[1] = min(t, k[3]); k[3] = max(t, k[3]); }
-    { vec4 t = k[1]; k[1] = min(t, k[2]); k[2] = max(t, k[2]); }
-    { vec4 t = k[4]; k[4] = min(t, k[5]); k[5] = max(t, k[5]); }
-    { vec4 t = k[6]; k[6] = min(t, k[7]); k[7] = max(t, k[7]); }
-    { vec4 t = k[4]; k[4] = min(t, k[6]); k[6] = max(t, k[6]); }
-    { vec4 t = k[5]; k[5] = min(t, k[7]); k[7] = max(t, k[7]); }
-    { vec4 t = k[5]; k[5] = min(t, k[6]); k[6] = max(t, k[6]); }
-    { vec4 t = k[0]; k[0] = min(t, k[4]); k[4] = max(t, k[4]); }
-    { vec4 t = k[2]; k[2] = min(t, k[6]); k[6] = max(t, k[6]); }
-    { vec4 t = k[2]; k[2] = min(t, k[4]); k[4] = max(t, k[4]); }
-    { vec4 t = k[1]; k[1] = min(t, k[5]); k[5] = max(t, k[5]); }
-    { vec4 t = k[3]; k[3] = min(t, k[7]); k[7] = max(t, k[7]); }
-    { vec4 t = k[3]; k[3] = min(t, k[5]); k[5] = max(t, k[5]); }
-    { vec4 t = k[1]; k[1] = min(t, k[2]); k[2] = max(t, k[2]); }
-    { vec4 t = k[3]; k[3] = min(t, k[4]); k[4] = max(t, k[4]); }
-    { vec4 t = k[5]; k[5] = min(t, k[6]); k[6] = max(t, k[6]); }
-    { vec4 t = k[8]; k[8] = min(t, k[9]); k[9] = max(t, k[9]); }
-    { vec4 t = k[10]; k[10] = min(t, k[11]); k[11] = max(t, k[11]); }
-    { vec4 t = k[8]; k[8] = min(t, k[10]); k[10] = max(t, k[10]); }
-    { vec4 t = k[9]; k[9] = min(t, k[11]); k[11] = max(t, k[11]); }
-    { vec4 t = k[9]; k[9] = min(t, k[10]); k[10] = max(t, k[10]); }
-    { vec4 t = k[12]; k[12] = min(t, k[13]); k[13] = max(t, k[13]); }
-    { vec4 t = k[14]; k[14] = min(t, k[15]); k[15] = max(t, k[15]); }
-    { vec4 t = k[12]; k[12] = min(t, k[14]); k[14] = max(t, k[14]); }
-    { vec4 t = k[13]; k[13] = min(t, k[15]); k[15] = max(t, k[15]); }
-    { vec4 t = k[13]; k[13] = min(t, k[14]); k[14] = max(t, k[14]); }
-    { vec4 t = k[8]; k[8] = min(t, k[12]); k[12] = max(t, k[12]); }
-    { vec4 t = k[10]; k[10] = min(t, k[14]); k[14] = max(t, k[14]); }
-    { vec4 t = k[10]; k[10] = min(t, k[12]); k[12] = max(t, k[12]); }
-    { vec4 t = k[9]; k[9] = min(t, k[13]); k[13] = max(t, k[13]); }
-    { vec4 t = k[11]; k[11] = min(t, k[15]); k[15] = max(t, k[15]); }
-    { vec4 t = k[11]; k[11] = min(t, k[13]); k[13] = max(t, k[13]); }
-    { vec4 t = k[9]; k[9] = min(t, k[10]); k[10] = max(t, k[10]); }
-    { vec4 t = k[11]; k[11] = min(t, k[12]); k[12] = max(t, k[12]); }
-    { vec4 t = k[13]; k[13] = min(t, k[14]); k[14] = max(t, k[14]); }
-    { vec4 t = k[0]; k[0] = min(t, k[8]); k[8] = max(t, k[8]); }
-    { vec4 t = k[4]; k[4] = min(t, k[12]); k[12] = max(t, k[12]); }
-    { vec4 t = k[4]; k[4] = min(t, k[8]); k[8] = max(t, k[8]); }
-    { vec4 t = k[2]; k[2] = min(t, k[10]); k[10] = max(t, k[10]); }
-    { vec4 t = k[6]; k[6] = min(t, k[14]); k[14] = max(t, k[14]); }
-    { vec4 t = k[6]; k[6] = min(t, k[10]); k[10] = max(t, k[10]); }
-    { vec4 t = k[2]; k[2] = min(t, k[4]); k[4] = max(t, k[4]); }
-    { vec4 t = k[6]; k[6] = min(t, k[8]); k[8] = max(t, k[8]); }
-    { vec4 t = k[10]; k[10] = min(t, k[12]); k[12] = max(t, k[12]); }
-    { vec4 t = k[1]; k[1] = min(t, k[9]); k[9] = max(t, k[9]); }
-    { vec4 t = k[5]; k[5] = min(t, k[13]); k[13] = max(t, k[13]); }
-    { vec4 t = k[5]; k[5] = min(t, k[9]); k[9] = max(t, k[9]); }
-    { vec4 t = k[3]; k[3] = min(t, k[11]); k[11] = max(t, k[11]); }
-    k[7] = min(k[7], k[15]);
-    { vec4 t = k[7]; k[7] = min(t, k[11]); k[11] = max(t, k[11]); }
-    { vec4 t = k[3]; k[3] = min(t, k[5]); k[5] = max(t, k[5]); }
-    { vec4 t = k[7]; k[7] = min(t, k[9]); k[9] = max(t, k[9]); }
-    { vec4 t = k[11]; k[11] = min(t, k[13]); k[13] = max(t, k[13]); }
-    { vec4 t = k[1]; k[1] = min(t, k[2]); k[2] = max(t, k[2]); }
-    { vec4 t = k[3]; k[3] = min(t, k[4]); k[4] = max(t, k[4]); }
-    { vec4 t = k[5]; k[5] = min(t, k[6]); k[6] = max(t, k[6]); }
-    { vec4 t = k[7]; k[7] = min(t, k[8]); k[8] = max(t, k[8]); }
-    { vec4 t = k[9]; k[9] = min(t, k[10]); k[10] = max(t, k[10]); }
-    { vec4 t = k[11]; k[11] = min(t, k[12]); k[12] = max(t, k[12]); }
-    k[13] = min(k[13], k[14]);
-    { vec4 t = k[16]; k[16] = min(t, k[17]); k[17] = max(t, k[17]); }
-    { vec4 t = k[18]; k[18] = min(t, k[19]); k[19] = max(t, k[19]); }
-    { vec4 t = k[16]; k[16] = min(t, k[18]); k[18] = max(t, k[18]); }
-    { vec4 t = k[17]; k[17] = min(t, k[19]); k[19] = max(t, k[19]); }
-    { vec4 t = k[17]; k[17] = min(t, k[18]); k[18] = max(t, k[18]); }
-    { vec4 t = k[20]; k[20] = min(t, k[21]); k[21] = max(t, k[21]); }
-    { vec4 t = k[22]; k[22] = min(t, k[23]); k[23] = max(t, k[23]); }
-    { vec4 t = k[20]; k[20] = min(t, k[22]); k[22] = max(t, k[22]); }
-    { vec4 t = k[21]; k[21] = min(t, k[23]); k[23] = max(t, k[23]); }
-    { vec4 t = k[21]; k[21] = min(t, k[22]); k[22] = max(t, k[22]); }
-    { vec4 t = k[16]; k[16] = min(t, k[20]); k[20] = max(t, k[20]); }
-    { vec4 t = k[18]; k[18] = min(t, k[22]); k[22] = max(t, k[22]); }
-    { vec4 t = k[18]; k[18] = min(t, k[20]); k[20] = max(t, k[20]); }
-    { vec4 t = k[17]; k[17] = min(t, k[21]); k[21] = max(t, k[21]); }
-    { vec4 t = k[19]; k[19] = min(t, k[23]); k[23] = max(t, k[23]); }
-    { vec4 t = k[19]; k[19] = min(t, k[21]); k[21] = max(t, k[21]); }
-    { vec4 t = k[17]; k[17] = min(t, k[18]); k[18] = max(t, k[18]); }
-    { vec4 t = k[19]; k[19] = min(t, k[20]); k[20] = max(t, k[20]); }
-    { vec4 t = k[21]; k[21] = min(t, k[22]); k[22] = max(t, k[22]); }
-    { vec4 t = k[16]; k[16] = min(t, k[24]); k[24] = max(t, k[24]); }
-    { vec4 t = k[20]; k[20] = min(t, k[24]); k[24] = max(t, k[24]); }
-    { vec4 t = k[18]; k[18] = min(t, k[20]); k[20] = max(t, k[20]); }
-    { vec4 t = k[22]; k[22] = min(t, k[24]); k[24] = max(t, k[24]); }
-    { vec4 t = k[19]; k[19] = min(t, k[21]); k[21] = max(t, k[21]); }
-    { vec4 t = k[17]; k[17] = min(t, k[18]); k[18] = max(t, k[18]); }
-    { vec4 t = k[19]; k[19] = min(t, k[20]); k[20] = max(t, k[20]); }
-    { vec4 t = k[21]; k[21] = min(t, k[22]); k[22] = max(t, k[22]); }
-    { vec4 t = k[23]; k[23] = min(t, k[24]); k[24] = max(t, k[24]); }
-    k[16] = max(k[0], k[16]);
-    k[8] = min(k[8], k[24]);
-    k[16] = max(k[8], k[16]);
-    k[20] = max(k[4], k[20]);
-    k[12] = min(k[12], k[20]);
-    k[12] = min(k[12], k[16]);
-    k[18] = max(k[2], k[18]);
-    k[10] = min(k[10], k[18]);
-    k[6] = min(k[6], k[22]);
-    k[10] = max(k[6], k[10]);
-    k[12] = max(k[10], k[12]);
-    k[17] = max(k[1], k[17]);
-    k[17] = max(k[9], k[17]);
-    k[21] = max(k[5], k[21]);
-    k[13] = min(k[13], k[21]);
-    k[13] = min(k[13], k[17]);
-    k[19] = max(k[3], k[19]);
-    k[11] = min(k[11], k[19]);
-    k[7] = min(k[7], k[23]);
-    k[11] = max(k[7], k[11]);
-    k[11] = min(k[11], k[13]);
-    k[12] = max(k[11], k[12]);
-    return k[12];
-}
+AMP_MEDIAN25(uvec4)
+AMP_MEDIAN25(vec4)
