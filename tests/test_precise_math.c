@@ -512,15 +512,17 @@ int main(int argc, char **argv)
             continue;
         }
         const char *option = argv[i], *value = i + 1 < argc ? argv[++i] : NULL;
-        if (value && strcmp(option, "--n") == 0) n = strtoull(value, NULL, 10);
-        else if (value && strcmp(option, "--only") == 0) only = value;
-        else if (value && strcmp(option, "--table") == 0) table = value;
-        else if (value && strcmp(option, "--type") == 0) type_mask = strcmp(value, "float") == 0 ? PM_FLOAT : PM_DOUBLE;
-        else {
+        bool known = strcmp(option, "--n") == 0 || strcmp(option, "--only") == 0 || strcmp(option, "--table") == 0 ||
+                     strcmp(option, "--type") == 0;
+        if (!known || !value) {
             fprintf(stderr, "test_precise_math: %s %s (the file's comment says what it takes)\n",
-                    value ? "unknown option" : "no value after", option);
+                    known ? "no value after" : "unknown option", option);
             return 2;
         }
+        if (strcmp(option, "--n") == 0) n = strtoull(value, NULL, 10);
+        else if (strcmp(option, "--only") == 0) only = value;
+        else if (strcmp(option, "--table") == 0) table = value;
+        else type_mask = strcmp(value, "float") == 0 ? PM_FLOAT : PM_DOUBLE;
     }
     if (exhaustive) type_mask &= PM_FLOAT;
     test_begin();

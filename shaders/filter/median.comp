@@ -28,18 +28,19 @@ void main()
     if (outside(p)) return;
     int r = RADIUS, side = 2 * r + 1, n = side * side;
     vec4 result = vec4(0.0);
-    if ((r == 1 || r == 2) && (FLAGS & FLAG_CODES) != 0) { // specialization constants: one branch stays
-        // a unorm source's values are its codes over their count, ordered as the codes
+    if (r == 1 || r == 2) { // specialization constants: one branch stays
         vec4 v[AMP_MEDIAN_WIRES];
         for (int y = 0; y < side; y++)
             for (int x = 0; x < side; x++) v[y * side + x] = fetch(p + ivec2(x - r, y - r));
-        result = r == 1 ? amp_median9(v) : amp_median25(v);
-    } else if (r == 1 || r == 2) {
-        uvec4 k[AMP_MEDIAN_WIRES];
-        for (int y = 0; y < side; y++)
-            for (int x = 0; x < side; x++) k[y * side + x] = keys_of(fetch(p + ivec2(x - r, y - r)));
-        uvec4 m = r == 1 ? amp_median9(k) : amp_median25(k);
-        for (int ch = 0; ch < SRC_N; ch++) result[ch] = value_of(m[ch]);
+        if ((FLAGS & FLAG_CODES) != 0) {
+            // a unorm source's values are its codes over their count, ordered as the codes
+            result = r == 1 ? amp_median9(v) : amp_median25(v);
+        } else {
+            uvec4 k[AMP_MEDIAN_WIRES];
+            for (int j = 0; j < n; j++) k[j] = keys_of(v[j]);
+            uvec4 m = r == 1 ? amp_median9(k) : amp_median25(k);
+            for (int ch = 0; ch < SRC_N; ch++) result[ch] = value_of(m[ch]);
+        }
     } else {
         int bits = (FLAGS & FLAG_CODES) != 0 ? (SRC_LEVELS > 255.0 ? 16 : 8) : 32;
         uint keys[225];
