@@ -517,7 +517,7 @@ static void tonemap(void)
 
 /* src/filter/chain.c's switch for tests (not in the installed headers; hidden in the
  * shared library, so weak: NULL where the tests link that, and the forced pass is skipped) */
-__attribute__((weak)) void amp__filter_force_subgroup(bool on);
+__attribute__((weak)) void amp__filter_force_gpu_paths(bool on);
 
 int main(int argc, char **argv)
 {
@@ -534,12 +534,14 @@ int main(int argc, char **argv)
         conv_against_host(AMP_IMAGE_GAUSSIAN, 2, 1.5f, 1050, 1010);
         conv_against_host(AMP_IMAGE_ERODE, 1, 0, 1050, 1010);
         conv_against_host(AMP_IMAGE_DILATE, 2, 0, 1050, 1010);
-        /* the GPUs' one-pass path (conv_subgroup.comp), forced here where subgroups
-           allow (lavapipe's are 8 wide: radius up to 3): every border, component
-           count and type of the 5 x 5 gaussian, sharpen (radius 3), 3 x 3 box and
-           erode, 5 x 5 dilate */
-        if (amp__filter_force_subgroup) {
-            amp__filter_force_subgroup(true);
+        /* the GPUs' paths, forced here: the one-pass conv_subgroup.comp where subgroups
+           allow (lavapipe's are 8 wide: radius up to 3): every border, component count
+           and type of the 5 x 5 gaussian, sharpen (radius 3), 3 x 3 box and erode, 5 x 5
+           dilate; the two-pass conv_run.comp: gaussian radius 7 and 12 (every border
+           there is), box 6, erode and dilate 5, sharpen at sigma 2, box radius 20 and 70
+           (weights in the scratch buffer) against the host */
+        if (amp__filter_force_gpu_paths) {
+            amp__filter_force_gpu_paths(true);
             static const char *const separable[] = {"gaussian_r2", "sharpen_a1_s1", "box_r1_", "erode_r1",
                                                     "dilate_r2"};
             for (int i = 0; i < 5; i++) opencv_cases(separable[i]);
@@ -547,7 +549,12 @@ int main(int argc, char **argv)
             conv_against_host(AMP_IMAGE_BOX, 3, 0, 333, 250);
             conv_against_host(AMP_IMAGE_ERODE, 1, 0, 70, 41);
             conv_against_host(AMP_IMAGE_DILATE, 2, 0, 9, 7);
-            amp__filter_force_subgroup(false);
+            static const char *const two_pass[] = {"gaussian_r7", "gaussian_r12", "box_r6", "erode_r5", "dilate_r5",
+                                                   "sharpen_a0.5_s2"};
+            for (int i = 0; i < 6; i++) opencv_cases(two_pass[i]);
+            conv_against_host(AMP_IMAGE_BOX, 20, 0, 9, 7);
+            conv_against_host(AMP_IMAGE_BOX, 70, 0, 9, 7);
+            amp__filter_force_gpu_paths(false);
         }
     }
     return test_end();

@@ -2,7 +2,7 @@
  * ampvk bench: what ampvk costs on an accelerator, and the host image codecs.
  *
  *     ampvk bench [--json] [--device SPEC] [--size-mb N] [--filters] [--only SECTIONS]
- *                 [--image FILE.png] [--quick]
+ *                 [--filter CHAIN]... [--image FILE.png] [--quick]
  *
  * Sections (--only takes a comma-separated list of their names, or all: every one but
  * image; by default every section but image, or with --image only image):
@@ -20,7 +20,9 @@
  *              float and double, fast_math in float, in G results/s over 4M elements x 256
  *              evaluations each (device time from the view's profile); the same loop as
  *              scripts/bench_math_cuda.cu, which runs CUDA's functions for comparison
- * --filters is --only filters; --image adds its section to --only's or --filters'. --quick
+ * --filter CHAIN (repeatable) times those chains (filters as `ampvk filter` takes them,
+ * separated by spaces) instead of the built-in list, and implies --filters. --filters is
+ * --only filters; --image adds its section to --only's or --filters'. --quick
  * (for tests) makes everything small: a 960x540 image and few repetitions. The table goes
  * to stdout; with --json one JSON object goes to stdout and the table to stderr.
  * Exit codes: 0, 1 on any error, 2 for a usage error.
@@ -44,7 +46,7 @@ extern char **environ;
 
 static const char bench_help[] =
     "usage: ampvk bench [--json] [--device SPEC] [--size-mb N] [--filters] [--only SECTIONS]\n"
-    "                   [--image FILE.png] [--quick]\n"
+    "                   [--filter CHAIN]... [--image FILE.png] [--quick]\n"
     "\n"
     "Times what ampvk costs on an accelerator, section by section (by default every\n"
     "section but image; with --image, only image):\n"
@@ -64,6 +66,9 @@ static const char bench_help[] =
     "  --device SPEC     the accelerator: an index, a device path or a name substring\n"
     "  --size-mb N       MiB for the bandwidth and transfer sections (default 1024)\n"
     "  --filters         the filters section (as --only filters)\n"
+    "  --filter CHAIN    time this chain in the filters section instead of the built-in\n"
+    "                    list (repeatable; filters as ampvk filter takes them, separated by\n"
+    "                    spaces, e.g. 'gaussian:sigma=2 invert'); implies --filters\n"
     "  --only SECTIONS   only these sections, comma-separated (bandwidth,dispatch,...), or\n"
     "                    all: every one but image\n"
     "  --image FILE.png  time FILE's load and save (any format ampvk reads): the image\n"
@@ -123,7 +128,7 @@ static const char *const filter_specs[] = {
     "resize:width=1920,height=1080,interpolation=nearest", "resize:width=1920,height=1080,interpolation=area",
     "resize:width=1920,height=1080,interpolation=cubic", "resize:width=1920,height=1080,interpolation=lanczos4",
     "equalize", "tonemap:curve=aces", "gaussian:radius=2 grayscale invert"};
-enum { FILTER_COUNT = sizeof filter_specs / sizeof *filter_specs, IMAGE_RUNS = 5 };
+enum { FILTER_COUNT = sizeof filter_specs / sizeof *filter_specs, IMAGE_RUNS = 5, MAX_FILTER_ARGS = 64 };
 
 /* The options and every figure measured; a figure is valid when its section ran. */
 typedef struct bench {
@@ -142,7 +147,9 @@ typedef struct bench {
     double chain_us, record_us, trip_us;
     double up_gbps, down_gbps, first_up_gbps, first_down_gbps;
     int filter_width, filter_height;
-    double device_copy_ms, copy_filter_ms, filter_ms[FILTER_COUNT];
+    const char *const *specs; /* the chains the filters section times: filter_specs or --filter's */
+    int spec_count;
+    double device_copy_ms, copy_filter_ms, filter_ms[FILTER_COUNT > MAX_FILTER_ARGS ? FILTER_COUNT : MAX_FILTER_ARGS];
     double cold_ms, warm_ms;
     double math_gps[MATH_FNS][MATH_VARIANTS]; /* G results/s; NAN: not run (no such function, no double) */
     int cold_cached, warm_cached;
@@ -359,7 +366,7 @@ done:
 
 /* A filter chain and its textures, for per_call. */
 typedef struct filter_run {
-    amp_image_filter f[4];
+    amp_image_filter f[16];
     int n;
     amp_texture *src, *dst;
 } filter_run;
@@ -422,25 +429,38 @@ static int bench_filters(bench *b)
     fprintf(b->out, "%-54s %10.3f ms  %8.2f %12.2f\n", "device copy (amp_texture_copy)", b->device_copy_ms,
             device_s / copy_s, 1.0);
     fprintf(b->out, "%-54s %10.3f ms  %8.2f %12.2f\n", "copy filter", b->copy_filter_ms, 1.0, copy_s / device_s);
-    for (int i = 0; i < FILTER_COUNT; i++) {
+    for (int i = 0; i < b->spec_count; i++) {
         filter_run r = {0};
-        char spec[160];
-        snprintf(spec, sizeof spec, "%s", filter_specs[i]);
+        char spec[1024];
+        if ((size_t)snprintf(spec, sizeof spec, "%s", b->specs[i]) >= sizeof spec) {
+            tool_error("bench", "--filter: a chain of %zu characters (at most %zu)", strlen(b->specs[i]),
+                       sizeof spec - 1);
+            goto done;
+        }
         char *save = NULL;
-        for (char *tok = strtok_r(spec, " ", &save); tok && r.n < 4; tok = strtok_r(NULL, " ", &save))
+        for (char *tok = strtok_r(spec, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+            if (r.n == (int)(sizeof r.f / sizeof *r.f)) {
+                tool_error("bench", "--filter: more than %d filters in '%s'", r.n, b->specs[i]);
+                goto done;
+            }
             if (failed(amp_image_filter_parse(tok, &r.f[r.n++]), tok)) goto done;
-        int comps = strcmp(filter_specs[i], "equalize") == 0 ? 1 : 4;
+        }
+        if (r.n == 0) {
+            tool_error("bench", "--filter: no filter in '%s'", b->specs[i]);
+            goto done;
+        }
+        int comps = strncmp(b->specs[i], "equalize", 8) == 0 ? 1 : 4;
         amp_extent out;
-        if (failed(amp_image_filter_output_extent(r.f, r.n, e, &out), filter_specs[i])) goto done;
+        if (failed(amp_image_filter_output_extent(r.f, r.n, e, &out), b->specs[i])) goto done;
         double s = 0;
         int err = make_image(b, comps, e, true, &r.src) ||
                   make_image(b, amp_image_filter_output_components(r.f, r.n, comps), out, false, &r.dst) ||
-                  per_call(b, run_filter, &r, filter_specs[i], &s);
+                  per_call(b, run_filter, &r, b->specs[i], &s);
         amp_texture_destroy(&r.src);
         amp_texture_destroy(&r.dst);
         if (err) goto done;
         b->filter_ms[i] = s * 1e3;
-        fprintf(b->out, "%-54s %10.3f ms  %8.2f %12.2f\n", filter_specs[i], s * 1e3, s / copy_s, s / device_s);
+        fprintf(b->out, "%-54s %10.3f ms  %8.2f %12.2f\n", b->specs[i], s * 1e3, s / copy_s, s / device_s);
     }
     rc = 0;
 done:
@@ -796,9 +816,9 @@ static void print_json(const bench *b)
         json_num("device_copy_ms", b->device_copy_ms, 4, false);
         json_num("copy_filter_ms", b->copy_filter_ms, 4, false);
         printf(", \"results\": [");
-        for (int i = 0; i < FILTER_COUNT; i++) {
+        for (int i = 0; i < b->spec_count; i++) {
             printf("%s{\"filter\": ", i ? ", " : "");
-            tool_json_string(filter_specs[i]);
+            tool_json_string(b->specs[i]);
             json_num("ms", b->filter_ms[i], 4, false);
             json_num("x_copy", b->filter_ms[i] / b->copy_filter_ms, 3, false);
             json_num("x_device_copy", b->filter_ms[i] / b->device_copy_ms, 3, false);
@@ -874,7 +894,8 @@ int ampvk_bench_main(int argc, char **argv)
         fputs(bench_help, stdout);
         return 0;
     }
-    bench b = {.out = stdout, .mb = 1024};
+    bench b = {.out = stdout, .mb = 1024, .specs = filter_specs, .spec_count = FILTER_COUNT};
+    static const char *chains[MAX_FILTER_ARGS];
     bool json = false, child = false, filters_only = false;
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
@@ -898,6 +919,13 @@ int ampvk_bench_main(int argc, char **argv)
         } else if (tool_option(argc, argv, &i, "--image", &val)) {
             if (!val || !*val) return tool_usage_error("bench", "--image needs FILE");
             b.image = val;
+        } else if (tool_option(argc, argv, &i, "--filter", &val)) {
+            if (!val || !*val) return tool_usage_error("bench", "--filter needs CHAIN");
+            if (b.specs != chains) b.specs = chains, b.spec_count = 0;
+            if (b.spec_count == MAX_FILTER_ARGS)
+                return tool_usage_error("bench", "more than %d --filter chains", MAX_FILTER_ARGS);
+            chains[b.spec_count++] = val;
+            filters_only = true;
         } else if (tool_option(argc, argv, &i, "--only", &val)) {
             if (!val) return tool_usage_error("bench", "--only needs SECTIONS");
             only = val;

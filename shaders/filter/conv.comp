@@ -4,7 +4,7 @@
 // (PASS) 0: both directions in one dispatch through a tile in shared memory
 // (radius <= TILE_R); 1: the rows only, into a float texture; 2: the columns of
 // that texture, into the destination. (CPU devices take conv_block.comp for the first
-// on large images.) The weights w[0..radius] for offsets 0..radius are in the parameter
+// on large images; GPUs take conv_run.comp for the other two.) The weights w[0..radius] for offsets 0..radius are in the parameter
 // block up to radius 63, else in the scratch buffer.
 #include "filter.glsl"
 layout(local_size_x = 16, local_size_y = 16) in;

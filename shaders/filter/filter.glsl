@@ -7,6 +7,11 @@
 #extension GL_GOOGLE_include_directive : require
 #include "ampvk/texture.glsl"
 
+// Outputs per invocation of a pass that walks a line of them (conv.comp's two-pass
+// filters, sobel.comp): each input texel is fetched once for the line, not once per
+// output that reads it (chain.c's RUN).
+#define RUN 8
+
 // Pointwise op codes: amp_image_op's values.
 #define OP_GRAYSCALE 9
 #define OP_SEPIA 10

@@ -15,6 +15,7 @@
 #define SUBGROUP_RADIUS 4   /* conv_subgroup.comp's largest radius (its SUB_R) */
 #define SUBGROUP_STRIP 32   /* and the rows of a subgroup's strip (16 as fast on an H100; 64 slower) */
 #define SUBGROUP_GROUP 128  /* and its work group's invocations */
+#define RUN 8 /* filter.glsl's RUN: outputs per invocation of conv_run.comp and sobel.comp */
 
 /* Whether f is one of conv.comp's separable filters. */
 static bool separable(const amp_image_filter *f)
@@ -33,9 +34,9 @@ static bool block_pass(const amp_accelerator_view *v, const amp_image_filter *f,
     return separable(f) && r <= BLOCK_RADIUS && pixels >= BLOCK_MIN_PIXELS && amp__device_is_cpu(v->dev);
 }
 
-static atomic_bool force_subgroup;
+static atomic_bool force_gpu;
 
-void amp__filter_force_subgroup(bool on) { atomic_store(&force_subgroup, on); }
+void amp__filter_force_gpu_paths(bool on) { atomic_store(&force_gpu, on); }
 
 /* The subgroup size with which conv_subgroup.comp runs filter f (radius r) on v's device,
  * or 0: an NVIDIA GPU (whose compute subgroups are always the 32 it reports: elsewhere a
@@ -46,7 +47,7 @@ void amp__filter_force_subgroup(bool on) { atomic_store(&force_subgroup, on); }
 static int subgroup_pass(const amp_accelerator_view *v, const amp_image_filter *f, int r)
 {
     int size = (int)v->dev->subgroup_shuffle_size; /* 0: no shuffles */
-    bool forced = atomic_load(&force_subgroup);
+    bool forced = atomic_load(&force_gpu);
     bool fits = forced ? size > 2 * r : amp__device_is_nvidia(v->dev) && size >= 2 * r + 8;
     return separable(f) && r <= SUBGROUP_RADIUS && size > 0 && fits && SUBGROUP_GROUP % size == 0 ? size : 0;
 }
@@ -274,11 +275,17 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         d[1].src = tmp;
         d[1].orig = in;
         d[1].spec.pass = 2;
+        if (!amp__device_is_cpu(v->dev) || atomic_load(&force_gpu)) { /* RUN outputs an invocation */
+            d[0].shader = d[1].shader = AMP__SHADER_CONV_RUN;
+            d[0].groups[0] = (uint32_t)((w + 16 * RUN - 1) / (16 * RUN));
+            d[1].groups[1] = (uint32_t)((h + 16 * RUN - 1) / (16 * RUN));
+        }
         return amp__filter_record(v, d, 2, wsize ? weights : NULL, wsize);
     }
     case AMP_IMAGE_SOBEL:
         d[0].shader = AMP__SHADER_SOBEL;
         d[0].spec.mode = (int)f->sobel;
+        d[0].groups[1] = (uint32_t)((h + 16 * RUN - 1) / (16 * RUN));
         if (f->signed_output) d[0].spec.flags |= AMP__FLAG_SIGNED;
         break;
     case AMP_IMAGE_MEDIAN:

@@ -19,6 +19,7 @@ typedef enum amp__filter_shader {
     AMP__SHADER_EQUALIZE,
     AMP__SHADER_CONV_BLOCK, /* conv's one-pass filters on CPU devices, for large images */
     AMP__SHADER_CONV_SUBGROUP, /* conv's one-pass filters on GPUs whose subgroups shuffle */
+    AMP__SHADER_CONV_RUN,      /* conv's two-pass filters on GPUs */
     AMP__SHADER_COUNT
 } amp__filter_shader;
 
@@ -67,9 +68,10 @@ AMP_HIDDEN void amp__pointwise_add(amp__filter_spec *s, amp__filter_params *p, c
                                    int components_after, float levels);
 
 /* ---- chain.c ---- */
-/* For tests: CPU devices take conv_subgroup.comp (the GPUs' path for separable filters
- * of small radius) where their subgroups allow, so that lavapipe checks it. */
-AMP_HIDDEN void amp__filter_force_subgroup(bool on);
+/* For tests: CPU devices take the GPUs' paths for separable filters, so that lavapipe
+ * checks them: conv_subgroup.comp (small radii) where their subgroups allow, and
+ * conv_run.comp (two passes). */
+AMP_HIDDEN void amp__filter_force_gpu_paths(bool on);
 
 /* ---- pass.c ---- */
 /* One dispatch of a pass: the shader and its block, its textures (orig: the
