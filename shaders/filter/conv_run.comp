@@ -9,7 +9,7 @@
 // seconds to compile per pipeline, which is why it is not part of conv.comp.
 #extension GL_EXT_control_flow_attributes : require
 #include "filter.glsl"
-layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x = 32, local_size_y = 8) in; // chain.c's RUN_GROUP_X, _Y
 #include "conv.glsl"
 
 // The inputs of RUN outputs in a line come in chunks of RUN: the input
@@ -45,7 +45,11 @@ void main()
 {
     int r = RADIUS;
     ivec2 dir = ivec2(int(PASS == 1), int(PASS == 2));
-    ivec2 o = ivec2(gl_GlobalInvocationID.xy) * (ivec2(1) + (RUN - 1) * dir); // RUN outputs along dir
+    // RUN outputs along dir from o. Adjacent invocations (x) take adjacent lines: columns
+    // in pass 2, rows in pass 1, so that each fetch of a subgroup reads texels that lie
+    // together (along a row, 8 outputs apart, pass 1 took twice as long as pass 2)
+    ivec2 g = ivec2(gl_GlobalInvocationID.xy);
+    ivec2 o = PASS == 1 ? ivec2(g.y * RUN, g.x) : ivec2(g.x, g.y * RUN);
     if (outside(o)) return;
     vec4 acc[RUN];
     [[unroll]] for (int i = 0; i < RUN; i++) acc[i] = start();

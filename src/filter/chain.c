@@ -16,6 +16,8 @@
 #define SUBGROUP_STRIP 32   /* and the rows of a subgroup's strip (16 as fast on an H100; 64 slower) */
 #define SUBGROUP_GROUP 128  /* and its work group's invocations */
 #define RUN 8 /* filter.glsl's RUN: outputs per invocation of conv_run.comp and sobel.comp */
+#define RUN_GROUP_X 32 /* conv_run.comp's work group */
+#define RUN_GROUP_Y 8
 
 /* Whether f is one of conv.comp's separable filters. */
 static bool separable(const amp_image_filter *f)
@@ -277,8 +279,11 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         d[1].spec.pass = 2;
         if (!amp__device_is_cpu(v->dev) || atomic_load(&force_gpu)) { /* RUN outputs an invocation */
             d[0].shader = d[1].shader = AMP__SHADER_CONV_RUN;
-            d[0].groups[0] = (uint32_t)((w + 16 * RUN - 1) / (16 * RUN));
-            d[1].groups[1] = (uint32_t)((h + 16 * RUN - 1) / (16 * RUN));
+            /* pass 1: the invocations' x along the rows' y */
+            d[0].groups[0] = (uint32_t)(h + RUN_GROUP_X - 1) / RUN_GROUP_X;
+            d[0].groups[1] = (uint32_t)((w + RUN_GROUP_Y * RUN - 1) / (RUN_GROUP_Y * RUN));
+            d[1].groups[0] = (uint32_t)(w + RUN_GROUP_X - 1) / RUN_GROUP_X;
+            d[1].groups[1] = (uint32_t)((h + RUN_GROUP_Y * RUN - 1) / (RUN_GROUP_Y * RUN));
         }
         return amp__filter_record(v, d, 2, wsize ? weights : NULL, wsize);
     }
