@@ -1,13 +1,23 @@
 #!/usr/bin/env python3
-"""Writes shaders/filter/median_net.glsl: selection networks for the median of 9 and of
-25 values (the 3x3 and 5x5 windows of shaders/filter/median.comp).
+"""Writes shaders/filter/median_net.glsl: selection networks for the medians of the 3x3
+and 5x5 windows of shaders/filter/median.comp.
 
-Each network is Batcher's odd-even merge sort of the next power of two (16, 32), the
-missing inputs taken as +infinity and resolved here (a compare with +infinity is no
-compare), then pruned backwards from the median's wire: a compare whose outputs are not
+Each network is Batcher's odd-even merge sort of the next power of two, the missing
+inputs taken as +infinity and resolved here (a compare with +infinity is no compare),
+then pruned backwards from the wires it must deliver: a compare whose outputs are not
 needed goes, and one of which only the smaller (larger) is needed becomes a min (max).
-The result (40 and 202 min/max operations) is checked here on random inputs and on every
-0-1 input of 9 values (a network that selects rank k of every 0-1 sequence selects it of
+
+- amp_median9: the median of 9 values (40 min/max operations).
+- amp_median25: the median of 25 (202).
+- amp_median25x2: the medians of two vertically adjacent 5x5 windows, rows 0-4 and 1-5
+  of 30 values. The 20 values they share give their ranks 7..12 in order (the others
+  cannot be either median: each has 13 of the 25 on one side), and each median is then
+  the median of those 6 and the window's own 5 values: a network of 11 inputs whose
+  first 6 are known sorted. Knowing inputs sorted, the generator also drops each compare
+  that can never exchange (or always does: its wires are renamed), found by running every
+  0-1 input that respects the order.
+Every network is checked here on random inputs, and the building blocks on every 0-1
+input they accept (a network that selects rank k of every 0-1 sequence selects it of
 every sequence). Run it after changing it: python3 scripts/gen_median_net.py
 """
 import itertools
@@ -82,6 +92,130 @@ def median_ops(n):
     return kept, out, len(net.real)
 
 
+def pruned_ops(n, ranks, sorted_groups=()):
+    """Batcher's sort of n values pruned to the wires of the given ranks (in order), where
+    each list of sorted_groups names inputs known to be ascending. Compares decided by that
+    knowledge go (found on every 0-1 input it allows, as bit masks: a wire's mask has a 1 for
+    each input on which the wire holds 1), and the result is checked on all of them.
+    Returns the ops on the input wires (values stay on their wires: no scratch) and the
+    wires holding the ranks."""
+    net = Net(n)
+    sorted_wires = net.sort(list(range(n)))
+    width = len(net.real)
+    grouped = {w for g in sorted_groups for w in g}
+    free = [w for w in range(n) if w not in grouped]
+    cases = list(itertools.product(*([range(len(g) + 1) for g in sorted_groups] + [range(2)] * len(free))))
+    val = [0] * width
+    for c, zeros in enumerate(cases):
+        for g, z in zip(sorted_groups, zeros):
+            for k, w in enumerate(g):
+                if k >= z:
+                    val[w] |= 1 << c
+        for w, bit in zip(free, zeros[len(sorted_groups):]):
+            if bit:
+                val[w] |= 1 << c
+    for w in range(n, width):
+        val[w] = (1 << len(cases)) - 1  # +infinity
+    inputs = val[:n]
+    where = list(range(width))  # the wire of the network -> the wire its value is on
+    ops = []
+    for kind, i, j in net.ops:
+        a, b = where[i], where[j]
+        if kind == 'move' or val[b] & ~val[a] == 0:  # always exchanges: rename
+            where[i], where[j] = b, a
+        elif val[a] & ~val[b] != 0:  # may exchange
+            ops.append(('cmp', a, b))
+            val[a], val[b] = val[a] & val[b], val[a] | val[b]
+    outs = [where[sorted_wires[r]] for r in ranks]
+    need, kept = set(outs), []
+    for kind, i, j in reversed(ops):
+        lo, hi = i in need, j in need
+        if lo or hi:
+            kept.append(('cmp' if lo and hi else 'min' if lo else 'max', i, j))
+            need.update((i, j))
+    kept.reverse()
+    assert max(max(i, j) for _, i, j in kept) < n
+    # the check: the pruned network on every allowed 0-1 input; rank r holds 1 where at
+    # most r inputs are 0
+    w = list(inputs)
+    for kind, i, j in kept:
+        lo, hi = w[i] & w[j], w[i] | w[j]
+        if kind != 'max':
+            w[i] = lo
+        if kind != 'min':
+            w[j] = hi
+    for r, o in zip(ranks, outs):
+        want = sum(1 << c for c, zeros in enumerate(cases)
+                   if sum(zeros[:len(sorted_groups)]) + sum(1 - b for b in zeros[len(sorted_groups):]) <= r)
+        assert w[o] == want, (n, r)
+    return kept, outs
+
+
+def run_all(ops, values):
+    w = list(values)
+    for kind, i, j in ops:
+        if kind == 'min':
+            w[i] = min(w[i], w[j])
+        elif kind == 'max':
+            w[j] = max(w[i], w[j])
+        else:
+            w[i], w[j] = min(w[i], w[j]), max(w[i], w[j])
+    return w
+
+
+def median25x2():
+    """amp_median25x2's parts: the shared network (ranks 7..12 of 20) and the final one
+    (the median of 11 whose first 6 are sorted)."""
+    shared, shared_outs = pruned_ops(20, range(7, 13))
+    final, final_out = pruned_ops(11, [5], [list(range(6))])
+    rng = random.Random(3)
+    for _ in range(20000):
+        v = [rng.randrange(6) for _ in range(30)]
+        w = run_all(shared, v[5:25])
+        mid = [w[o] for o in shared_outs]
+        for own, rows in ((v[0:5], v[0:25]), (v[25:30], v[5:30])):
+            got = run_all(final, mid + own)[final_out[0]]
+            assert got == sorted(rows)[12], v
+    return shared, shared_outs, final, final_out[0]
+
+
+def count_ops(ops):
+    return sum(2 if k == 'cmp' else 1 for k, _, _ in ops if k != 'move')
+
+
+def glsl_ops(ops, name, offset=0):
+    out = []
+    for kind, i, j in ops:
+        i, j = i + offset, j + offset
+        if kind == 'min':
+            out.append(f'    {name}[{i}] = min({name}[{i}], {name}[{j}]);')
+        elif kind == 'max':
+            out.append(f'    {name}[{j}] = max({name}[{i}], {name}[{j}]);')
+        else:
+            out.append(f'    {{ T t = {name}[{i}]; {name}[{i}] = min(t, {name}[{j}]); {name}[{j}] = max(t, {name}[{j}]); }}')
+    return out
+
+
+def glsl25x2(shared, shared_outs, final, final_out):
+    count = count_ops(shared) + 2 * count_ops(final)
+    lines = [f'// amp_median25x2(k, m0, m1): the medians of k[0..24] (m0) and k[5..29] (m1), {count}',
+             f'// min/max operations ({count_ops(shared)} shared, {count_ops(final)} each).',
+             '#define AMP_MEDIAN25X2(T)', 'void amp_median25x2(T k[30], out T m0, out T m1)', '{']
+    lines += glsl_ops(shared, 'k', 5)
+    lines.append('    T s[11];')
+    for m, (lo, name) in enumerate(((0, 'm0'), (25, 'm1'))):
+        for a, o in enumerate(shared_outs):
+            lines.append(f'    s[{a}] = k[{o + 5}];')
+        for a in range(5):
+            lines.append(f'    s[{6 + a}] = k[{lo + a}];')
+        lines += glsl_ops(final, 's')
+        lines.append(f'    {name} = s[{final_out}];')
+    lines.append('}')
+    width = max(len(l) for l in lines[3:])
+    body = [l.ljust(width) + ' \\' for l in lines[3:-1]] + [lines[-1]]
+    return '\n'.join(lines[:2] + [lines[2].ljust(width) + ' \\'] + body), count
+
+
 def run(ops, out, values, width):
     w = list(values) + [None] * (width - len(values))
     for kind, i, j in ops:
@@ -135,10 +269,15 @@ def main():
         parts.append(text + f'\nAMP_MEDIAN{n}(uvec4)\nAMP_MEDIAN{n}(vec4)')
         width = max(width, w)
         print(f'median of {n}: {count} min/max operations, {w} wires')
+    pair = median25x2()
+    text, count = glsl25x2(*pair)
+    parts.append(text + '\nAMP_MEDIAN25X2(uvec4)\nAMP_MEDIAN25X2(vec4)')
+    print(f'medians of two 5x5 windows: {count} min/max operations')
     head = ('// Generated by scripts/gen_median_net.py (read there how): do not edit.\n'
-            '// Selection networks for the median of 9 and 25 values, componentwise on uvec4\n'
-            '// (keys of any order) and on vec4 (values without NaN or -0);\n'
-            '// k holds the keys in its first 9 (25) entries, the rest is scratch.\n'
+            '// Selection networks for the median of 9 and 25 values and of two overlapping 5x5\n'
+            '// windows, componentwise on uvec4 (keys of any order) and on vec4 (values without\n'
+            '// NaN or -0); amp_median9 and amp_median25 take the keys in the first 9 (25) entries\n'
+            '// of k, the rest is scratch.\n'
             f'#define AMP_MEDIAN_WIRES {width}\n\n')
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'shaders', 'filter', 'median_net.glsl')
     with open(path, 'w') as f:

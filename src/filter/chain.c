@@ -293,10 +293,15 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         d[0].groups[1] = (uint32_t)((h + 16 * RUN - 1) / (16 * RUN));
         if (f->signed_output) d[0].spec.flags |= AMP__FLAG_SIGNED;
         break;
-    case AMP_IMAGE_MEDIAN:
+    case AMP_IMAGE_MEDIAN: {
+        /* median.comp's outputs an invocation, one above the other: a walk of RUN for
+           3 x 3, a pair for 5 x 5 */
+        int outputs = r == 1 ? RUN : r == 2 ? 2 : 1;
         d[0].shader = AMP__SHADER_MEDIAN;
         if (d[0].spec.src_levels > 0) d[0].spec.flags |= AMP__FLAG_CODES;
+        d[0].groups[1] = (uint32_t)((h + 16 * outputs - 1) / (16 * outputs));
         break;
+    }
     case AMP_IMAGE_BILATERAL: {
         double sc = f->sigma_color > 0 ? f->sigma_color : 1.0, ss = f->sigma_space > 0 ? f->sigma_space : 1.0;
         d[0].shader = AMP__SHADER_BILATERAL;

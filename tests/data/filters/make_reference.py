@@ -816,6 +816,7 @@ def build_cases():
     af("box_r2_rgb_f32", S3, 1e-4, "box:radius=2")
     af("box_r1_rgba_f32_replicate", S4, 1e-4, "box:radius=1,border=replicate")
     af("median_r2_rgba_f32", S4, 0, "median:radius=2")
+    af("median_r1_rgb_f32", S3, 0, "median:radius=1")
     af("sobel_rgb_f32", S3, 1e-4, "sobel")
     af("sobel_x_signed_rgba_f32", S4, 1e-4, "sobel:sobel=x,signed=1")
     af("sobel_y_signed_gray_f32_replicate", S1, 1e-4, "sobel:sobel=y,signed=1,border=replicate")
