@@ -1,24 +1,22 @@
 #!/usr/bin/env python3
-"""Writes shaders/filter/median_net.glsl: selection networks for the medians of the 3x3
-and 5x5 windows of shaders/filter/median.comp.
+"""Writes shaders/filter/median_net.glsl: amp_median25x2, the selection network for the
+medians of two vertically adjacent 5x5 windows (rows 0-4 and 1-5 of 30 values) that
+shaders/filter/median.comp runs. (Its 3x3 windows need no generated network: their rows
+are sorted once and shared, see there.)
 
-Each network is Batcher's odd-even merge sort of the next power of two, the missing
-inputs taken as +infinity and resolved here (a compare with +infinity is no compare),
-then pruned backwards from the wires it must deliver: a compare whose outputs are not
-needed goes, and one of which only the smaller (larger) is needed becomes a min (max).
-
-- amp_median9: the median of 9 values (40 min/max operations).
-- amp_median25: the median of 25 (202).
-- amp_median25x2: the medians of two vertically adjacent 5x5 windows, rows 0-4 and 1-5
-  of 30 values. The 20 values they share give their ranks 7..12 in order (the others
-  cannot be either median: each has 13 of the 25 on one side), and each median is then
-  the median of those 6 and the window's own 5 values: a network of 11 inputs whose
-  first 6 are known sorted. Knowing inputs sorted, the generator also drops each compare
-  that can never exchange (or always does: its wires are renamed), found by running every
-  0-1 input that respects the order.
-Every network is checked here on random inputs, and the building blocks on every 0-1
-input they accept (a network that selects rank k of every 0-1 sequence selects it of
-every sequence). Run it after changing it: python3 scripts/gen_median_net.py
+The 20 values the windows share give their ranks 7..12 in order (the others cannot be
+either median: each has 13 of the 25 on one side), and each median is then the median of
+those 6 and the window's own 5 values: a network of 11 inputs whose first 6 are known
+sorted. Each network is Batcher's odd-even merge sort of the next power of two, the
+missing inputs taken as +infinity and resolved here (a compare with +infinity is no
+compare); knowing inputs sorted, each compare that can never exchange goes (and one that
+always does becomes a renaming of its wires), found by running every 0-1 input that
+respects the order; then it is pruned backwards from the wires it must deliver: a compare
+whose outputs are not needed goes, and one of which only the smaller (larger) is needed
+becomes a min (max). Each network is checked on every 0-1 input it accepts (a network
+that selects rank k of every 0-1 sequence selects it of every sequence), the whole on
+random inputs. Run it after changing it (about 3 minutes):
+python3 scripts/gen_median_net.py
 """
 import itertools
 import os
@@ -69,27 +67,6 @@ class Net:
             h = len(w) // 2
             return self.merge(rec(w[:h]), rec(w[h:]))
         return rec(wires)
-
-
-def median_ops(n):
-    """The pruned operations selecting rank n // 2 of n values, and the wire it ends on."""
-    net = Net(n)
-    out = net.sort(list(range(n)))[n // 2]
-    need, kept = {out}, []
-    for op in reversed(net.ops):
-        kind, i, j = op
-        if kind == 'move':
-            if i in need:
-                need.discard(i)
-                need.add(j)
-                kept.append(op)
-            continue
-        lo, hi = i in need, j in need
-        if lo or hi:
-            kept.append(('cmp' if lo and hi else 'min' if lo else 'max', i, j))
-            need.update((i, j))
-    kept.reverse()
-    return kept, out, len(net.real)
 
 
 def pruned_ops(n, ranks, sorted_groups=()):
@@ -216,72 +193,15 @@ def glsl25x2(shared, shared_outs, final, final_out):
     return '\n'.join(lines[:2] + [lines[2].ljust(width) + ' \\'] + body), count
 
 
-def run(ops, out, values, width):
-    w = list(values) + [None] * (width - len(values))
-    for kind, i, j in ops:
-        if kind == 'move':
-            w[i] = w[j]
-        elif kind == 'min':
-            w[i] = min(w[i], w[j])
-        elif kind == 'max':
-            w[j] = max(w[i], w[j])
-        else:
-            w[i], w[j] = min(w[i], w[j]), max(w[i], w[j])
-    return w[out]
-
-
-def check(n, ops, out, width):
-    rng = random.Random(1)
-    for _ in range(20000):
-        v = [rng.randrange(8) for _ in range(n)]
-        assert run(ops, out, v, width) == sorted(v)[n // 2], v
-    if n <= 16:
-        for bits in itertools.product((0, 1), repeat=n):
-            assert run(ops, out, bits, width) == sorted(bits)[n // 2], bits
-
-
-def glsl(n, ops, out):
-    """The network as a macro that defines it for a vector type T."""
-    count = sum(2 if k == 'cmp' else 1 for k, _, _ in ops if k != 'move')
-    lines = [f'// amp_median{n}(k): the median (rank {n // 2}) of k[0..{n - 1}], {count} min/max operations.',
-             f'#define AMP_MEDIAN{n}(T)', f'T amp_median{n}(T k[AMP_MEDIAN_WIRES])', '{']
-    for kind, i, j in ops:
-        if kind == 'move':
-            lines.append(f'    k[{i}] = k[{j}];')
-        elif kind == 'min':
-            lines.append(f'    k[{i}] = min(k[{i}], k[{j}]);')
-        elif kind == 'max':
-            lines.append(f'    k[{j}] = max(k[{i}], k[{j}]);')
-        else:
-            lines.append(f'    {{ T t = k[{i}]; k[{i}] = min(t, k[{j}]); k[{j}] = max(t, k[{j}]); }}')
-    lines += [f'    return k[{out}];', '}']
-    width = max(len(l) for l in lines[1:])
-    body = [l.ljust(width) + ' \\' for l in lines[1:-1]] + [lines[-1]]
-    return '\n'.join([lines[0]] + body), count
-
-
 def main():
-    parts, width = [], 0
-    for n in (9, 25):
-        ops, out, w = median_ops(n)
-        check(n, ops, out, w)
-        text, count = glsl(n, ops, out)
-        parts.append(text + f'\nAMP_MEDIAN{n}(uvec4)\nAMP_MEDIAN{n}(vec4)')
-        width = max(width, w)
-        print(f'median of {n}: {count} min/max operations, {w} wires')
-    pair = median25x2()
-    text, count = glsl25x2(*pair)
-    parts.append(text + '\nAMP_MEDIAN25X2(uvec4)\nAMP_MEDIAN25X2(vec4)')
+    text, count = glsl25x2(*median25x2())
     print(f'medians of two 5x5 windows: {count} min/max operations')
     head = ('// Generated by scripts/gen_median_net.py (read there how): do not edit.\n'
-            '// Selection networks for the median of 9 and 25 values and of two overlapping 5x5\n'
-            '// windows, componentwise on uvec4 (keys of any order) and on vec4 (values without\n'
-            '// NaN or -0); amp_median9 and amp_median25 take the keys in the first 9 (25) entries\n'
-            '// of k, the rest is scratch.\n'
-            f'#define AMP_MEDIAN_WIRES {width}\n\n')
+            '// A selection network for the medians of two overlapping 5x5 windows, componentwise\n'
+            '// on uvec4 (keys of any order) and on vec4 (values without NaN or -0).\n\n')
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'shaders', 'filter', 'median_net.glsl')
     with open(path, 'w') as f:
-        f.write(head + '\n\n'.join(parts) + '\n')
+        f.write(head + text + '\nAMP_MEDIAN25X2(uvec4)\nAMP_MEDIAN25X2(vec4)\n')
 
 
 if __name__ == '__main__':
