@@ -539,7 +539,9 @@ int main(int argc, char **argv)
            and type of the 5 x 5 gaussian, sharpen (radius 3), 3 x 3 box and erode, 5 x 5
            dilate; the two-pass conv_run.comp: gaussian radius 7 and 12 (every border
            there is), box 6, erode and dilate 5, sharpen at sigma 2, box radius 20 and 70
-           (weights in the scratch buffer) against the host */
+           (weights in the scratch buffer) against the host; median_half on one 8-bit
+           5 x 5 case (4 components, a border), where the device has 16-bit floats
+           (lavapipe takes 10 s to compile each of its pipelines) */
         if (amp__filter_force_gpu_paths) {
             amp__filter_force_gpu_paths(true);
             static const char *const separable[] = {"gaussian_r2", "sharpen_a1_s1", "box_r1_", "erode_r1",
@@ -554,6 +556,7 @@ int main(int argc, char **argv)
             for (int i = 0; i < 6; i++) opencv_cases(two_pass[i]);
             conv_against_host(AMP_IMAGE_BOX, 20, 0, 9, 7);
             conv_against_host(AMP_IMAGE_BOX, 70, 0, 9, 7);
+            opencv_cases("median_r2_rgba8_replicate");
             amp__filter_force_gpu_paths(false);
         }
     }

@@ -40,6 +40,10 @@ static atomic_bool force_gpu;
 
 void amp__filter_force_gpu_paths(bool on) { atomic_store(&force_gpu, on); }
 
+/* Whether v's device takes the paths made for GPUs (conv_run.comp, median_half): not a
+ * CPU device, unless a test forces them. */
+static bool gpu_paths(const amp_accelerator_view *v) { return !amp__device_is_cpu(v->dev) || atomic_load(&force_gpu); }
+
 /* The subgroup size with which conv_subgroup.comp runs filter f (radius r) on v's device,
  * or 0: an NVIDIA GPU (whose compute subgroups are always the 32 it reports: elsewhere a
  * compiler may choose a narrower one, which the work groups here would not cover),
@@ -277,7 +281,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         d[1].src = tmp;
         d[1].orig = in;
         d[1].spec.pass = 2;
-        if (!amp__device_is_cpu(v->dev) || atomic_load(&force_gpu)) { /* RUN outputs an invocation */
+        if (gpu_paths(v)) { /* RUN outputs an invocation */
             d[0].shader = d[1].shader = AMP__SHADER_CONV_RUN;
             /* pass 1: the invocations' x along the rows' y */
             d[0].groups[0] = (uint32_t)(h + RUN_GROUP_X - 1) / RUN_GROUP_X;
@@ -299,6 +303,11 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         int outputs = r == 1 ? RUN : r == 2 ? 2 : 1;
         d[0].shader = AMP__SHADER_MEDIAN;
         if (d[0].spec.src_levels > 0) d[0].spec.flags |= AMP__FLAG_CODES;
+        /* 5 x 5 from 8 bits to 8 bits in 16-bit floats: a GPU's, which has them (lavapipe
+           emulates them) */
+        if (r == 2 && d[0].spec.src_levels == 255.0f && d[0].spec.dst_levels == 255.0f && v->dev->float16 &&
+            gpu_paths(v))
+            d[0].shader = AMP__SHADER_MEDIAN_HALF;
         d[0].groups[1] = (uint32_t)((h + 16 * outputs - 1) / (16 * outputs));
         break;
     }

@@ -20,6 +20,7 @@ typedef enum amp__filter_shader {
     AMP__SHADER_CONV_BLOCK, /* conv's one-pass filters on CPU devices, for large images */
     AMP__SHADER_CONV_SUBGROUP, /* conv's one-pass filters on GPUs whose subgroups shuffle */
     AMP__SHADER_CONV_RUN,      /* conv's two-pass filters on GPUs */
+    AMP__SHADER_MEDIAN_HALF,   /* median 5x5 of 8 bits in 16-bit floats (GPUs with shaderFloat16) */
     AMP__SHADER_COUNT
 } amp__filter_shader;
 
@@ -68,9 +69,9 @@ AMP_HIDDEN void amp__pointwise_add(amp__filter_spec *s, amp__filter_params *p, c
                                    int components_after, float levels);
 
 /* ---- chain.c ---- */
-/* For tests: CPU devices take the GPUs' paths for separable filters, so that lavapipe
- * checks them: conv_subgroup.comp (small radii) where their subgroups allow, and
- * conv_run.comp (two passes). */
+/* For tests: CPU devices take the GPUs' paths, so that lavapipe checks them:
+ * conv_subgroup.comp (separable filters of small radii) where their subgroups allow,
+ * conv_run.comp (two passes) and median_half (5 x 5 of 8 bits). */
 AMP_HIDDEN void amp__filter_force_gpu_paths(bool on);
 
 /* ---- pass.c ---- */

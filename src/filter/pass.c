@@ -20,6 +20,7 @@ SPIRV(equalize)
 SPIRV(conv_block)
 SPIRV(conv_subgroup)
 SPIRV(conv_run)
+SPIRV(median_half)
 #undef SPIRV
 
 static const struct {
@@ -30,7 +31,8 @@ static const struct {
     {amp__filter_sobel, &amp__filter_sobel_size},         {amp__filter_median, &amp__filter_median_size},
     {amp__filter_bilateral, &amp__filter_bilateral_size}, {amp__filter_resize, &amp__filter_resize_size},
     {amp__filter_equalize, &amp__filter_equalize_size},  {amp__filter_conv_block, &amp__filter_conv_block_size},
-    {amp__filter_conv_subgroup, &amp__filter_conv_subgroup_size}, {amp__filter_conv_run, &amp__filter_conv_run_size}};
+    {amp__filter_conv_subgroup, &amp__filter_conv_subgroup_size}, {amp__filter_conv_run, &amp__filter_conv_run_size},
+    {amp__filter_median_half, &amp__filter_median_half_size}};
 
 /* Pooled intermediates beyond this many per device are freed once idle. */
 #define POOL_KEEP 8
@@ -301,7 +303,7 @@ amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, 
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->layout, 0, 1, &set, 0, NULL);
         static const char *const shader_names[AMP__SHADER_COUNT] = {
             "filter pointwise", "filter conv", "filter sobel", "filter median", "filter bilateral", "filter resize",
-            "filter equalize", "filter conv block", "filter conv subgroup", "filter conv run"};
+            "filter equalize", "filter conv block", "filter conv subgroup", "filter conv run", "filter median half"};
         uint32_t timing = amp__profile_begin(b, shader_names[d[i].shader], 0);
         vkCmdDispatch(cmd, d[i].groups[0], d[i].groups[1], 1);
         amp__profile_end(b, timing);

@@ -137,6 +137,7 @@ static amp_status request_core_features(amp__device *d, VkPhysicalDevice pd, con
     rq->f2.features.shaderStorageImageReadWithoutFormat = f2.features.shaderStorageImageReadWithoutFormat;
     rq->f2.features.shaderImageGatherExtended = f2.features.shaderImageGatherExtended;
     d->float64 = f2.features.shaderFloat64;
+    d->float16 = f12.shaderFloat16;
     d->int64 = f2.features.shaderInt64;
     d->write_without_format = f2.features.shaderStorageImageWriteWithoutFormat;
     return AMP_OK;

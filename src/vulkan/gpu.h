@@ -77,6 +77,7 @@ typedef struct amp__device {
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties memory;
     bool float64, int64, shared_memory, host_import, float_atomics;
+    bool float16; /* shaderFloat16 is on (not known for an application's device: false) */
     bool write_without_format; /* shaderStorageImageWriteWithoutFormat is on */
     uint32_t subgroup_shuffle_size; /* the subgroup size where compute shaders shuffle within subgroups, else 0 */
     VkDeviceSize host_import_alignment;
