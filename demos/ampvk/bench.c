@@ -378,6 +378,31 @@ static amp_status run_filter(void *ctx)
     return amp_image_filter_chain(r->f, r->n, r->src, r->dst);
 }
 
+/* Parses a chain (filters separated by spaces, as `ampvk filter` takes them) into r;
+ * false with the reason in why. */
+static bool parse_chain(const char *chain, filter_run *r, char *why, size_t size)
+{
+    char spec[1024];
+    r->n = 0;
+    if ((size_t)snprintf(spec, sizeof spec, "%s", chain) >= sizeof spec) {
+        snprintf(why, size, "--filter: a chain of %zu characters (at most %zu)", strlen(chain), sizeof spec - 1);
+        return false;
+    }
+    char *save = NULL;
+    for (char *tok = strtok_r(spec, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        if (r->n == (int)(sizeof r->f / sizeof *r->f)) {
+            snprintf(why, size, "--filter: more than %d filters in '%s'", r->n, chain);
+            return false;
+        }
+        if (amp_image_filter_parse(tok, &r->f[r->n++]) != AMP_OK) {
+            snprintf(why, size, "--filter: %s", amp_last_error());
+            return false;
+        }
+    }
+    if (r->n == 0) snprintf(why, size, "--filter: no filter in '%s'", chain);
+    return r->n > 0;
+}
+
 /* Copies src to dst on the device (vkCmdCopyImage). */
 static amp_status run_copy(void *ctx)
 {
@@ -431,22 +456,9 @@ static int bench_filters(bench *b)
     fprintf(b->out, "%-54s %10.3f ms  %8.2f %12.2f\n", "copy filter", b->copy_filter_ms, 1.0, copy_s / device_s);
     for (int i = 0; i < b->spec_count; i++) {
         filter_run r = {0};
-        char spec[1024];
-        if ((size_t)snprintf(spec, sizeof spec, "%s", b->specs[i]) >= sizeof spec) {
-            tool_error("bench", "--filter: a chain of %zu characters (at most %zu)", strlen(b->specs[i]),
-                       sizeof spec - 1);
-            goto done;
-        }
-        char *save = NULL;
-        for (char *tok = strtok_r(spec, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-            if (r.n == (int)(sizeof r.f / sizeof *r.f)) {
-                tool_error("bench", "--filter: more than %d filters in '%s'", r.n, b->specs[i]);
-                goto done;
-            }
-            if (failed(amp_image_filter_parse(tok, &r.f[r.n++]), tok)) goto done;
-        }
-        if (r.n == 0) {
-            tool_error("bench", "--filter: no filter in '%s'", b->specs[i]);
+        char why[512];
+        if (!parse_chain(b->specs[i], &r, why, sizeof why)) {
+            tool_error("bench", "%s", why);
             goto done;
         }
         int comps = strncmp(b->specs[i], "equalize", 8) == 0 ? 1 : 4;
@@ -920,7 +932,10 @@ int ampvk_bench_main(int argc, char **argv)
             if (!val || !*val) return tool_usage_error("bench", "--image needs FILE");
             b.image = val;
         } else if (tool_option(argc, argv, &i, "--filter", &val)) {
+            filter_run check;
+            char why[512];
             if (!val || !*val) return tool_usage_error("bench", "--filter needs CHAIN");
+            if (!parse_chain(val, &check, why, sizeof why)) return tool_usage_error("bench", "%s", why);
             if (b.specs != chains) b.specs = chains, b.spec_count = 0;
             if (b.spec_count == MAX_FILTER_ARGS)
                 return tool_usage_error("bench", "more than %d --filter chains", MAX_FILTER_ARGS);
