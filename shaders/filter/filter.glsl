@@ -7,8 +7,8 @@
 #extension GL_GOOGLE_include_directive : require
 #include "ampvk/texture.glsl"
 
-// Outputs per invocation of a pass that walks a line of them (conv.comp's two-pass
-// filters, sobel.comp): each input texel is fetched once for the line, not once per
+// Outputs per invocation of a pass that walks a line of them (conv_run.comp, sobel.comp,
+// median.comp's 3 x 3): each input texel is fetched once for the line, not once per
 // output that reads it (chain.c's RUN).
 #define RUN 8
 
