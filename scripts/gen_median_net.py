@@ -174,23 +174,28 @@ def glsl_ops(ops, name, offset=0):
 
 
 def glsl25x2(shared, shared_outs, final, final_out):
+    """The networks as a macro that defines them for a vector type T: amp_median11_6 (the
+    final one, run for each window) and amp_median25x2."""
     count = count_ops(shared) + 2 * count_ops(final)
     lines = [f'// amp_median25x2(k, m0, m1): the medians of k[0..24] (m0) and k[5..29] (m1), {count}',
-             f'// min/max operations ({count_ops(shared)} shared, {count_ops(final)} each).',
-             '#define AMP_MEDIAN25X2(T)', 'void amp_median25x2(T k[30], out T m0, out T m1)', '{']
+             f'// min/max operations ({count_ops(shared)} shared, {count_ops(final)} each); amp_median11_6(s):',
+             '// the median of s[0..10] whose first 6 are ascending.',
+             '#define AMP_MEDIAN25X2(T)', 'T amp_median11_6(T s[11])', '{']
+    lines += glsl_ops(final, 's')
+    lines += [f'    return s[{final_out}];', '}',
+              'void amp_median25x2(T k[30], out T m0, out T m1)', '{']
     lines += glsl_ops(shared, 'k', 5)
     lines.append('    T s[11];')
-    for m, (lo, name) in enumerate(((0, 'm0'), (25, 'm1'))):
+    for lo, name in ((0, 'm0'), (25, 'm1')):
         for a, o in enumerate(shared_outs):
             lines.append(f'    s[{a}] = k[{o + 5}];')
         for a in range(5):
             lines.append(f'    s[{6 + a}] = k[{lo + a}];')
-        lines += glsl_ops(final, 's')
-        lines.append(f'    {name} = s[{final_out}];')
+        lines.append(f'    {name} = amp_median11_6(s);')
     lines.append('}')
     width = max(len(l) for l in lines[3:])
     body = [l.ljust(width) + ' \\' for l in lines[3:-1]] + [lines[-1]]
-    return '\n'.join(lines[:2] + [lines[2].ljust(width) + ' \\'] + body), count
+    return '\n'.join(lines[:3] + body), count
 
 
 def main():

@@ -3,8 +3,35 @@
 // on uvec4 (keys of any order) and on vec4 (values without NaN or -0).
 
 // amp_median25x2(k, m0, m1): the medians of k[0..24] (m0) and k[5..29] (m1), 232
-// min/max operations (164 shared, 34 each).
+// min/max operations (164 shared, 34 each); amp_median11_6(s):
+// the median of s[0..10] whose first 6 are ascending.
 #define AMP_MEDIAN25X2(T)                                          \
+T amp_median11_6(T s[11])                                          \
+{                                                                  \
+    { T t = s[6]; s[6] = min(t, s[7]); s[7] = max(t, s[7]); }      \
+    { T t = s[4]; s[4] = min(t, s[6]); s[6] = max(t, s[6]); }      \
+    s[5] = min(s[5], s[7]);                                        \
+    { T t = s[5]; s[5] = min(t, s[6]); s[6] = max(t, s[6]); }      \
+    { T t = s[0]; s[0] = min(t, s[4]); s[4] = max(t, s[4]); }      \
+    { T t = s[2]; s[2] = min(t, s[4]); s[4] = max(t, s[4]); }      \
+    { T t = s[1]; s[1] = min(t, s[5]); s[5] = max(t, s[5]); }      \
+    { T t = s[3]; s[3] = min(t, s[5]); s[5] = max(t, s[5]); }      \
+    { T t = s[1]; s[1] = min(t, s[2]); s[2] = max(t, s[2]); }      \
+    { T t = s[3]; s[3] = min(t, s[4]); s[4] = max(t, s[4]); }      \
+    { T t = s[8]; s[8] = min(t, s[9]); s[9] = max(t, s[9]); }      \
+    { T t = s[8]; s[8] = min(t, s[10]); s[10] = max(t, s[10]); }   \
+    { T t = s[9]; s[9] = min(t, s[10]); s[10] = max(t, s[10]); }   \
+    s[8] = max(s[0], s[8]);                                        \
+    s[8] = max(s[4], s[8]);                                        \
+    s[10] = max(s[2], s[10]);                                      \
+    s[6] = min(s[6], s[10]);                                       \
+    s[6] = min(s[6], s[8]);                                        \
+    s[9] = max(s[1], s[9]);                                        \
+    s[5] = min(s[5], s[9]);                                        \
+    s[5] = max(s[3], s[5]);                                        \
+    s[5] = min(s[5], s[6]);                                        \
+    return s[5];                                                   \
+}                                                                  \
 void amp_median25x2(T k[30], out T m0, out T m1)                   \
 {                                                                  \
     { T t = k[5]; k[5] = min(t, k[6]); k[6] = max(t, k[6]); }      \
@@ -108,29 +135,7 @@ void amp_median25x2(T k[30], out T m0, out T m1)                   \
     s[8] = k[2];                                                   \
     s[9] = k[3];                                                   \
     s[10] = k[4];                                                  \
-    { T t = s[6]; s[6] = min(t, s[7]); s[7] = max(t, s[7]); }      \
-    { T t = s[4]; s[4] = min(t, s[6]); s[6] = max(t, s[6]); }      \
-    s[5] = min(s[5], s[7]);                                        \
-    { T t = s[5]; s[5] = min(t, s[6]); s[6] = max(t, s[6]); }      \
-    { T t = s[0]; s[0] = min(t, s[4]); s[4] = max(t, s[4]); }      \
-    { T t = s[2]; s[2] = min(t, s[4]); s[4] = max(t, s[4]); }      \
-    { T t = s[1]; s[1] = min(t, s[5]); s[5] = max(t, s[5]); }      \
-    { T t = s[3]; s[3] = min(t, s[5]); s[5] = max(t, s[5]); }      \
-    { T t = s[1]; s[1] = min(t, s[2]); s[2] = max(t, s[2]); }      \
-    { T t = s[3]; s[3] = min(t, s[4]); s[4] = max(t, s[4]); }      \
-    { T t = s[8]; s[8] = min(t, s[9]); s[9] = max(t, s[9]); }      \
-    { T t = s[8]; s[8] = min(t, s[10]); s[10] = max(t, s[10]); }   \
-    { T t = s[9]; s[9] = min(t, s[10]); s[10] = max(t, s[10]); }   \
-    s[8] = max(s[0], s[8]);                                        \
-    s[8] = max(s[4], s[8]);                                        \
-    s[10] = max(s[2], s[10]);                                      \
-    s[6] = min(s[6], s[10]);                                       \
-    s[6] = min(s[6], s[8]);                                        \
-    s[9] = max(s[1], s[9]);                                        \
-    s[5] = min(s[5], s[9]);                                        \
-    s[5] = max(s[3], s[5]);                                        \
-    s[5] = min(s[5], s[6]);                                        \
-    m0 = s[5];                                                     \
+    m0 = amp_median11_6(s);                                        \
     s[0] = k[12];                                                  \
     s[1] = k[13];                                                  \
     s[2] = k[14];                                                  \
@@ -142,29 +147,7 @@ void amp_median25x2(T k[30], out T m0, out T m1)                   \
     s[8] = k[27];                                                  \
     s[9] = k[28];                                                  \
     s[10] = k[29];                                                 \
-    { T t = s[6]; s[6] = min(t, s[7]); s[7] = max(t, s[7]); }      \
-    { T t = s[4]; s[4] = min(t, s[6]); s[6] = max(t, s[6]); }      \
-    s[5] = min(s[5], s[7]);                                        \
-    { T t = s[5]; s[5] = min(t, s[6]); s[6] = max(t, s[6]); }      \
-    { T t = s[0]; s[0] = min(t, s[4]); s[4] = max(t, s[4]); }      \
-    { T t = s[2]; s[2] = min(t, s[4]); s[4] = max(t, s[4]); }      \
-    { T t = s[1]; s[1] = min(t, s[5]); s[5] = max(t, s[5]); }      \
-    { T t = s[3]; s[3] = min(t, s[5]); s[5] = max(t, s[5]); }      \
-    { T t = s[1]; s[1] = min(t, s[2]); s[2] = max(t, s[2]); }      \
-    { T t = s[3]; s[3] = min(t, s[4]); s[4] = max(t, s[4]); }      \
-    { T t = s[8]; s[8] = min(t, s[9]); s[9] = max(t, s[9]); }      \
-    { T t = s[8]; s[8] = min(t, s[10]); s[10] = max(t, s[10]); }   \
-    { T t = s[9]; s[9] = min(t, s[10]); s[10] = max(t, s[10]); }   \
-    s[8] = max(s[0], s[8]);                                        \
-    s[8] = max(s[4], s[8]);                                        \
-    s[10] = max(s[2], s[10]);                                      \
-    s[6] = min(s[6], s[10]);                                       \
-    s[6] = min(s[6], s[8]);                                        \
-    s[9] = max(s[1], s[9]);                                        \
-    s[5] = min(s[5], s[9]);                                        \
-    s[5] = max(s[3], s[5]);                                        \
-    s[5] = min(s[5], s[6]);                                        \
-    m1 = s[5];                                                     \
+    m1 = amp_median11_6(s);                                        \
 }
 AMP_MEDIAN25X2(uvec4)
 AMP_MEDIAN25X2(vec4)
