@@ -99,13 +99,11 @@ int border_at(int i, int n, int mode)
     return -1;
 }
 
+// The source at column x and row y as border_at gives them (-1: the constant border).
+vec4 texel_at(int x, int y) { return x < 0 || y < 0 ? P.border_value : texelFetch(src, ivec2(x, y), 0); }
+
 // The source texel at p, through the border outside the image.
-vec4 fetch(ivec2 p)
-{
-    int x = border_at(p.x, P.size.x, BORDER), y = border_at(p.y, P.size.y, BORDER);
-    if (x < 0 || y < 0) return P.border_value;
-    return texelFetch(src, ivec2(x, y), 0);
-}
+vec4 fetch(ivec2 p) { return texel_at(border_at(p.x, P.size.x, BORDER), border_at(p.y, P.size.y, BORDER)); }
 
 // True if the texels [lo, hi] are all inside the source (no border needed).
 bool inside(ivec2 lo, ivec2 hi) { return all(greaterThanEqual(lo, ivec2(0))) && all(lessThan(hi, P.size.xy)); }

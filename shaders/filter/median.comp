@@ -47,18 +47,16 @@ f16vec4 ordered(vec4 v, f16vec4 like) { return f16vec4(v); }
 vec4 texel_of(f16vec4 m) { return vec4(m); }
 #endif
 vec4 texel_of(uvec4 m) { return vec4(value_of(m.x), value_of(m.y), value_of(m.z), value_of(m.w)); }
-// The source at column x and row y as border_at gives them (-1: the constant border).
-vec4 at(int x, int y) { return x < 0 || y < 0 ? P.border_value : texelFetch(src, ivec2(x, y), 0); }
 int col(int x) { return border_at(x, P.size.x, BORDER); }
 int row(int y) { return border_at(y, P.size.y, BORDER); }
 
-// The 3 x 3 walk and the 5 x 5 pair for the type T of what they order: the results of
-// the outputs o, o + (0, 1), ... into res.
-#define MEDIAN_PATHS(T)                                                                      \
+// The 3 x 3 walk for the type T of what it orders: the results of the outputs o,
+// o + (0, 1), ... into res.
+#define MEDIAN_WALK(T)                                                                       \
 void sorted_row(ivec3 x, int y, T like, out T lo, out T mid, out T hi)                     \
 {                                                                                            \
     y = row(y);                                                                              \
-    T a = ordered(at(x.x, y), like), b = ordered(at(x.y, y), like), d = ordered(at(x.z, y), like); \
+    T a = ordered(texel_at(x.x, y), like), b = ordered(texel_at(x.y, y), like), d = ordered(texel_at(x.z, y), like); \
     T t = min(a, b);                                                                         \
     b = max(a, b);                                                                           \
     hi = max(b, d);                                                                          \
@@ -81,22 +79,26 @@ void walk3(ivec2 o, T like, inout vec4 res[RUN])                                
             l1 = l2, m1 = m2, h1 = h2;                                                       \
         }                                                                                    \
     }                                                                                        \
-}                                                                                            \
+}
+// The 5 x 5 pair for the type T of what it orders: the results of o and o + (0, 1).
+#define MEDIAN_PAIR(T)                                                                       \
 void pair5(ivec2 o, T like, inout vec4 res[RUN])                                             \
 {                                                                                            \
     T k[30], a, b;                                                                           \
     int x[5], y[6];                                                                          \
     [[unroll]] for (int j = 0; j < 5; j++) x[j] = col(o.x + j - 2);                          \
     [[unroll]] for (int j = 0; j < 6; j++) y[j] = row(o.y + j - 2);                          \
-    [[unroll]] for (int j = 0; j < 30; j++) k[j] = ordered(at(x[j % 5], y[j / 5]), like);    \
+    [[unroll]] for (int j = 0; j < 30; j++) k[j] = ordered(texel_at(x[j % 5], y[j / 5]), like);    \
     amp_median25x2(k, a, b);                                                                 \
     res[0] = texel_of(a);                                                                    \
     res[1] = texel_of(b);                                                                    \
 }
-MEDIAN_PATHS(vec4)
-MEDIAN_PATHS(uvec4)
+MEDIAN_WALK(vec4)
+MEDIAN_WALK(uvec4)
+MEDIAN_PAIR(vec4)
+MEDIAN_PAIR(uvec4)
 #ifdef AMP_MEDIAN_HALF
-MEDIAN_PATHS(f16vec4)
+MEDIAN_PAIR(f16vec4)
 #define CODES5 f16vec4 // what a 5 x 5 window of codes orders
 #else
 #define CODES5 vec4
