@@ -18,6 +18,7 @@
 #define RUN 8 /* filter.glsl's RUN: outputs per invocation of conv_run.comp and sobel.comp */
 #define RUN_GROUP_X 32 /* conv_run.comp's work group */
 #define RUN_GROUP_Y 8
+#define POINT_ROWS 4 /* filter.glsl's POINT_ROWS: texels per invocation of pointwise.comp */
 
 /* Whether f is one of conv.comp's separable filters. */
 static bool separable(const amp_image_filter *f)
@@ -339,8 +340,9 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         size_t bins = (size_t)d[0].spec.src_levels + 1;
         return amp__filter_record(v, d, 3, NULL, 2 * bins * sizeof(uint32_t));
     }
-    default:
+    default: /* 16 x 16 invocations, POINT_ROWS texels each */
         d[0].shader = AMP__SHADER_POINTWISE;
+        d[0].groups[1] = (uint32_t)((h + 16 * POINT_ROWS - 1) / (16 * POINT_ROWS));
         break;
     }
     return amp__filter_record(v, d, 1, NULL, 0);
