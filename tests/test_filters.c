@@ -392,7 +392,7 @@ static bool border_coord(int b, int L, int *v)
  * (uniform weights), gaussian (sigma's weights), erode, dilate. Any radius, even past
  * the image's size (borders are periodic): on small images, 20 (two passes, weights in
  * the parameter block) and 70 (weights in the scratch buffer); an image of a megapixel
- * or more and a radius up to 2 take conv_block.comp on CPU devices, edges and partial
+ * or more and a radius up to 4 take conv_block.comp on CPU devices, edges and partial
  * blocks included. */
 static void conv_against_host(amp_image_op op, int radius, float sigma, int w, int h)
 {
@@ -534,6 +534,8 @@ int main(int argc, char **argv)
         conv_against_host(AMP_IMAGE_GAUSSIAN, 2, 1.5f, 1050, 1010);
         conv_against_host(AMP_IMAGE_ERODE, 1, 0, 1050, 1010);
         conv_against_host(AMP_IMAGE_DILATE, 2, 0, 1050, 1010);
+        conv_against_host(AMP_IMAGE_GAUSSIAN, 4, 2.0f, 1050, 1010);
+        conv_against_host(AMP_IMAGE_ERODE, 3, 0, 1050, 1010);
         /* the GPUs' paths, forced here: the one-pass conv_subgroup.comp where subgroups
            allow (lavapipe's are 8 wide: radius up to 3): every border, component count
            and type of the 5 x 5 gaussian, sharpen (radius 3), 3 x 3 box and erode, 5 x 5

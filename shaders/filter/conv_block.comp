@@ -13,7 +13,7 @@ layout(local_size_x = 16, local_size_y = 16) in;
 #include "conv.glsl"
 
 #define BLOCK 4   // outputs per invocation in each direction (chain.c's BLOCK_SPAN / 16)
-#define BLOCK_R 2 // the largest radius (chain.c's BLOCK_RADIUS): the loops' bound
+#define BLOCK_R 4 // the largest radius (chain.c's BLOCK_RADIUS): the loops' bound
 
 void main()
 {

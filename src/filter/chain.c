@@ -11,7 +11,7 @@
 #define TILE_RADIUS 4 /* conv.comp's TILE_R: larger radii take two passes */
 #define BLOCK_SPAN 64 /* conv_block.comp: pixels a work group covers in each direction */
 #define BLOCK_MIN_PIXELS (1 << 20) /* the smallest destination that conv_block.comp is for */
-#define BLOCK_RADIUS 2            /* and its largest radius (its BLOCK_R) */
+#define BLOCK_RADIUS 4            /* and its largest radius (its BLOCK_R) */
 #define SUBGROUP_RADIUS 4   /* conv_subgroup.comp's largest radius (its SUB_R) */
 #define SUBGROUP_STRIP 32   /* and the rows of a subgroup's strip (16 as fast on an H100; 64 slower) */
 #define SUBGROUP_GROUP 128  /* and its work group's invocations */
