@@ -169,13 +169,14 @@ double amp_pm_exp_core(double hi, double lo, bool pair)
 
 #ifdef AMP_FMA_FUSED
 // exp(x) for x in [-87.34, 88.73] (results normal, or flushed by amp_pm_exp_ftz), float,
-// where fma is fused (GPUs): the core without its exact steps. r = x - k ln2 in two fmas: rh (exact: k ln2's head times k is exact and rh lies
-// within the ulps of x), then r = rh - k ln2's tail, rounded once; then Horner to the end,
-// e = 1 + r (1 + r q(r)), each step one fma. The bound: the last fma (0.5 ulp), r's
-// rounding (up to 0.2 ulp of e where |r| > 1/4), 1 + r q's rounding times r (0.09), q's
-// rounding and fit (0.1): under 0.9; every float input run through a host replica with
-// fused fma: worst 0.914 ulp (x = 59.30), the former 1 + (rh + (rl + r^2 q)) 0.895, three
-// instructions more. Where fma may round twice, the core.
+// where fma is fused (GPUs): the core without its exact steps. r = x - k ln2 in two fmas:
+// rh (exact: k ln2's head times k is exact and rh lies within the ulps of x), then
+// r = rh - k ln2's tail, rounded once; then Horner to the end, e = 1 + r (1 + r q(r)),
+// each step one fma. The bound: the last fma (0.5 ulp), r's rounding (up to 0.2 ulp of e
+// where |r| > 1/4), 1 + r q's rounding times r (0.09), q's rounding and fit (0.1): under
+// 0.9. Every float input through a host replica with fused fma: worst 0.914 ulp (x =
+// 59.30); the former 1 + (rh + (rl + r^2 q)), three instructions more, 0.895. Where fma
+// may round twice, the core.
 float amp_pm_exp_fused(float x)
 {
     precise float j = fma(x, 1.44269504, 12582912.0), k = j - 12582912.0;
@@ -188,7 +189,8 @@ float amp_pm_exp_fused(float x)
 // exp(x) for every float x without a branch, where float results below the normal range
 // flush to zero and exp2 is exact at 0 and saturates to 0 and inf, NaN kept (NVIDIA: the
 // runtime defines AMP_FTZ_EXP2). In a loop a branch cost a third of exp's speed on an H200
-// (1209 G/s with the test before amp_pm_exp_fused, 1424 without), so the ends are arithmetic:
+// (1209 G/s with the test before amp_pm_exp_fused's former core, 1424 without; 1697 with
+// its Horner core), so the ends are arithmetic:
 // xc = x clamped to [about ln 2^-126, the largest float whose exp is finite], where a result
 // is normal or flushes and amp_pm_exp_fused's steps hold (2^k into e's exponent bits: k is
 // -126..128, e below 1 where k is 128); then the factor 2^((x - xc) log2 e): 1 inside, inf

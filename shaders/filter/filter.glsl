@@ -12,9 +12,7 @@
 // output that reads it (chain.c's RUN).
 #define RUN 8
 // Texels per invocation of pointwise.comp, a column's, 16 rows apart (chain.c's POINT_ROWS).
-#ifndef POINT_ROWS
 #define POINT_ROWS 4
-#endif
 
 // Pointwise op codes: amp_image_op's values.
 #define OP_GRAYSCALE 9
