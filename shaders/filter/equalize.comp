@@ -2,7 +2,8 @@
 // cv2.equalizeHist of a 1-component unorm source with L + 1 codes (SRC_LEVELS), or
 // of component 0 of a gray + alpha source (alpha kept):
 // pass 0 counts the codes into h[0..L] of the scratch buffer (zeroed), pass 1 (one
-// invocation) turns the counts into the table h[L+1 ..] as OpenCV does, pass 2
+// work group, one invocation of it after the gather) turns the counts into the table
+// h[L+1 ..] as OpenCV does, pass 2
 // maps every texel through it.
 #include "filter.glsl"
 layout(local_size_x = 16, local_size_y = 16) in;
@@ -40,21 +41,28 @@ void count()
     if (small && local_h[lid] != 0u) atomicAdd(S.h[lid], local_h[lid]);
 }
 
+// The count of code j: 8-bit counts from local_h, where table() gathers them first (a
+// single invocation reading the scratch buffer waits on each load in turn).
+uint count_of(uint j) { return SRC_LEVELS <= 255.0 ? local_h[j] : S.h[j]; }
+
 void table()
 {
-    if (gl_LocalInvocationIndex != 0u) return;
+    uint lid = gl_LocalInvocationIndex;
+    if (SRC_LEVELS <= 255.0) local_h[lid] = S.h[lid]; // 256 invocations, at most 256 codes
+    barrier();
+    if (lid != 0u) return;
     uint L = uint(SRC_LEVELS), total = uint(P.size.x) * uint(P.size.y), lut = L + 1u;
     uint i = 0u;
-    while (S.h[i] == 0u) i++;
-    for (uint j = 0u; j <= i; j++) S.h[lut + j] = S.h[i] == total ? i : 0u;
-    if (S.h[i] == total) {
+    while (count_of(i) == 0u) i++;
+    for (uint j = 0u; j <= i; j++) S.h[lut + j] = count_of(i) == total ? i : 0u;
+    if (count_of(i) == total) {
         for (uint j = i + 1u; j <= L; j++) S.h[lut + j] = i;
         return;
     }
-    float scale = divide(float(L), float(total - S.h[i]));
+    float scale = divide(float(L), float(total - count_of(i)));
     uint sum = 0u;
     for (uint j = i + 1u; j <= L; j++) {
-        sum += S.h[j];
+        sum += count_of(j);
         S.h[lut + j] = uint(clamp(roundEven(float(sum) * scale), 0.0, float(L)));
     }
 }
