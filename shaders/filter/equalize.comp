@@ -11,6 +11,8 @@ layout(set = 0, binding = 3, std430) buffer Scratch { uint h[]; } S;
 
 #define ROWS 8
 shared uint local_h[256];
+// At most 256 codes (8 bits): counts and the table pass work on them in local_h.
+bool small_codes() { return SRC_LEVELS <= 255.0; }
 
 uint code_at(ivec2 p) { return uint(floor(clamp(texelFetch(src, p, 0).x, 0.0, 1.0) * SRC_LEVELS + 0.5)); }
 
@@ -25,7 +27,7 @@ float divide(float a, float b)
 
 void count()
 {
-    bool small = SRC_LEVELS <= 255.0;
+    bool small = small_codes();
     uint lid = gl_LocalInvocationIndex;
     if (small) local_h[lid] = 0u;
     barrier();
@@ -43,19 +45,20 @@ void count()
 
 // The count of code j: 8-bit counts from local_h, where table() gathers them first (a
 // single invocation reading the scratch buffer waits on each load in turn).
-uint count_of(uint j) { return SRC_LEVELS <= 255.0 ? local_h[j] : S.h[j]; }
+uint count_of(uint j) { return small_codes() ? local_h[j] : S.h[j]; }
 
 void table()
 {
     uint lid = gl_LocalInvocationIndex;
-    if (SRC_LEVELS <= 255.0) local_h[lid] = S.h[lid]; // 256 invocations, at most 256 codes
+    if (small_codes()) local_h[lid] = S.h[lid]; // 256 invocations
     barrier();
     if (lid != 0u) return;
     uint L = uint(SRC_LEVELS), total = uint(P.size.x) * uint(P.size.y), lut = L + 1u;
     uint i = 0u;
     while (count_of(i) == 0u) i++;
-    for (uint j = 0u; j <= i; j++) S.h[lut + j] = count_of(i) == total ? i : 0u;
-    if (count_of(i) == total) {
+    bool one = count_of(i) == total; // a single code: every code maps to it
+    for (uint j = 0u; j <= i; j++) S.h[lut + j] = one ? i : 0u;
+    if (one) {
         for (uint j = i + 1u; j <= L; j++) S.h[lut + j] = i;
         return;
     }
