@@ -49,11 +49,14 @@ static void fill(const format_row *r, amp_type type, int components, amp__format
     int channels = r->scalar == AMP_SCALAR_DOUBLE ? components * 2 : components == 3 ? 4 : components;
     int slot = channels == 4 ? 2 : channels - 1;
     int channel_bits = r->scalar == AMP_SCALAR_DOUBLE ? 32 : r->bits;
+    VkFormat uint_vk = VK_FORMAT_UNDEFINED;
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+        if (rows[i].scalar == AMP_SCALAR_UINT && rows[i].bits == channel_bits) uint_vk = rows[i].vk[slot];
     *out = (amp__format){
         .type = type, .bits = r->bits, .components = components, .vk = r->vk[slot], .channels = channels,
         .glsl = r->glsl[slot], .host_texel = (size_t)components * (size_t)r->bits / 8,
         .image_texel = (size_t)channels * (size_t)channel_bits / 8,
-        .emulated = components == 3, .sampled = r->sampled};
+        .emulated = components == 3, .sampled = r->sampled, .uint_vk = uint_vk};
 }
 
 amp_status amp__format_find(amp_type type, int bits, amp__format *out)

@@ -16,6 +16,8 @@ typedef struct amp__format {
     size_t image_texel;     /* bytes per texel in the image */
     bool emulated;          /* 3 components on a 4-channel image */
     char sampled;           /* GLSL image/sampler prefix: 0 (float), 'i' or 'u' */
+    VkFormat uint_vk;       /* the uint format of the same channels and bits: what a
+                               shader reads and writes to copy texels bit for bit */
 } amp__format;
 
 /* The format for type and bits (0: the default) after C++ AMP's rules; an error

@@ -5,14 +5,32 @@
 
 #include "vulkan/gpu.h"
 
-extern const uint32_t amp__builtin_copy[];
-extern const size_t amp__builtin_copy_size;
+#include <stdatomic.h>
+
+extern const uint32_t amp__builtin_copy[], amp__builtin_copy_image_1d[], amp__builtin_copy_image_2d[],
+    amp__builtin_copy_image_3d[];
+extern const size_t amp__builtin_copy_size, amp__builtin_copy_image_1d_size, amp__builtin_copy_image_2d_size,
+    amp__builtin_copy_image_3d_size;
 
 struct amp__builtin {
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout layout;
     VkPipeline copy;
+    /* the image copy: a sampled source (immutable nearest sampler) and a storage
+     * destination, a pipeline for each rank made on first use */
+    VkSampler sampler;
+    VkDescriptorSetLayout image_set_layout;
+    VkPipelineLayout image_layout;
+    VkPipeline copy_image[3];
 };
+
+/* The image copy's push constants: copy_image.comp's push_t. */
+typedef struct image_copy_push {
+    int32_t src_offset[4], dst_offset[4];
+    uint32_t extent[4];
+} image_copy_push;
+
+static atomic_bool force_image_copy;
 
 static amp_status make_copy_pipeline(amp__device *d, amp__builtin *b)
 {
@@ -32,9 +50,54 @@ static amp_status make_copy_pipeline(amp__device *d, amp__builtin *b)
     return amp__compute_pipeline(d, amp__builtin_copy, amp__builtin_copy_size, b->layout, &b->copy);
 }
 
+/* The image copy's sampler, set layout and pipeline layout. */
+static amp_status make_image_copy_layout(amp__device *d, amp__builtin *b)
+{
+    VkSamplerCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, .magFilter = VK_FILTER_NEAREST,
+                               .minFilter = VK_FILTER_NEAREST, .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                               .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                               .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                               .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE};
+    VkResult r = vkCreateSampler(d->device, &sci, NULL, &b->sampler);
+    if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateSampler");
+    VkDescriptorSetLayoutBinding bind[2] = {
+        {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, &b->sampler},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
+    VkDescriptorSetLayoutCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                           .bindingCount = 2, .pBindings = bind};
+    r = vkCreateDescriptorSetLayout(d->device, &dci, NULL, &b->image_set_layout);
+    if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateDescriptorSetLayout");
+    VkPushConstantRange pc = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(image_copy_push)};
+    VkPipelineLayoutCreateInfo lci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
+                                      .pSetLayouts = &b->image_set_layout, .pushConstantRangeCount = 1,
+                                      .pPushConstantRanges = &pc};
+    r = vkCreatePipelineLayout(d->device, &lci, NULL, &b->image_layout);
+    if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreatePipelineLayout");
+    return AMP_OK;
+}
+
+/* The image copy pipeline for images of a rank, made on first use. */
+static VkPipeline image_copy_pipeline(amp__device *d, amp__builtin *b, int rank)
+{
+    static const uint32_t *const spirv[3] = {amp__builtin_copy_image_1d, amp__builtin_copy_image_2d,
+                                             amp__builtin_copy_image_3d};
+    const size_t *const size[3] = {&amp__builtin_copy_image_1d_size, &amp__builtin_copy_image_2d_size,
+                                   &amp__builtin_copy_image_3d_size};
+    if (b->copy_image[rank - 1]) return b->copy_image[rank - 1];
+    if (!b->image_layout && make_image_copy_layout(d, b) != AMP_OK) return VK_NULL_HANDLE;
+    if (amp__compute_pipeline(d, spirv[rank - 1], *size[rank - 1], b->image_layout, &b->copy_image[rank - 1]) != AMP_OK)
+        return VK_NULL_HANDLE;
+    return b->copy_image[rank - 1];
+}
+
 static void builtins_release(amp__device *d, void *state)
 {
     amp__builtin *b = state;
+    for (int i = 0; i < 3; i++)
+        if (b->copy_image[i]) vkDestroyPipeline(d->device, b->copy_image[i], NULL);
+    if (b->image_layout) vkDestroyPipelineLayout(d->device, b->image_layout, NULL);
+    if (b->image_set_layout) vkDestroyDescriptorSetLayout(d->device, b->image_set_layout, NULL);
+    if (b->sampler) vkDestroySampler(d->device, b->sampler, NULL);
     if (b->copy) vkDestroyPipeline(d->device, b->copy, NULL);
     if (b->layout) vkDestroyPipelineLayout(d->device, b->layout, NULL);
     if (b->set_layout) vkDestroyDescriptorSetLayout(d->device, b->set_layout, NULL);
@@ -77,6 +140,60 @@ amp_status amp__record_shader_copy(amp_accelerator_view *v, amp__batch *batch, V
     uint32_t groups = (n + 255) / 256;
     uint32_t max = d->props.limits.maxComputeWorkGroupCount[0];
     vkCmdDispatch(cmd, groups < 4096 ? groups : 4096 < max ? 4096 : max, 1, 1);
+    v->stats.dispatches++;
+    return AMP_OK;
+}
+
+void amp__force_shader_image_copy(bool on) { atomic_store(&force_image_copy, on); }
+
+bool amp__shader_image_copy_possible(amp__device *d, const amp__format *f)
+{
+    if (amp__device_is_cpu(d) && !atomic_load(&force_image_copy)) return false;
+    if (f->uint_vk == VK_FORMAT_UNDEFINED || !d->write_without_format) return false;
+    VkFormatProperties fp;
+    vkGetPhysicalDeviceFormatProperties(d->physical, f->uint_vk, &fp);
+    VkFormatFeatureFlags need = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT;
+    return (fp.optimalTilingFeatures & need) == need;
+}
+
+amp_status amp__shader_image_copy_prepare(amp__device *d, int rank)
+{
+    amp__builtin *b = amp__device_cache_get(d, &builtins);
+    return b && image_copy_pipeline(d, b, rank) ? AMP_OK : amp_last_status();
+}
+
+amp_status amp__record_shader_image_copy(amp_accelerator_view *v, amp__batch *batch, int rank, VkImageView src,
+                                         const int32_t src_offset[3], VkImageView dst, const int32_t dst_offset[3],
+                                         const uint32_t extent[3])
+{
+    amp__device *d = v->dev;
+    amp__builtin *b = amp__device_cache_get(d, &builtins);
+    VkPipeline pipe = b ? image_copy_pipeline(d, b, rank) : VK_NULL_HANDLE;
+    if (!pipe) return amp_last_status();
+    VkDescriptorSet set = amp__batch_descriptor_set(batch, b->image_set_layout);
+    if (!set) return amp_last_status();
+    VkDescriptorImageInfo info[2] = {{VK_NULL_HANDLE, src, VK_IMAGE_LAYOUT_GENERAL},
+                                     {VK_NULL_HANDLE, dst, VK_IMAGE_LAYOUT_GENERAL}};
+    VkWriteDescriptorSet w[2];
+    for (int i = 0; i < 2; i++)
+        w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set,
+                                      .dstBinding = (uint32_t)i, .descriptorCount = 1,
+                                      .descriptorType = i ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE
+                                                          : VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                      .pImageInfo = &info[i]};
+    vkUpdateDescriptorSets(d->device, 2, w, 0, NULL);
+    image_copy_push push = {{src_offset[0], src_offset[1], src_offset[2], 0},
+                            {dst_offset[0], dst_offset[1], dst_offset[2], 0},
+                            {extent[0], extent[1], extent[2], 0}};
+    VkCommandBuffer cmd = amp__batch_cmd(batch);
+    amp__batch_bind(batch, pipe);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, b->image_layout, 0, 1, &set, 0, NULL);
+    vkCmdPushConstants(cmd, b->image_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+    /* copy_image.comp: 256 texels a group in 1-D, 16 x 64 (16 wide, 4 rows an invocation) in 2-D and 3-D */
+    uint32_t gx = rank == 1 ? (extent[0] + 255) / 256 : (extent[0] + 15) / 16;
+    uint32_t gy = rank == 1 ? 1 : (extent[1] + 63) / 64;
+    vkCmdDispatch(cmd, gx, gy, rank == 3 ? extent[2] : 1);
     v->stats.dispatches++;
     return AMP_OK;
 }

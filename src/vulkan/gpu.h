@@ -8,6 +8,7 @@
 #define AMPVK_GPU_H
 
 #include "core/core.h"
+#include "core/format.h"
 
 /* ---- memory.c: sub-allocation from large blocks ---- */
 typedef struct amp__block amp__block;
@@ -355,6 +356,23 @@ AMP_HIDDEN bool amp__shader_copy_possible(amp__device *d, VkDeviceSize src_offse
 AMP_HIDDEN amp_status amp__record_shader_copy(amp_accelerator_view *v, amp__batch *b, VkBuffer src,
                                               VkDeviceSize src_offset, VkBuffer dst, VkDeviceSize dst_offset,
                                               VkDeviceSize size);
+
+/* True if textures of format f can be copied by the built-in image copy kernel:
+ * on a GPU (on a CPU device only when forced), where the device writes f's uint
+ * format from storage images without a format qualifier. Such textures are made
+ * able to take views of that format. */
+AMP_HIDDEN bool amp__shader_image_copy_possible(amp__device *d, const amp__format *f);
+/* Makes the image copy kernel's pipeline for rank-D images (once a device). */
+AMP_HIDDEN amp_status amp__shader_image_copy_prepare(amp__device *d, int rank);
+/* Records a copy of a box of extent texels (x, y, z) of rank-D images as a compute
+ * dispatch: from src (a sampled view of one level in the uint format) at src_offset
+ * to dst (a storage view of one level in the same format) at dst_offset. Both are
+ * in the GENERAL layout; the caller orders the dispatch with barriers. */
+AMP_HIDDEN amp_status amp__record_shader_image_copy(amp_accelerator_view *v, amp__batch *b, int rank, VkImageView src,
+                                                    const int32_t src_offset[3], VkImageView dst,
+                                                    const int32_t dst_offset[3], const uint32_t extent[3]);
+/* Tests: lets CPU devices copy textures by shader too (textures made after the call). */
+AMP_HIDDEN void amp__force_shader_image_copy(bool on);
 
 /* ---- instance.c ---- */
 AMP_HIDDEN VkInstance amp__instance(void);
