@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "tool.h"
 
@@ -163,6 +166,15 @@ double tool_now(void)
 
 int main(int argc, char **argv)
 {
+#ifdef __GLIBC__
+    /* A folder's images are allocated and freed by the thousand, megabytes each, on
+       many threads: glibc would hand each back to the system and fault its pages in
+       again for the next. Kept instead (NVIDIA H200 host, 200 1920x1080 PNGs through
+       gaussian:sigma=2: 117-121 -> 126-133 images/s). The largest threshold glibc
+       takes is 32 MiB; larger buffers (a 4K RGBA image's) are mapped as before. */
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
     static const struct {
         const char *name;
         int (*run)(int, char **);
