@@ -218,6 +218,13 @@ amp_texture *amp_texture_create(amp_accelerator_view *v, const amp_texture_desc 
     amp__lock(v->dev);
     amp_status s = amp__device_check(v->dev);
     VkResult r = s == AMP_OK ? vkCreateImage(v->dev->device, &ci, NULL, &t->image) : VK_SUCCESS;
+    if (r == VK_ERROR_FORMAT_NOT_SUPPORTED && mutable) {
+        /* a driver that cannot add the uint views: the image as before, queue copies */
+        ci.pNext = NULL;
+        ci.flags = 0;
+        t->shader_copy = false;
+        r = vkCreateImage(v->dev->device, &ci, NULL, &t->image);
+    }
     if (r != VK_SUCCESS) s = amp__vk_fail(r, "vkCreateImage");
     if (s == AMP_OK) s = amp__image_memory(v->dev, t->image, &t->mem);
     if (s == AMP_OK) s = texture_init(t, VK_IMAGE_LAYOUT_UNDEFINED, true);

@@ -1,11 +1,10 @@
 /* Built-in kernels compiled at build time (shaders/builtin): pipelines made once
  * per device on first use, kept as a device cache. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "vulkan/gpu.h"
-
-#include <stdatomic.h>
 
 extern const uint32_t amp__builtin_copy[], amp__builtin_copy_image_1d[], amp__builtin_copy_image_2d[],
     amp__builtin_copy_image_3d[];
@@ -50,7 +49,8 @@ static amp_status make_copy_pipeline(amp__device *d, amp__builtin *b)
     return amp__compute_pipeline(d, amp__builtin_copy, amp__builtin_copy_size, b->layout, &b->copy);
 }
 
-/* The image copy's sampler, set layout and pipeline layout. */
+/* The image copy's sampler, set layout and pipeline layout (those not made yet: a
+ * failure leaves the ones made for the next try). */
 static amp_status make_image_copy_layout(amp__device *d, amp__builtin *b)
 {
     VkSamplerCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, .magFilter = VK_FILTER_NEAREST,
@@ -58,14 +58,14 @@ static amp_status make_image_copy_layout(amp__device *d, amp__builtin *b)
                                .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
                                .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
                                .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE};
-    VkResult r = vkCreateSampler(d->device, &sci, NULL, &b->sampler);
+    VkResult r = b->sampler ? VK_SUCCESS : vkCreateSampler(d->device, &sci, NULL, &b->sampler);
     if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateSampler");
     VkDescriptorSetLayoutBinding bind[2] = {
         {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, &b->sampler},
         {1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
     VkDescriptorSetLayoutCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
                                            .bindingCount = 2, .pBindings = bind};
-    r = vkCreateDescriptorSetLayout(d->device, &dci, NULL, &b->image_set_layout);
+    r = b->image_set_layout ? VK_SUCCESS : vkCreateDescriptorSetLayout(d->device, &dci, NULL, &b->image_set_layout);
     if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateDescriptorSetLayout");
     VkPushConstantRange pc = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(image_copy_push)};
     VkPipelineLayoutCreateInfo lci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
