@@ -358,9 +358,9 @@ AMP_HIDDEN amp_status amp__record_shader_copy(amp_accelerator_view *v, amp__batc
                                               VkDeviceSize size);
 
 /* True if textures of format f can be copied by the built-in image copy kernel:
- * on a GPU (on a CPU device only when forced), where the device writes f's uint
- * format from storage images without a format qualifier. Such textures are made
- * able to take views of that format. */
+ * on a GPU (on a CPU device only when forced) that writes storage images without
+ * a format qualifier and can sample and store f's uint format. Such textures are
+ * made able to take views of that format. */
 AMP_HIDDEN bool amp__shader_image_copy_possible(amp__device *d, const amp__format *f);
 /* Makes the image copy kernel's pipeline for rank-D images (once a device). */
 AMP_HIDDEN amp_status amp__shader_image_copy_prepare(amp__device *d, int rank);
