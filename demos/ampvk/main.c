@@ -170,7 +170,7 @@ int main(int argc, char **argv)
     /* A folder's images are allocated and freed by the thousand, megabytes each, on
        many threads: glibc would hand each back to the system and fault its pages in
        again for the next. Kept instead (NVIDIA H200 host, 200 1920x1080 PNGs through
-       gaussian:sigma=2: 117-121 -> 126-133 images/s). The largest threshold glibc
+       gaussian:sigma=2: 120-126 -> 137-140 images/s). The largest threshold glibc
        takes is 32 MiB; larger buffers (a 4K RGBA image's) are mapped as before. */
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);

@@ -843,21 +843,17 @@ static amp_status texture_copy(amp_texture *src, const amp_texture_region *sr, a
     size_t at = copy_regions(src, levels, &s_r, &d_r, regions, through);
     uint32_t n = (uint32_t)(levels < 16 ? levels : 16);
     uint32_t timing = amp__profile_begin(bt, "device copy", at);
-    if (src != dst && src->shader_copy && dst->shader_copy) {
+    if (src != dst && src->shader_copy && dst->shader_copy)
         s = record_shader_image_copy(v, bt, cmd, serial, src, dst, n, regions);
-        if (s != AMP_OK) {
-            amp__profile_end(bt, timing);
-            amp__unlock(v->dev);
-            return s;
-        }
-    } else if (src != dst) {
+    else if (src != dst)
         record_image_copy(v, cmd, serial, src, dst, n, regions);
-    } else if (!record_copy_through_buffer(v, bt, cmd, serial, src, n, regions, through, at)) {
-        amp__profile_end(bt, timing);
-        amp__unlock(v->dev);
-        return amp_last_status();
-    }
+    else if (!record_copy_through_buffer(v, bt, cmd, serial, src, n, regions, through, at))
+        s = amp_last_status();
     amp__profile_end(bt, timing);
+    if (s != AMP_OK) {
+        amp__unlock(v->dev);
+        return s;
+    }
     src->home = dst->home = v;
     v->stats.device_copies++;
     s = amp__view_command_done(v);

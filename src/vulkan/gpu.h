@@ -31,7 +31,9 @@ typedef enum amp__mem_usage {
     AMP__MEM_DEVICE,   /* device-local */
     AMP__MEM_UPLOAD,   /* host-visible, coherent, written by the host */
     AMP__MEM_READBACK, /* host-visible, cached: read back by the host */
-    AMP__MEM_SHARED    /* device-local and host-visible (cpu_access arrays) */
+    AMP__MEM_SHARED,   /* device-local and host-visible (cpu_access arrays) */
+    AMP__MEM_ARGUMENTS /* written by the host, read by each dispatch: shared where the
+                          device has it and it has room (a GPU's BAR), else upload */
 } amp__mem_usage;
 
 /* ---- the tracker: who last touched a resource ---- */

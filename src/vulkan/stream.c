@@ -600,13 +600,7 @@ static void *batch_memory(amp__batch *b, VkDeviceSize size, VkBuffer *buf, VkDev
         }
         VkDeviceSize sz = size > UNIFORM_CHUNK ? size : UNIFORM_CHUNK;
         VkBufferUsageFlags usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-        /* device-local memory the host can write where there is some (a GPU's BAR):
-         * each dispatch reads its arguments there, and one that waits for the one
-         * before it would wait for that read across the bus too (H200: dependent
-         * dispatches 3.3-3.5 -> 2.5-2.6 us; equalize's histogram atomics in the
-         * scratch, 0.15 -> 0.09 ms) */
-        if (amp__buffer_create(d, sz, usage, AMP__MEM_SHARED, &u->buf) != AMP_OK &&
-            amp__buffer_create(d, sz, usage, AMP__MEM_UPLOAD, &u->buf) != AMP_OK) {
+        if (amp__buffer_create(d, sz, usage, AMP__MEM_ARGUMENTS, &u->buf) != AMP_OK) {
             free(u);
             return NULL;
         }
