@@ -131,7 +131,9 @@ amp_future *amp_texture_copy_to_host_async(amp_texture *t, const amp_texture_reg
  * (to_device) and from it (to_host) will take, so that the first such copy waits
  * for no allocation: host memory the device can reach is slow to make (33 MB, a 4K
  * RGBA8 image, took 10-13 ms on an NVIDIA H100, and as long again to touch). It
- * stays in the device's pool for the copies that follow. For a program that knows
+ * stays in the device's pool for the copies that follow. For 3-channel textures on
+ * GPUs, whose texels the device widens and packs, it also makes those kernels and the
+ * device memory a download packs into (a first 4K RGB8 download paid 5 ms for it). For a program that knows
  * its images before it has their pixels: an image tool makes its textures from a
  * file's header and calls this while the pixels decode on another thread. */
 amp_status amp_texture_reserve_transfers(amp_texture *t, bool to_device, bool to_host);

@@ -299,7 +299,7 @@ static amp_status upload_view(amp_array_view *view, amp_accelerator_view *v, con
     if (st != AMP_OK) return st;
     amp__batch *b = amp__batch_current(v);
     if (!b) return amp_last_status();
-    amp__staging *s = amp__staging_get(v->dev, bytes, false);
+    amp__staging *s = amp__staging_get(v->dev, bytes, AMP__MEM_UPLOAD);
     if (!s) return amp_last_status();
     amp__trace_memcpy(s->buf.alloc.mapped, src, bytes, "host to staging");
     amp__batch_keep_staging(b, s);
@@ -332,7 +332,7 @@ static amp_status download_view(amp_array_view *view, amp__staging **out, uint64
     amp__batch *b = amp__batch_current(v);
     if (!b) return amp_last_status();
     d->home = v;
-    amp__staging *s = amp__staging_get(v->dev, bytes, true);
+    amp__staging *s = amp__staging_get(v->dev, bytes, AMP__MEM_READBACK);
     if (!s) return amp_last_status();
     amp__barrier bar = {0};
     amp__track_access(&d->track, d->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT, false,

@@ -508,12 +508,14 @@ static void convert_piece(void *ctx, size_t begin, size_t end)
     convert_widths(j->f, j->src + begin * from, j->dst + begin * to, end - begin, j->to_image);
 }
 
-/* Host texels into staging (to_image) or back: a copy, or widened / narrowed (large
- * ones over several cores); a "copy" span in the trace. */
-static void convert_texels(const amp__format *f, const void *src, void *dst, size_t texels, bool to_image)
+/* Host texels into staging (to_image) or back: a copy (packed: the staging buffer
+ * holds the host's layout), or widened / narrowed (large ones over several cores); a
+ * "copy" span in the trace. */
+static void convert_texels(const amp__format *f, bool packed, const void *src, void *dst, size_t texels,
+                           bool to_image)
 {
     const char *name = to_image ? "host to staging" : "staging to host";
-    if (f->host_texel == f->image_texel) {
+    if (packed || f->host_texel == f->image_texel) {
         amp__trace_memcpy(dst, src, texels * f->host_texel, name);
         return;
     }
@@ -525,6 +527,7 @@ static void convert_texels(const amp__format *f, const void *src, void *dst, siz
 
 typedef struct texture_job {
     amp__format fmt;
+    bool packed;
     void *dst;
     size_t texels;
 } texture_job;
@@ -532,7 +535,62 @@ typedef struct texture_job {
 static void unpack_texels(void *ctx, const void *staged, bool ok)
 {
     texture_job *j = ctx;
-    if (ok) convert_texels(&j->fmt, staged, j->dst, j->texels, false);
+    if (ok) convert_texels(&j->fmt, j->packed, staged, j->dst, j->texels, false);
+}
+
+/* Whether host transfers of a region of t of `texels` go through the built-in
+ * pack_image.comp (3-channel texels packed in staging, widened or narrowed by the
+ * device): textures that take uint views (GPUs), channels of 1, 2 or 4 bytes. A 4K
+ * RGB8 image then crosses the bus as 25 MB, not 33, and no host core spends 1.5-2 ms
+ * on each direction (an NVIDIA H200's host). */
+static bool packed_on_device(const amp_texture *t, size_t texels)
+{
+    size_t e = t->fmt.host_texel / 3;
+    return t->shader_copy && t->fmt.emulated && (e == 1 || e == 2 || e == 4) &&
+           amp__packed_texels_size(texels, (uint32_t)e) <= t->dev->props.limits.maxStorageBufferRange;
+}
+
+static VkImageView image_view(amp_texture *t, int base, int count, bool storage, bool as_uint);
+
+/* Records the transfer between staging and the region r of t as pack_image.comp after
+ * the barrier it needs (the view, pipeline and buffers are made first). Widening reads
+ * the staging buffer where it is; packing writes a device buffer that a queue copy
+ * then moves to staging: shader stores across the bus crawled (a 4K RGB8 image 3.8 ms
+ * into an NVIDIA H200's host memory, 0.65 ms by a queue copy). */
+static amp_status record_pack(amp_accelerator_view *v, amp__batch *b, VkCommandBuffer cmd, amp_texture *t,
+                              const amp_texture_region *r, amp__staging *staging, bool to_device)
+{
+    uint32_t channel = (uint32_t)t->fmt.host_texel / 3;
+    VkDeviceSize size = amp__packed_texels_size(amp_extent_size(r->extent), channel);
+    VkImageView view = image_view(t, r->mip_level, 1, to_device, true);
+    amp_status s = view ? amp__image_kernel_prepare(t->dev, to_device ? AMP__IMAGE_WIDEN : AMP__IMAGE_PACK,
+                                                    t->extent.rank)
+                        : amp_last_status();
+    amp__staging *packed = NULL;
+    if (s == AMP_OK && !to_device && !(packed = amp__staging_get(t->dev, size, AMP__MEM_DEVICE))) s = amp_last_status();
+    if (s != AMP_OK) return s;
+    if (packed) amp__batch_keep_staging(b, packed);
+    amp__barrier bar = {0};
+    amp__track_image_access(&t->track, t->image, &t->layout, VK_IMAGE_LAYOUT_GENERAL,
+                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                            to_device ? VK_ACCESS_SHADER_WRITE_BIT : VK_ACCESS_SHADER_READ_BIT, to_device,
+                            amp__batch_serial(b), &bar);
+    amp__barrier_record(v, cmd, &bar);
+    VkOffset3D o = vk_offset(r->offset);
+    VkExtent3D e = vk_extent(r->extent);
+    int32_t at[3] = {o.x, o.y, o.z};
+    uint32_t extent[3] = {e.width, e.height, e.depth};
+    s = amp__record_shader_pack(v, b, t->extent.rank, to_device, view, at, extent, channel,
+                                packed ? packed->buf.buffer : staging->buf.buffer);
+    if (s != AMP_OK || to_device) return s;
+    amp__track moved = {0};
+    amp__track_access(&moved, packed->buf.buffer, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                      true, amp__batch_serial(b), &bar);
+    amp__track_access(&moved, packed->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT, false,
+                      amp__batch_serial(b), &bar);
+    amp__barrier_record(v, cmd, &bar);
+    vkCmdCopyBuffer(cmd, packed->buf.buffer, staging->buf.buffer, 1, &(VkBufferCopy){0, 0, size});
+    return AMP_OK;
 }
 
 static VkBufferImageCopy image_copy(const amp_texture_region *r)
@@ -564,13 +622,17 @@ static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *re
     amp_accelerator_view *v = t->home ? t->home : t->av;
     amp__device *d = t->dev;
     amp__lock(d);
-    amp__staging *st = amp__device_check(d) == AMP_OK ? amp__staging_get(d, texels * t->fmt.image_texel, !to_device)
-                                                      : NULL;
+    bool packed = packed_on_device(t, texels);
+    VkDeviceSize staged = packed ? amp__packed_texels_size(texels, (uint32_t)t->fmt.host_texel / 3)
+                                 : texels * t->fmt.image_texel;
+    amp__staging *st = amp__device_check(d) == AMP_OK
+                           ? amp__staging_get(d, staged, to_device ? AMP__MEM_UPLOAD : AMP__MEM_READBACK)
+                           : NULL;
     if (st && to_device) {
         /* the texels go into the staging buffer (ours until it joins a batch) outside
            the device lock: other threads record and copy meanwhile */
         amp__unlock(d);
-        convert_texels(&t->fmt, host, st->buf.alloc.mapped, texels, true);
+        convert_texels(&t->fmt, packed, host, st->buf.alloc.mapped, texels, true);
         amp__lock(d);
     }
     amp__batch *b = st ? amp__batch_current(v) : NULL;
@@ -580,18 +642,28 @@ static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *re
         return amp_last_status();
     }
     VkCommandBuffer cmd = amp__batch_cmd(b);
-    amp__barrier bar = {0};
     VkImageLayout layout = to_device ? VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    amp__track_image_access(&t->track, t->image, &t->layout, layout, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                            to_device ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT, to_device,
-                            amp__batch_serial(b), &bar);
-    amp__barrier_record(v, cmd, &bar);
-    VkBufferImageCopy c = image_copy(&r);
     uint64_t serial = amp__batch_serial(b);
     uint32_t timing = amp__profile_begin(b, to_device ? "upload" : "download", bytes);
+    if (packed) {
+        s = record_pack(v, b, cmd, t, &r, st, to_device);
+    } else {
+        amp__barrier bar = {0};
+        amp__track_image_access(&t->track, t->image, &t->layout, layout, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                to_device ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT, to_device,
+                                serial, &bar);
+        amp__barrier_record(v, cmd, &bar);
+        VkBufferImageCopy c = image_copy(&r);
+        if (to_device) vkCmdCopyBufferToImage(cmd, st->buf.buffer, t->image, layout, 1, &c);
+        else vkCmdCopyImageToBuffer(cmd, t->image, layout, st->buf.buffer, 1, &c);
+    }
+    amp__profile_end(b, timing);
+    if (s != AMP_OK) {
+        amp__staging_put(d, st);
+        amp__unlock(d);
+        return s;
+    }
     if (to_device) {
-        vkCmdCopyBufferToImage(cmd, st->buf.buffer, t->image, layout, 1, &c);
-        amp__profile_end(b, timing);
         amp__batch_keep_staging(b, st);
         v->stats.uploads++;
         v->stats.upload_bytes += bytes;
@@ -600,8 +672,6 @@ static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *re
         amp__unlock(d);
         return s;
     }
-    vkCmdCopyImageToBuffer(cmd, t->image, layout, st->buf.buffer, 1, &c);
-    amp__profile_end(b, timing);
     amp__barrier_to_host(cmd, st->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     v->stats.downloads++;
     v->stats.download_bytes += bytes;
@@ -611,7 +681,7 @@ static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *re
         amp__unlock(d);
         return s;
     }
-    amp_future *f = amp__readback_future(d, serial, st, unpack_texels, &(texture_job){t->fmt, host, texels},
+    amp_future *f = amp__readback_future(d, serial, st, unpack_texels, &(texture_job){t->fmt, packed, host, texels},
                                          sizeof(texture_job));
     amp__unlock(d);
     if (!f) return amp_last_status();
@@ -655,12 +725,23 @@ amp_status amp_texture_reserve_transfers(amp_texture *t, bool to_device, bool to
     amp_texture_region r;
     amp_status s = resolve_region(who, t, NULL, &r);
     if (s != AMP_OK) return s;
-    /* the sizes texture_host_copy asks the pool for */
-    VkDeviceSize bytes = (VkDeviceSize)amp_extent_size(r.extent) * t->fmt.image_texel;
+    /* what texture_host_copy takes: the pool's buffers of its sizes, and for packed
+       transfers the view, the kernels and the device buffer of a download */
+    size_t texels = amp_extent_size(r.extent);
+    bool packed = packed_on_device(t, texels);
+    VkDeviceSize bytes = packed ? amp__packed_texels_size(texels, (uint32_t)t->fmt.host_texel / 3)
+                                : (VkDeviceSize)texels * t->fmt.image_texel;
     amp__lock(t->dev);
     s = amp__device_check(t->dev);
-    if (s == AMP_OK && to_device) s = amp__staging_reserve(t->dev, bytes, false);
-    if (s == AMP_OK && to_host) s = amp__staging_reserve(t->dev, bytes, true);
+    if (s == AMP_OK && to_device) s = amp__staging_reserve(t->dev, bytes, AMP__MEM_UPLOAD);
+    if (s == AMP_OK && to_host) s = amp__staging_reserve(t->dev, bytes, AMP__MEM_READBACK);
+    if (s == AMP_OK && to_host && packed) s = amp__staging_reserve(t->dev, bytes, AMP__MEM_DEVICE);
+    for (int way = 0; way < 2 && packed && s == AMP_OK; way++) {
+        if (!(way ? to_device : to_host)) continue;
+        s = image_view(t, 0, 1, way, true) ? amp__image_kernel_prepare(t->dev, way ? AMP__IMAGE_WIDEN : AMP__IMAGE_PACK,
+                                                                        t->extent.rank)
+                                           : amp_last_status();
+    }
     amp__unlock(t->dev);
     return s;
 }
@@ -753,8 +834,6 @@ static void record_image_copy(amp_accelerator_view *v, VkCommandBuffer cmd, uint
                    VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, n, regions);
 }
 
-static VkImageView image_view(amp_texture *t, int base, int count, bool storage, bool as_uint);
-
 /* Records a copy between two shader_copy images as the built-in image copy kernel:
  * a dispatch a level, reading and writing uint views of both, so bit for bit. On
  * an NVIDIA H200 a queue copy of a 4K RGBA8 image ran at 0.60 ms in batches where
@@ -770,7 +849,7 @@ static amp_status record_shader_image_copy(amp_accelerator_view *v, amp__batch *
         to[m] = from[m] ? image_view(dst, (int)regions[m].dstSubresource.mipLevel, 1, true, true) : VK_NULL_HANDLE;
         if (!to[m]) return amp_last_status();
     }
-    amp_status s = amp__shader_image_copy_prepare(v->dev, src->extent.rank);
+    amp_status s = amp__image_kernel_prepare(v->dev, AMP__IMAGE_COPY, src->extent.rank);
     if (s != AMP_OK) return s;
     copy_barrier(v, cmd, serial, src, dst, false);
     for (uint32_t m = 0; m < n && s == AMP_OK; m++) {
@@ -790,7 +869,7 @@ static bool record_copy_through_buffer(amp_accelerator_view *v, amp__batch *bt, 
 {
     /* one image cannot be a transfer source and destination in optimal layouts
      * at once: go through a buffer */
-    amp__staging *tmp = amp__staging_get(v->dev, bytes, false);
+    amp__staging *tmp = amp__staging_get(v->dev, bytes, AMP__MEM_DEVICE);
     if (!tmp) return false;
     amp__batch_keep_staging(bt, tmp);
     amp__barrier bar = {0};

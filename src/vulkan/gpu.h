@@ -201,17 +201,19 @@ AMP_HIDDEN void amp__memory_release_all(amp__device *d);
 AMP_HIDDEN amp_status amp__image_memory(amp__device *d, VkImage image, amp__alloc *out);
 AMP_HIDDEN void amp__alloc_free(amp__device *d, amp__alloc *a);
 
-/* A host-visible buffer used for one transfer; returned to the pool when its batch completes. */
+/* A buffer used for one transfer, returned to the pool when its batch completes:
+ * host-visible (usage AMP__MEM_UPLOAD or AMP__MEM_READBACK) or the device's own
+ * (AMP__MEM_DEVICE: a step of a transfer on the device). */
 struct amp__staging {
     amp__buffer buf;
-    bool readback;
+    amp__mem_usage usage;
     amp__staging *next;
 };
-AMP_HIDDEN amp__staging *amp__staging_get(amp__device *d, VkDeviceSize size, bool readback);
+AMP_HIDDEN amp__staging *amp__staging_get(amp__device *d, VkDeviceSize size, amp__mem_usage usage);
 AMP_HIDDEN void amp__staging_put(amp__device *d, amp__staging *s);
-/* Puts a staging buffer of at least size bytes in d's pool now, its pages touched, so
+/* Puts a staging buffer of at least size bytes in d's pool now, its pages touched (host-visible ones), so
  * that the transfer that takes it pays for neither. The caller holds the device lock. */
-AMP_HIDDEN amp_status amp__staging_reserve(amp__device *d, VkDeviceSize size, bool readback);
+AMP_HIDDEN amp_status amp__staging_reserve(amp__device *d, VkDeviceSize size, amp__mem_usage usage);
 
 /* ---- stream.c: accelerator_views, batches, submission, futures ---- */
 typedef struct amp__batch amp__batch;
@@ -364,8 +366,12 @@ AMP_HIDDEN amp_status amp__record_shader_copy(amp_accelerator_view *v, amp__batc
  * a format qualifier and can sample and store f's uint format. Such textures are
  * made able to take views of that format. */
 AMP_HIDDEN bool amp__shader_image_copy_possible(amp__device *d, const amp__format *f);
-/* Makes the image copy kernel's pipeline for rank-D images (once a device). */
-AMP_HIDDEN amp_status amp__shader_image_copy_prepare(amp__device *d, int rank);
+/* The built-in kernels on images: the copy (copy_image.comp) and the moves of
+ * 3-channel texels from a packed buffer into an image (widen) and back (pack),
+ * pack_image.comp. */
+typedef enum amp__image_kernel { AMP__IMAGE_COPY, AMP__IMAGE_WIDEN, AMP__IMAGE_PACK, AMP__IMAGE_KERNELS } amp__image_kernel;
+/* Makes image kernel k's pipeline for rank-D images (once a device). */
+AMP_HIDDEN amp_status amp__image_kernel_prepare(amp__device *d, amp__image_kernel k, int rank);
 /* Records a copy of a box of extent texels (x, y, z) of rank-D images as a compute
  * dispatch: from src (a sampled view of one level in the uint format) at src_offset
  * to dst (a storage view of one level in the same format) at dst_offset. Both are
@@ -373,6 +379,17 @@ AMP_HIDDEN amp_status amp__shader_image_copy_prepare(amp__device *d, int rank);
 AMP_HIDDEN amp_status amp__record_shader_image_copy(amp_accelerator_view *v, amp__batch *b, int rank, VkImageView src,
                                                     const int32_t src_offset[3], VkImageView dst,
                                                     const int32_t dst_offset[3], const uint32_t extent[3]);
+/* The bytes of the packed buffer that pack_image.comp reads or writes for texels of
+ * 3 channels of channel_bytes (1, 2 or 4) each: whole groups of 12 bytes. */
+AMP_HIDDEN VkDeviceSize amp__packed_texels_size(size_t texels, uint32_t channel_bytes);
+/* Records a move of a box of extent texels (x, y, z) at offset of a rank-D image
+ * between buf (packed 3-channel texels at offset 0, amp__packed_texels_size bytes)
+ * and image, a view of one level in the uint format of 4 channels of channel_bytes:
+ * a storage view to widen into (the fourth channel 0), a sampled one to pack from.
+ * The image is in the GENERAL layout; the caller orders the dispatch with barriers. */
+AMP_HIDDEN amp_status amp__record_shader_pack(amp_accelerator_view *v, amp__batch *b, int rank, bool widen,
+                                              VkImageView image, const int32_t offset[3], const uint32_t extent[3],
+                                              uint32_t channel_bytes, VkBuffer buf);
 /* Tests: lets CPU devices copy textures by shader too (textures made after the call). */
 AMP_HIDDEN void amp__force_shader_image_copy(bool on);
 

@@ -364,13 +364,13 @@ void amp__memory_release_all(amp__device *d)
     while (d->blocks) block_free(d, d->blocks);
 }
 
-/* Staging buffers are kept in a free list and reused for any transfer that fits;
- * at most a few are kept so a single huge transfer does not pin its memory. */
-amp__staging *amp__staging_get(amp__device *d, VkDeviceSize size, bool readback)
+/* Staging buffers are kept in a free list and reused for any transfer of their usage
+ * that fits; at most a few are kept so a single huge transfer does not pin its memory. */
+amp__staging *amp__staging_get(amp__device *d, VkDeviceSize size, amp__mem_usage usage)
 {
     amp__staging **best = NULL;
     for (amp__staging **p = &d->staging; *p; p = &(*p)->next)
-        if ((*p)->readback == readback && (*p)->buf.size >= size &&
+        if ((*p)->usage == usage && (*p)->buf.size >= size &&
             (!best || (*p)->buf.size < (*best)->buf.size))
             best = p;
     if (best) {
@@ -385,12 +385,15 @@ amp__staging *amp__staging_get(amp__device *d, VkDeviceSize size, bool readback)
         return NULL;
     }
     VkDeviceSize rounded = size < 65536 ? 65536 : (size + 65535) / 65536 * 65536;
-    if (amp__buffer_create(d, rounded, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                           readback ? AMP__MEM_READBACK : AMP__MEM_UPLOAD, &s->buf) != AMP_OK) {
+    /* storage too: the built-in pack_image.comp reads and writes staged texels */
+    if (amp__buffer_create(d, rounded,
+                           VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                           usage, &s->buf) != AMP_OK) {
         free(s);
         return NULL;
     }
-    s->readback = readback;
+    s->usage = usage;
     return s;
 }
 
@@ -400,13 +403,13 @@ static void touch_pages(void *ctx, size_t begin, size_t end)
     for (size_t page = begin; page < end; page++) m[page * 4096] = 0;
 }
 
-amp_status amp__staging_reserve(amp__device *d, VkDeviceSize size, bool readback)
+amp_status amp__staging_reserve(amp__device *d, VkDeviceSize size, amp__mem_usage usage)
 {
-    amp__staging *s = amp__staging_get(d, size, readback);
+    amp__staging *s = amp__staging_get(d, size, usage);
     if (!s) return amp_last_status();
     /* one write per page: the first touch of freshly mapped memory faults (a 4K RGBA8
        image's staging: 8100 faults, 10 ms of a copy on an H100's host), the cores share them */
-    amp__parallel_for((size_t)((s->buf.size + 4095) / 4096), 1024, touch_pages, s->buf.alloc.mapped);
+    if (s->buf.alloc.mapped) amp__parallel_for((size_t)((s->buf.size + 4095) / 4096), 1024, touch_pages, s->buf.alloc.mapped);
     amp__staging_put(d, s);
     return AMP_OK;
 }
