@@ -425,6 +425,45 @@ static void test_save_png(void)
         }
 }
 
+/* Bands of 96 rows (each more than one of the encoder's 64 KiB blocks) of content
+ * where short runs pay (a 2-pixel checkerboard, runs of 5), where only long ones do
+ * (noise over a gradient), and flat: the run coder switches between its two scans. */
+static unsigned checker2(int x, int y, int c) { return (void)c, (x / 2 + y / 2) % 2 ? 255u : 0u; }
+static unsigned banded(int x, int y, int c)
+{
+    uint32_t h = (uint32_t)(x * 73856093) ^ (uint32_t)(y * 19349663) ^ (uint32_t)(c * 83492791);
+    switch (y / 96 % 4) {
+    case 0: return checker2(x, y, c);
+    case 1: return (unsigned)(x / 5 % 2 * 200 + c);
+    case 2: return (unsigned)(x / 3 + y / 4 + c * 20 + (h >> 13) % 3) & 0xFF;
+    default: return 90u + (unsigned)c;
+    }
+}
+
+/* The run coder on large images: exact round trips (the stream checked by the
+ * decoder's inflate and Adler-32), and a checkerboard as small as short runs make it
+ * (runs of at least 8 only: about twice the size). */
+static void test_save_png_runs(void)
+{
+    amp_image im = make(700, 768, 3, 8, banded), back;
+    unsigned char *data = NULL;
+    size_t size = 0;
+    REQUIRE_OK(amp_image_encode(&im, &(amp_image_save_desc){.format = AMP_IMAGE_FORMAT_PNG}, &data, &size));
+    REQUIRE_OK(amp_image_load_memory(data, size, "banded", NULL, &back));
+    REQUIRE(same_pixels(&im, &back));
+    amp_image_free(&back);
+    free(data);
+    amp_image_free(&im);
+    im = make(1024, 1024, 3, 8, checker2);
+    REQUIRE_OK(amp_image_encode(&im, &(amp_image_save_desc){.format = AMP_IMAGE_FORMAT_PNG}, &data, &size));
+    REQUIRE_OK(amp_image_load_memory(data, size, "checker", NULL, &back));
+    REQUIRE(same_pixels(&im, &back));
+    REQUIRE(size < 200000); /* 153139 bytes; 299 KB with runs of 8 and more only */
+    amp_image_free(&back);
+    free(data);
+    amp_image_free(&im);
+}
+
 /* BMP and TGA round trips are exact: BMP writes gray as RGB and drops a gray
  * image's alpha, TGA keeps gray and gray + alpha; 16-bit images are rounded to 8 bits. */
 static void test_save_bmp_tga(void)
@@ -1268,6 +1307,7 @@ int main(void)
     test_load_jpeg();
     test_load_errors();
     test_save_png();
+    test_save_png_runs();
     test_save_bmp_tga();
     test_save_float();
     test_save_jpeg();
