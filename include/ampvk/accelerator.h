@@ -188,7 +188,8 @@ amp_status amp_view_get_profile(amp_accelerator_view *view, amp_profile_entry *o
  * or chrome://tracing) with the host's spans on a track per thread (record: each
  * parallel_for_each, copy and filter; submit; wait; copy: host copies into and out of
  * staging memory; compile: kernel compiles and pipeline builds; file: PNG and HDR
- * decoding and encoding) and every dispatch and copy the devices ran on a track per
+ * decoding and encoding; alloc: device memory allocations; init: the Vulkan instance
+ * and each device made) and every dispatch and copy the devices ran on a track per
  * device, timed with timestamp queries and placed on the host's clock (calibrated
  * timestamps where the device has VK_EXT_calibrated_timestamps; else by the batch's
  * submission, so approximately). While a trace is on, every view times its work (as

@@ -84,12 +84,18 @@ AMP_HIDDEN uint64_t amp__now_ns(void);
 AMP_HIDDEN bool amp__trace_on(void);
 /* A host span: begin returns its start (0 when no trace is on); end writes it on the
  * calling thread's track under category cat ("record", "submit", "wait", "copy",
- * "compile", "file") with JSON members args (NULL: none). */
+ * "compile", "file", "alloc", "init") with JSON members args (NULL: none). */
 AMP_HIDDEN uint64_t amp__trace_begin(void);
 AMP_HIDDEN void amp__trace_end(uint64_t start_ns, const char *cat, const char *name, const char *args);
 /* fn writes the device spans of work that has completed; the trace calls it before it
  * closes (the vulkan layer registers it). */
 AMP_HIDDEN void amp__trace_on_flush(void (*fn)(void));
+/* Called once a driver is loaded (a device made): the trace's exit handler, which
+ * reads the last device spans through the driver, is registered again so that it
+ * runs before the driver's own exit handlers, registered when it loaded (a trace
+ * opened before, at the instance's span, crashed at exit on NVIDIA's driver).
+ * Running twice does no harm: the second finds the trace closed. */
+AMP_HIDDEN void amp__trace_exit_after_driver(void);
 /* memcpy (large ones over several cores, amp__parallel_for), as a "copy" span named
  * name with its bytes when a trace is on. */
 AMP_HIDDEN void amp__trace_memcpy(void *dst, const void *src, size_t n, const char *name);

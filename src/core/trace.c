@@ -104,6 +104,11 @@ static void close_at_exit(void)
     pthread_mutex_unlock(&trace_lock);
 }
 
+void amp__trace_exit_after_driver(void)
+{
+    if (amp__trace_on()) atexit(close_at_exit);
+}
+
 static amp_status open_locked(const char *path)
 {
     static bool registered;

@@ -267,8 +267,11 @@ static amp__device *device_open(amp_accelerator *acc)
         VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &rq->f2,
                                   .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci,
                                   .enabledExtensionCount = rq->ext_count, .ppEnabledExtensionNames = rq->exts};
+        uint64_t span = amp__trace_begin();
         VkResult r = vkCreateDevice(pd, &dci, NULL, &d->device);
+        amp__trace_end(span, "init", "vkCreateDevice", NULL);
         if (r != VK_SUCCESS) st = amp__vk_fail(r, "vkCreateDevice");
+        else amp__trace_exit_after_driver();
     }
     bool calibrated = rq->calibrated;
     free(rq);

@@ -173,7 +173,9 @@ static bool create_instance(void)
                                .ppEnabledLayerNames = layers,
                                .enabledExtensionCount = validation ? 1 : 0,
                                .ppEnabledExtensionNames = exts};
+    uint64_t span = amp__trace_begin();
     VkResult r = vkCreateInstance(&ci, NULL, &instance);
+    amp__trace_end(span, "init", "vkCreateInstance", NULL);
     if (r != VK_SUCCESS) {
         bool oom = r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY;
         snprintf(list_error, sizeof list_error, "vkCreateInstance failed: %s%s", amp__vk_result_name(r),
