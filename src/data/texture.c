@@ -552,6 +552,17 @@ static bool packed_on_device(const amp_texture *t, size_t texels)
 
 static VkImageView image_view(amp_texture *t, int base, int count, bool storage, bool as_uint);
 
+/* Makes what pack_image.comp needs for a transfer of level `level` of t (to_device:
+ * widening into it): the view it writes (storage) or reads, and the kernel's pipeline. */
+static VkImageView pack_view(amp_texture *t, int level, bool to_device)
+{
+    VkImageView view = image_view(t, level, 1, to_device, true);
+    if (view && amp__image_kernel_prepare(t->dev, to_device ? AMP__IMAGE_WIDEN : AMP__IMAGE_PACK, t->extent.rank) !=
+                    AMP_OK)
+        return VK_NULL_HANDLE;
+    return view;
+}
+
 /* Records the transfer between staging and the region r of t as pack_image.comp after
  * the barrier it needs (the view, pipeline and buffers are made first). Widening reads
  * the staging buffer where it is; packing writes a device buffer that a queue copy
@@ -562,10 +573,8 @@ static amp_status record_pack(amp_accelerator_view *v, amp__batch *b, VkCommandB
 {
     uint32_t channel = (uint32_t)t->fmt.host_texel / 3;
     VkDeviceSize size = amp__packed_texels_size(amp_extent_size(r->extent), channel);
-    VkImageView view = image_view(t, r->mip_level, 1, to_device, true);
-    amp_status s = view ? amp__image_kernel_prepare(t->dev, to_device ? AMP__IMAGE_WIDEN : AMP__IMAGE_PACK,
-                                                    t->extent.rank)
-                        : amp_last_status();
+    VkImageView view = pack_view(t, r->mip_level, to_device);
+    amp_status s = view ? AMP_OK : amp_last_status();
     amp__staging *packed = NULL;
     if (s == AMP_OK && !to_device && !(packed = amp__staging_get(t->dev, size, AMP__MEM_DEVICE))) s = amp_last_status();
     if (s != AMP_OK) return s;
@@ -736,12 +745,8 @@ amp_status amp_texture_reserve_transfers(amp_texture *t, bool to_device, bool to
     if (s == AMP_OK && to_device) s = amp__staging_reserve(t->dev, bytes, AMP__MEM_UPLOAD);
     if (s == AMP_OK && to_host) s = amp__staging_reserve(t->dev, bytes, AMP__MEM_READBACK);
     if (s == AMP_OK && to_host && packed) s = amp__staging_reserve(t->dev, bytes, AMP__MEM_DEVICE);
-    for (int way = 0; way < 2 && packed && s == AMP_OK; way++) {
-        if (!(way ? to_device : to_host)) continue;
-        s = image_view(t, 0, 1, way, true) ? amp__image_kernel_prepare(t->dev, way ? AMP__IMAGE_WIDEN : AMP__IMAGE_PACK,
-                                                                        t->extent.rank)
-                                           : amp_last_status();
-    }
+    if (s == AMP_OK && to_device && packed && !pack_view(t, 0, true)) s = amp_last_status();
+    if (s == AMP_OK && to_host && packed && !pack_view(t, 0, false)) s = amp_last_status();
     amp__unlock(t->dev);
     return s;
 }
