@@ -431,7 +431,7 @@ static void test_save_png(void)
 static unsigned checker2(int x, int y, int c) { return (void)c, (x / 2 + y / 2) % 2 ? 255u : 0u; }
 static unsigned banded(int x, int y, int c)
 {
-    uint32_t h = (uint32_t)(x * 73856093) ^ (uint32_t)(y * 19349663) ^ (uint32_t)(c * 83492791);
+    uint32_t h = (uint32_t)x * 73856093u ^ (uint32_t)y * 19349663u ^ (uint32_t)c * 83492791u;
     switch (y / 96 % 4) {
     case 0: return checker2(x, y, c);
     case 1: return (unsigned)(x / 5 % 2 * 200 + c);
