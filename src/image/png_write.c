@@ -33,7 +33,7 @@
  * filtered rows are mostly small values with short coincidental runs, a run of 3-7
  * costs more bits than its literals (a blurred 1080p photograph 6% smaller with 8
  * than with deflate's 3), and finding them took a third of the encoder's time. Flat
- * art (a 2-pixel checkerboard: twice the size) needs the short ones: see put_block. */
+ * art (a 2-pixel checkerboard: twice the size) needs the short ones: see scan_block. */
 #define LONG_RUN 8
 /* scan_block compares the two every PROBE blocks (64 KiB each) and keeps the better. */
 #define PROBE 8
