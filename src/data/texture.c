@@ -550,6 +550,14 @@ static bool packed_on_device(const amp_texture *t, size_t texels)
            amp__packed_texels_size(texels, (uint32_t)e) <= t->dev->props.limits.maxStorageBufferRange;
 }
 
+/* The staging a host transfer of `texels` of t takes: the host's packed texels where
+ * the device packs them, else the image's. */
+static VkDeviceSize staging_size(const amp_texture *t, size_t texels, bool packed)
+{
+    return packed ? amp__packed_texels_size(texels, (uint32_t)t->fmt.host_texel / 3)
+                  : (VkDeviceSize)texels * t->fmt.image_texel;
+}
+
 static VkImageView image_view(amp_texture *t, int base, int count, bool storage, bool as_uint);
 
 /* Makes what pack_image.comp needs for a transfer of level `level` of t (to_device:
@@ -632,8 +640,7 @@ static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *re
     amp__device *d = t->dev;
     amp__lock(d);
     bool packed = packed_on_device(t, texels);
-    VkDeviceSize staged = packed ? amp__packed_texels_size(texels, (uint32_t)t->fmt.host_texel / 3)
-                                 : texels * t->fmt.image_texel;
+    VkDeviceSize staged = staging_size(t, texels, packed);
     amp__staging *st = amp__device_check(d) == AMP_OK
                            ? amp__staging_get(d, staged, to_device ? AMP__MEM_UPLOAD : AMP__MEM_READBACK)
                            : NULL;
@@ -738,8 +745,7 @@ amp_status amp_texture_reserve_transfers(amp_texture *t, bool to_device, bool to
        transfers the view, the kernels and the device buffer of a download */
     size_t texels = amp_extent_size(r.extent);
     bool packed = packed_on_device(t, texels);
-    VkDeviceSize bytes = packed ? amp__packed_texels_size(texels, (uint32_t)t->fmt.host_texel / 3)
-                                : (VkDeviceSize)texels * t->fmt.image_texel;
+    VkDeviceSize bytes = staging_size(t, texels, packed);
     amp__lock(t->dev);
     s = amp__device_check(t->dev);
     if (s == AMP_OK && to_device) s = amp__staging_reserve(t->dev, bytes, AMP__MEM_UPLOAD);
