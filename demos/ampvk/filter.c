@@ -79,17 +79,19 @@ typedef struct options {
  * the device at once, and each needs staging memory, which the driver pins one
  * allocation at a time (an H200: 13 allocations in a row, 300 ms, with 24 workers); a
  * few turns keep those few and leave the other workers decoding. */
+#define SLOTS_PER_VIEW 4 /* turns on each device (2 and 8 were as fast on an H200) */
+
 typedef struct gpu_slots {
     pthread_mutex_t lock;
     pthread_cond_t freed;
-    int free;
+    int left; /* turns not taken */
 } gpu_slots;
 
 static bool slot_try(gpu_slots *g)
 {
     pthread_mutex_lock(&g->lock);
-    bool got = g->free > 0;
-    if (got) g->free--;
+    bool got = g->left > 0;
+    if (got) g->left--;
     pthread_mutex_unlock(&g->lock);
     return got;
 }
@@ -97,15 +99,15 @@ static bool slot_try(gpu_slots *g)
 static void slot_wait(gpu_slots *g)
 {
     pthread_mutex_lock(&g->lock);
-    while (g->free == 0) pthread_cond_wait(&g->freed, &g->lock);
-    g->free--;
+    while (g->left == 0) pthread_cond_wait(&g->freed, &g->lock);
+    g->left--;
     pthread_mutex_unlock(&g->lock);
 }
 
 static void slot_give(gpu_slots *g)
 {
     pthread_mutex_lock(&g->lock);
-    g->free++;
+    g->left++;
     pthread_cond_signal(&g->freed);
     pthread_mutex_unlock(&g->lock);
 }
@@ -330,8 +332,6 @@ static int views_ready(run *r, bool wait, amp_accelerator_view **view)
     return state;
 }
 
-#define SLOTS_PER_VIEW 4 /* turns on each device (2 and 8 were as fast on an H200) */
-
 static size_t image_bytes(const amp_image *img) { return img->stride * (size_t)img->height; }
 
 /* Counts a file as done (failed with why when rc != 0). */
@@ -442,7 +442,7 @@ static void *worker(void *arg)
         if (read_ahead(r)) continue;
         if (!held_waiting(r)) {
             if (atomic_load(&r->next) >= r->count) break;
-            continue; /* another worker claimed the last room: try again */
+            continue; /* the queue emptied after read_ahead found it full: try again */
         }
         if (state == 0) {
             state = views_ready(r, true, &view);
@@ -546,8 +546,8 @@ static int filter_folder(const options *o, const char *in_dir, const char *out_d
         r.names = malloc(((size_t)total / (size_t)dist.size + 1) * sizeof *r.names);
         if (!r.names) code = tool_error("filter", "out of host memory");
         for (long i = dist.rank; !code && i < total; i += dist.size) r.names[r.count++] = all[i];
-        r.held = malloc(((size_t)total / (size_t)dist.size + 1) * sizeof *r.held);
-        if (!r.held) code = tool_error("filter", "out of host memory");
+        if (!code && !(r.held = malloc((r.count ? r.count : 1) * sizeof *r.held)))
+            code = tool_error("filter", "out of host memory");
     }
     bool report = dist.rank == 0 && !o->quiet, tty = isatty(STDOUT_FILENO);
     double t0 = tool_now();
@@ -567,7 +567,7 @@ static int filter_folder(const options *o, const char *in_dir, const char *out_d
     }
     if (!code) code = make_views(&r, o, &dist);
     pthread_mutex_lock(&r.slots.lock);
-    r.slots.free = SLOTS_PER_VIEW * r.nviews; /* (taken only once the views are published) */
+    r.slots.left = SLOTS_PER_VIEW * r.nviews; /* (taken only once the views are published) */
     pthread_mutex_unlock(&r.slots.lock);
     views_made(&r, code == 0);
     if (!code && r.count) {

@@ -28,13 +28,22 @@ for f in $good; do
 done
 
 # more threads than the device's turns (4) and more files than threads: every file
-# goes through the queue of images read ahead once, and comes out as a single-file run
+# goes through the queue of images read ahead once, and comes out as the single-file
+# run of its own image (the five kinds in turn, so an image written under another
+# file's name shows)
 mkdir "$work/many"
-for i in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16; do cp "$src/tests/data/rgb8.png" "$work/many/$i.png"; done
+n=0
+for i in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16; do
+    set -- $good
+    shift $((n % 5))
+    cp "$work/in/$1" "$work/many/$i-$1"
+    n=$((n + 1))
+done
 expect 0 "$ampvk" filter --quiet --jobs 8 "$work/many" "$work/out3" gaussian:sigma=1
 [ "$(ls -A "$work/out3" | wc -l)" = 16 ] || fail "OUT holds $(ls -A "$work/out3" | wc -l) files, not 16"
-for i in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16; do
-    cmp -s "$work/single-rgb8.png" "$work/out3/$i.png" || fail "$i.png differs from the single-file run"
+for f in "$work"/many/*; do
+    name=${f##*/}
+    cmp -s "$work/single-${name#*-}" "$work/out3/$name" || fail "$name differs from the single-file run"
 done
 
 expect 1 "$ampvk" filter --quiet "$work/in" "$work/out2" gaussian:sigma=1
