@@ -130,6 +130,7 @@ typedef struct run {
     atomic_size_t next, done, failed;
     pthread_mutex_t lock;
     pthread_cond_t views_made;
+    pthread_cond_t all_done; /* signalled when the rank's last file is done */
     int views_state; /* 0 while the main thread makes the views, 1 once made, -1 if that failed */
     double stage_sum[5]; /* --timings: seconds in each stage, all threads */
     char *failures; /* "name: reason\n" lines */
@@ -346,7 +347,11 @@ static void file_done(run *r, size_t index, int rc, const char *why, const doubl
         add_failure(r, r->names[index], why);
         atomic_fetch_add(&r->failed, 1);
     }
-    atomic_fetch_add(&r->done, 1);
+    if (atomic_fetch_add(&r->done, 1) + 1 == r->count) {
+        pthread_mutex_lock(&r->lock);
+        pthread_cond_broadcast(&r->all_done);
+        pthread_mutex_unlock(&r->lock);
+    }
 }
 
 /* Whether images read ahead wait for the device. */
@@ -524,6 +529,7 @@ static int filter_folder(const options *o, const char *in_dir, const char *out_d
     run r = {.opt = o, .in_dir = in_dir, .out_dir = out_dir};
     pthread_mutex_init(&r.lock, NULL);
     pthread_cond_init(&r.views_made, NULL);
+    pthread_cond_init(&r.all_done, NULL);
     pthread_mutex_init(&r.slots.lock, NULL);
     pthread_cond_init(&r.slots.freed, NULL);
     /* images read ahead: an eighth of the memory, at most 2 GiB (an H200 whose device
@@ -584,7 +590,15 @@ static int filter_folder(const options *o, const char *in_dir, const char *out_d
                 last_line = now;
             }
             if (done == r.count) break;
-            nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+            /* the progress every 50 ms, and the end at once (a sleep of 50 ms had kept
+               the run 25 ms longer on average) */
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_nsec += 50 * 1000 * 1000;
+            if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+            pthread_mutex_lock(&r.lock);
+            if (atomic_load(&r.done) < r.count) pthread_cond_timedwait(&r.all_done, &r.lock, &until);
+            pthread_mutex_unlock(&r.lock);
         }
     }
     for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
@@ -620,6 +634,7 @@ static int filter_folder(const options *o, const char *in_dir, const char *out_d
     free(all);
     pthread_mutex_destroy(&r.lock);
     pthread_cond_destroy(&r.views_made);
+    pthread_cond_destroy(&r.all_done);
     pthread_mutex_destroy(&r.slots.lock);
     pthread_cond_destroy(&r.slots.freed);
     tool_dist_finalize(&dist);
