@@ -50,6 +50,17 @@ AMP_HIDDEN amp_status amp__texture_prepare(const amp__texture_use *u, amp_accele
 /* ---- sampler.c ---- */
 /* The device's sampler for s, created once (NULL with an error if impossible). The
  * caller holds the device lock. */
+/* Whether amp__texture_png_rows can take t: a 2-D texture of 1-4 channels of 8 or 16
+ * bits whose copies run as shaders (GPUs; CPU devices when forced, for the tests),
+ * and whose buffer fits a storage buffer. */
+AMP_HIDDEN bool amp__texture_png_possible(const amp_texture *t, uint32_t block);
+/* Records PNG's row filtering of t's level 0 on the device (png_rows.comp, blocks of
+ * `block` bytes), submits it with the download of its results, and returns a future
+ * whose wait hands them to unpack (with ctx_size bytes of ctx): the filtered stream
+ * (amp__png_layout's stream_bytes, padded to 4) and then each block's 257 counts.
+ * NULL with the error. */
+AMP_HIDDEN amp_future *amp__texture_png_rows(amp_texture *t, uint32_t block, amp__unpack_fn unpack, const void *ctx,
+                                             size_t ctx_size);
 AMP_HIDDEN VkSampler amp__sampler_get(amp__device *d, const amp_sampler *s);
 
 #endif

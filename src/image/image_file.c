@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "ampvk/image.h"
+#include "data/data.h"
 #include "image/image_internal.h"
 
 /* The host limits of amp_image_load: width and height, and bytes of samples. */
@@ -697,12 +698,75 @@ amp_status amp_texture_to_image(amp_texture *t, int bits, amp_image *out)
     return amp__texture_samples(who, t, bits, out);
 }
 
+/* The deflate blocks of PNGs filtered on the device: 63 KiB, whole work groups of
+ * png_rows.comp's counting kernel (1024 bytes) under deflate's stored-block limit. */
+#define DEVICE_PNG_BLOCK (63 * 1024)
+
+/* What the coding of a texture's rows filtered on the device needs. */
+typedef struct device_png_job {
+    const char *who, *path;
+    amp__png_layout layout;
+    amp_status *status;
+} device_png_job;
+
+/* The readback of amp__texture_png_rows: codes the filtered rows into a PNG file
+ * (the host's part, straight from the staging memory) and writes it. */
+static void code_device_rows(void *ctx, const void *staged, bool ok)
+{
+    device_png_job *j = ctx;
+    if (!ok) return; /* the future's wait returns the device's failure */
+    const amp__png_layout *l = &j->layout;
+    const uint8_t *stream = staged;
+    unsigned char *file;
+    size_t size;
+    amp_status s = amp__png_encode_filtered(stream, (size_t)l->stream_bytes,
+                                            (const uint32_t *)(stream + 4 * l->types_at), l->block, (int)l->width,
+                                            (int)l->height, (int)l->channels, 8 * (int)l->channel_bytes, &file, &size);
+    if (s != AMP_OK) {
+        name_file(j->who, j->path);
+    } else {
+        s = amp__image_write_file(j->who, j->path, file, size);
+        free(file);
+    }
+    *j->status = s;
+}
+
+/* Whether t goes to a PNG file of d through the device's filtering: a unorm texture of
+ * 8 or 16 bits kept at its depth, the default compressor, on a device whose copies
+ * run as shaders (GPUs). */
+static bool png_on_device(amp_texture *t, const amp_image_save_desc *d)
+{
+    if (!t || d->format != AMP_IMAGE_FORMAT_PNG || d->png_level != 0) return false;
+    int bits = amp_texture_bits_per_scalar_element(t);
+    return amp_type_scalar(amp_texture_type(t)) == AMP_SCALAR_UNORM && (bits == 8 || bits == 16) &&
+           (d->bits == 0 || d->bits == bits) && amp__texture_png_possible(t, DEVICE_PNG_BLOCK);
+}
+
+/* Saves t as a PNG at path with its rows filtered and counted on the device
+ * (png_rows.comp) and coded on the host. */
+static amp_status save_png_on_device(const char *who, amp_texture *t, const char *path)
+{
+    amp_extent e = amp_texture_extent(t);
+    amp_status coded = AMP_OK;
+    device_png_job j = {who, path,
+                        amp__png_layout_of((uint32_t)e.dims[1], (uint32_t)e.dims[0],
+                                           (uint32_t)amp_type_components(amp_texture_type(t)),
+                                           (uint32_t)amp_texture_bits_per_scalar_element(t) / 8, DEVICE_PNG_BLOCK),
+                        &coded};
+    amp_future *f = amp__texture_png_rows(t, DEVICE_PNG_BLOCK, code_device_rows, &j, sizeof j);
+    if (!f) return amp_last_status();
+    amp_status s = amp_future_wait(f);
+    amp_future_destroy(&f);
+    return s != AMP_OK ? s : coded;
+}
+
 amp_status amp_texture_save(amp_texture *t, const char *path, const amp_image_save_desc *desc)
 {
     const char *who = "amp_texture_save";
     amp_image_save_desc d;
     amp_status s = save_format(who, path, desc, &d);
     if (s != AMP_OK) return s;
+    if (png_on_device(t, &d)) return save_png_on_device(who, t, path);
     amp_image im;
     s = amp__texture_samples(who, t, d.format == AMP_IMAGE_FORMAT_HDR ? 32 : d.format == AMP_IMAGE_FORMAT_PNG ? d.bits : 8,
                              &im);
@@ -718,6 +782,8 @@ amp_status amp_texture_save_png(amp_texture *t, const char *path, int bits)
     if (!path) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL path", who);
     if (bits != 0 && bits != 8 && bits != 16)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: bits %d is not 0, 8 or 16", who, bits);
+    amp_image_save_desc d = {.format = AMP_IMAGE_FORMAT_PNG, .bits = bits};
+    if (png_on_device(t, &d)) return save_png_on_device(who, t, path);
     amp_image im;
     amp_status s = amp__texture_samples(who, t, bits, &im);
     if (s != AMP_OK) return s;

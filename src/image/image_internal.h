@@ -102,6 +102,13 @@ AMP_HIDDEN uint32_t amp__crc32(uint32_t crc, const unsigned char *data, size_t s
  * faster than OpenCV's default and smaller); 1 (fastest) to 12 (smallest) are
  * libdeflate's levels (for art). Returns AMP_OK with a malloc'ed *png of *png_size
  * bytes, or a status with a message (AMP_ERROR_INVALID_ARGUMENT: level out of range). */
+/* A PNG file from its filtered rows, made on the device (stream: stream_bytes bytes,
+ * each row a filter type and the row so filtered) and each deflate block's 257 counts
+ * (png_rows.comp; blocks of `block` bytes, a multiple of 1024 up to 65535): coded as
+ * amp__png_encode codes, blocks without runs from their counts. */
+AMP_HIDDEN amp_status amp__png_encode_filtered(const uint8_t *stream, size_t stream_bytes, const uint32_t *counts,
+                                               size_t block, int width, int height, int channels, int bits,
+                                               unsigned char **png, size_t *png_size);
 AMP_HIDDEN amp_status amp__png_encode(const void *samples, int width, int height, int channels, int bits, int level,
                                       unsigned char **png, size_t *png_size);
 

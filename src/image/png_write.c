@@ -558,13 +558,31 @@ static inline void put_literals(bit_writer *w, const uint8_t *data, size_t i, si
     }
 }
 
+/* The scan of a block whose byte counts the device made (png_rows.comp: 256 counts,
+ * then how many bytes end 9 equal ones), where it found no run that scan_runs would
+ * take: its literals' frequencies, without a pass over the bytes; NULL where it did. */
+static const rle_scan *counted_block(rle_state *st, const uint32_t *counts, uint8_t *lens)
+{
+    if (!counts || counts[256]) return NULL;
+    rle_scan *sc = &st->scan[0];
+    memset(sc->freq, 0, sizeof sc->freq);
+    memcpy(sc->freq, counts, 256 * sizeof *counts);
+    sc->freq[256] = 1;
+    sc->runs = 0;
+    huffman_lengths(sc->freq, 286, 15, lens);
+    return sc;
+}
+
 /* Compresses data[start..end) (at most BLOCK bytes) as one deflate block: a dynamic
- * Huffman block, or a stored one where that is smaller. */
-static void put_block(bit_writer *w, rle_state *st, const uint8_t *data, size_t start, size_t end, bool final)
+ * Huffman block, or a stored one where that is smaller. counts: NULL, or the block's
+ * byte counts from the device (counted_block). */
+static void put_block(bit_writer *w, rle_state *st, const uint8_t *data, size_t start, size_t end, bool final,
+                      const uint32_t *counts)
 {
     uint8_t lens[286], all[286 + 2], clens[19];
     uint16_t codes[286], ccodes[19];
-    const rle_scan *sc = scan_block(st, data, start, end, lens);
+    const rle_scan *sc = counted_block(st, counts, lens);
+    if (!sc) sc = scan_block(st, data, start, end, lens);
     size_t runs = sc->runs;
     int hlit = 286;
     while (hlit > 257 && !lens[hlit - 1]) hlit--;
@@ -677,9 +695,10 @@ static void put_block(bit_writer *w, rle_state *st, const uint8_t *data, size_t 
  * NLEN, data), the zlib header and Adler-32, and the 8 bytes flush_bits stores. */
 static size_t rle_bound(size_t size) { return size + 6 * (size / BLOCK + 1) + 2 + 1 + 4 + 8; }
 
-/* zlib-compresses size bytes into out (rle_bound(size) bytes); returns the stream's
- * size, 0 when out of memory. */
-static size_t rle_compress(const uint8_t *data, size_t size, uint8_t *out)
+/* zlib-compresses size bytes into out (rle_bound(size) bytes) in deflate blocks of
+ * `block` bytes (at most BLOCK); returns the stream's size, 0 when out of memory.
+ * counts: NULL, or 257 counts a block from the device (counted_block). */
+static size_t rle_compress(const uint8_t *data, size_t size, uint8_t *out, size_t block, const uint32_t *counts)
 {
     rle_state *st = calloc(1, sizeof *st);
     if (!st) return 0;
@@ -691,8 +710,8 @@ static size_t rle_compress(const uint8_t *data, size_t size, uint8_t *out)
     bit_writer w = {out + 2, 0, 0};
     size_t start = 0;
     do {
-        size_t end = size - start > BLOCK ? start + BLOCK : size;
-        put_block(&w, st, data, start, end, end == size);
+        size_t end = size - start > block ? start + block : size;
+        put_block(&w, st, data, start, end, end == size, counts ? counts + 257 * (start / block) : NULL);
         start = end;
     } while (start < size);
     align_bits(&w);
@@ -731,6 +750,9 @@ static unsigned char *put_idats(unsigned char *p, const unsigned char *z, size_t
     } while (off < zsize);
     return put_chunk(p, "IEND", NULL, 0);
 }
+
+static amp_status png_file(unsigned char *file, size_t size, unsigned char *z, size_t zsize, int width, int height,
+                           int channels, int bits, unsigned char **png, size_t *png_size);
 
 /* amp__png_encode without its trace span. */
 static amp_status png_encode(const void *samples, int width, int height, int channels, int bits, int level,
@@ -773,14 +795,23 @@ static amp_status png_encode(const void *samples, int width, int height, int cha
     free(rows);
     free(trial);
 
-    unsigned char *z = file + HEAD, *end;
-    size_t zsize = c ? libdeflate_zlib_compress(c, raw, raw_size, z, bound) : rle_compress(raw, raw_size, z);
+    unsigned char *z = file + HEAD;
+    size_t zsize = c ? libdeflate_zlib_compress(c, raw, raw_size, z, bound) : rle_compress(raw, raw_size, z, BLOCK, NULL);
     libdeflate_free_compressor(c);
     free(raw);
+    return png_file(file, size, z, zsize, width, height, channels, bits, png, png_size);
+}
+
+/* The PNG file around the zlib stream z (zsize bytes; 0: compressing failed) that lies
+ * at HEAD in file (size bytes): its head, IDAT chunks and IEND, into *png. */
+static amp_status png_file(unsigned char *file, size_t size, unsigned char *z, size_t zsize, int width, int height,
+                           int channels, int bits, unsigned char **png, size_t *png_size)
+{
     if (!zsize) {
         free(file);
-        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory compressing a %zu-byte PNG image", raw_size);
+        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory compressing a %dx%d PNG image", width, height);
     }
+    unsigned char *end;
     put_head(file, width, height, channels, bits);
     if (zsize <= IDAT_MAX) {
         end = put_idats(file + HEAD - 8, z, zsize);
@@ -805,6 +836,23 @@ amp_status amp__png_encode(const void *samples, int width, int height, int chann
 {
     uint64_t span = amp__trace_begin();
     amp_status st = png_encode(samples, width, height, channels, bits, level, png, png_size);
+    amp__trace_end(span, "file", "PNG encode", NULL);
+    return st;
+}
+
+amp_status amp__png_encode_filtered(const uint8_t *stream, size_t stream_bytes, const uint32_t *counts, size_t block,
+                                    int width, int height, int channels, int bits, unsigned char **png,
+                                    size_t *png_size)
+{
+    if (block == 0 || block > BLOCK)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "PNG blocks of %zu bytes (1 to %zu)", block, BLOCK);
+    uint64_t span = amp__trace_begin();
+    size_t bound = rle_bound(stream_bytes), size = HEAD + bound + 4 + 12 + 12 * (bound / IDAT_MAX);
+    unsigned char *file = malloc(size);
+    amp_status st = file ? png_file(file, size, file + HEAD,
+                                    rle_compress(stream, stream_bytes, file + HEAD, block, counts), width, height,
+                                    channels, bits, png, png_size)
+                         : amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory for a %dx%d PNG file", width, height);
     amp__trace_end(span, "file", "PNG encode", NULL);
     return st;
 }

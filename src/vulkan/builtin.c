@@ -9,11 +9,12 @@
 extern const uint32_t amp__builtin_copy[], amp__builtin_copy_image_1d[], amp__builtin_copy_image_2d[],
     amp__builtin_copy_image_3d[], amp__builtin_pack_image_1d[], amp__builtin_pack_image_2d[],
     amp__builtin_pack_image_3d[], amp__builtin_widen_image_1d[], amp__builtin_widen_image_2d[],
-    amp__builtin_widen_image_3d[];
+    amp__builtin_widen_image_3d[], amp__builtin_png_types[], amp__builtin_png_rows[], amp__builtin_png_count[];
 extern const size_t amp__builtin_copy_size, amp__builtin_copy_image_1d_size, amp__builtin_copy_image_2d_size,
     amp__builtin_copy_image_3d_size, amp__builtin_pack_image_1d_size, amp__builtin_pack_image_2d_size,
     amp__builtin_pack_image_3d_size, amp__builtin_widen_image_1d_size, amp__builtin_widen_image_2d_size,
-    amp__builtin_widen_image_3d_size;
+    amp__builtin_widen_image_3d_size, amp__builtin_png_types_size, amp__builtin_png_rows_size,
+    amp__builtin_png_count_size;
 
 struct amp__builtin {
     VkDescriptorSetLayout set_layout;
@@ -88,13 +89,23 @@ static VkPipeline image_pipeline(amp__device *d, amp__builtin *b, amp__image_ker
     static const uint32_t *const spirv[AMP__IMAGE_KERNELS][3] = {
         {amp__builtin_copy_image_1d, amp__builtin_copy_image_2d, amp__builtin_copy_image_3d},
         {amp__builtin_widen_image_1d, amp__builtin_widen_image_2d, amp__builtin_widen_image_3d},
-        {amp__builtin_pack_image_1d, amp__builtin_pack_image_2d, amp__builtin_pack_image_3d}};
+        {amp__builtin_pack_image_1d, amp__builtin_pack_image_2d, amp__builtin_pack_image_3d},
+        {NULL, amp__builtin_png_types, NULL},
+        {NULL, amp__builtin_png_rows, NULL},
+        {NULL, amp__builtin_png_count, NULL}};
     const size_t *const size[AMP__IMAGE_KERNELS][3] = {
         {&amp__builtin_copy_image_1d_size, &amp__builtin_copy_image_2d_size, &amp__builtin_copy_image_3d_size},
         {&amp__builtin_widen_image_1d_size, &amp__builtin_widen_image_2d_size, &amp__builtin_widen_image_3d_size},
-        {&amp__builtin_pack_image_1d_size, &amp__builtin_pack_image_2d_size, &amp__builtin_pack_image_3d_size}};
+        {&amp__builtin_pack_image_1d_size, &amp__builtin_pack_image_2d_size, &amp__builtin_pack_image_3d_size},
+        {NULL, &amp__builtin_png_types_size, NULL},
+        {NULL, &amp__builtin_png_rows_size, NULL},
+        {NULL, &amp__builtin_png_count_size, NULL}};
     VkPipeline *p = &b->image_kernels[k][rank - 1];
     if (*p) return *p;
+    if (!spirv[k][rank - 1]) {
+        amp__fail(AMP_ERROR_UNSUPPORTED, "built-in image kernel %d has no %d-D version", (int)k, rank);
+        return VK_NULL_HANDLE;
+    }
     if (!b->image_layout && make_image_copy_layout(d, b) != AMP_OK) return VK_NULL_HANDLE;
     if (amp__compute_pipeline(d, spirv[k][rank - 1], *size[k][rank - 1], b->image_layout, p) != AMP_OK)
         return VK_NULL_HANDLE;
@@ -247,5 +258,56 @@ amp_status amp__record_shader_pack(amp_accelerator_view *v, amp__batch *batch, i
     uint64_t groups = (size / 12 + 255) / 256;
     uint32_t max = v->dev->props.limits.maxComputeWorkGroupCount[0];
     vkCmdDispatch(amp__batch_cmd(batch), groups < max ? (uint32_t)groups : max, 1, 1);
+    return AMP_OK;
+}
+
+amp__png_layout amp__png_layout_of(uint32_t width, uint32_t height, uint32_t channels, uint32_t channel_bytes,
+                                   uint32_t block)
+{
+    amp__png_layout l = {.width = width, .height = height, .channels = channels, .channel_bytes = channel_bytes,
+                         .block = block};
+    l.row_bytes = (uint64_t)width * channels * channel_bytes;
+    l.stream_bytes = (uint64_t)height * (l.row_bytes + 1);
+    l.types_at = (l.stream_bytes + 3) / 4;
+    l.counts_at = l.types_at + height;
+    l.blocks = (l.stream_bytes + block - 1) / block;
+    l.buffer_bytes = 4 * (l.counts_at + 257 * l.blocks);
+    return l;
+}
+
+/* Orders the next of png_rows.comp's kernels after the one before (they share the
+ * buffer: the types, then the stream). */
+static void png_step_barrier(VkCommandBuffer cmd)
+{
+    VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                          .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT,
+                          .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0,
+                         NULL, 0, NULL);
+}
+
+amp_status amp__record_png_rows(amp_accelerator_view *v, amp__batch *batch, VkImageView image,
+                                const amp__png_layout *l, VkBuffer buf)
+{
+    /* png_rows.comp's push_t: image (width, height, channels, bytes a channel), at
+       (types_at, counts_at, stream bytes, block bytes), row (bytes a row, a pixel) */
+    image_copy_push push = {{(int32_t)l->width, (int32_t)l->height, (int32_t)l->channels, (int32_t)l->channel_bytes},
+                            {(int32_t)l->types_at, (int32_t)l->counts_at, (int32_t)l->stream_bytes, (int32_t)l->block},
+                            {(uint32_t)l->row_bytes, l->channels * l->channel_bytes, 0, 0}};
+    VkCommandBuffer cmd = amp__batch_cmd(batch);
+    uint32_t max = v->dev->props.limits.maxComputeWorkGroupCount[0];
+    uint64_t words = (l->stream_bytes + 3) / 4, chunks = (l->stream_bytes + 1023) / 1024;
+    if (!bind_image_kernel(v, batch, AMP__IMAGE_PNG_TYPES, 2, image, VK_NULL_HANDLE, buf, l->buffer_bytes, &push))
+        return amp_last_status();
+    vkCmdDispatch(cmd, 1, l->height, 1);
+    png_step_barrier(cmd);
+    if (!bind_image_kernel(v, batch, AMP__IMAGE_PNG_ROWS, 2, image, VK_NULL_HANDLE, buf, l->buffer_bytes, &push))
+        return amp_last_status();
+    uint64_t groups = (words + 255) / 256;
+    vkCmdDispatch(cmd, groups < max ? (uint32_t)groups : max, 1, 1);
+    png_step_barrier(cmd);
+    if (!bind_image_kernel(v, batch, AMP__IMAGE_PNG_COUNT, 2, image, VK_NULL_HANDLE, buf, l->buffer_bytes, &push))
+        return amp_last_status();
+    vkCmdDispatch(cmd, chunks < max ? (uint32_t)chunks : max, 1, 1);
     return AMP_OK;
 }

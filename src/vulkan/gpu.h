@@ -369,7 +369,15 @@ AMP_HIDDEN bool amp__shader_image_copy_possible(amp__device *d, const amp__forma
 /* The built-in kernels on images: the copy (copy_image.comp) and the moves of
  * 3-channel texels from a packed buffer into an image (widen) and back (pack),
  * pack_image.comp. */
-typedef enum amp__image_kernel { AMP__IMAGE_COPY, AMP__IMAGE_WIDEN, AMP__IMAGE_PACK, AMP__IMAGE_KERNELS } amp__image_kernel;
+typedef enum amp__image_kernel {
+    AMP__IMAGE_COPY,
+    AMP__IMAGE_WIDEN,
+    AMP__IMAGE_PACK,
+    AMP__IMAGE_PNG_TYPES, /* png_rows.comp's three kernels: 2-D only */
+    AMP__IMAGE_PNG_ROWS,
+    AMP__IMAGE_PNG_COUNT,
+    AMP__IMAGE_KERNELS
+} amp__image_kernel;
 /* Makes image kernel k's pipeline for rank-D images (once a device). */
 AMP_HIDDEN amp_status amp__image_kernel_prepare(amp__device *d, amp__image_kernel k, int rank);
 /* Records a copy of a box of extent texels (x, y, z) of rank-D images as a compute
@@ -390,6 +398,21 @@ AMP_HIDDEN VkDeviceSize amp__packed_texels_size(size_t texels, uint32_t channel_
 AMP_HIDDEN amp_status amp__record_shader_pack(amp_accelerator_view *v, amp__batch *b, int rank, bool widen,
                                               VkImageView image, const int32_t offset[3], const uint32_t extent[3],
                                               uint32_t channel_bytes, VkBuffer buf);
+/* The layout of png_rows.comp's buffer for a 2-D image of width x height texels of
+ * `channels` channels of channel_bytes (1 or 2) each, blocks of `block` bytes (a
+ * multiple of 1024): the filtered stream's bytes (from 0), the rows' types (from
+ * word types_at) and the blocks' 257 counts each (from word counts_at, `blocks`). */
+typedef struct amp__png_layout {
+    uint32_t width, height, channels, channel_bytes, block;
+    uint64_t row_bytes, stream_bytes, types_at, counts_at, blocks, buffer_bytes;
+} amp__png_layout;
+AMP_HIDDEN amp__png_layout amp__png_layout_of(uint32_t width, uint32_t height, uint32_t channels,
+                                               uint32_t channel_bytes, uint32_t block);
+/* Records png_rows.comp's three kernels on image (a sampled 2-D view in the uint
+ * format of its channels, GENERAL layout) into buf (l->buffer_bytes, its counts
+ * zeroed), each ordered after the one before; the caller orders the first. */
+AMP_HIDDEN amp_status amp__record_png_rows(amp_accelerator_view *v, amp__batch *b, VkImageView image,
+                                           const amp__png_layout *l, VkBuffer buf);
 /* Tests: lets CPU devices copy textures by shader too (textures made after the call). */
 AMP_HIDDEN void amp__force_shader_image_copy(bool on);
 
