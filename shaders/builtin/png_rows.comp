@@ -11,9 +11,8 @@
 //   AMP_PNG_COUNT  a work group 1024 bytes of the stream (which lie in one block of
 //                  `block` bytes, a multiple of 1024): each byte value's count, and
 //                  (the 257th) how many of them end 9 equal bytes, added into the
-//                  block's 257 counts. A block without such a place has no run that
-//                  the host's coder would take (runs of 8 after an equal byte), so
-//                  the counts are its literals' frequencies.
+//                  block's 257 counts: the host codes a block with few such places
+//                  as literals of those frequencies, without reading its bytes.
 // The buffer: the stream's words from 0, the rows' types from word types_at, the
 // blocks' counts (zeroed before) from word counts_at.
 #version 460

@@ -105,7 +105,7 @@ AMP_HIDDEN uint32_t amp__crc32(uint32_t crc, const unsigned char *data, size_t s
 /* A PNG file from its filtered rows, made on the device (stream: stream_bytes bytes,
  * each row a filter type and the row so filtered) and each deflate block's 257 counts
  * (png_rows.comp; blocks of `block` bytes, a multiple of 1024 up to 65535): coded as
- * amp__png_encode codes, blocks without runs from their counts. */
+ * amp__png_encode codes, blocks with few runs as literals from their counts. */
 AMP_HIDDEN amp_status amp__png_encode_filtered(const uint8_t *stream, size_t stream_bytes, const uint32_t *counts,
                                                size_t block, int width, int height, int channels, int bits,
                                                unsigned char **png, size_t *png_size);

@@ -558,12 +558,16 @@ static inline void put_literals(bit_writer *w, const uint8_t *data, size_t i, si
     }
 }
 
-/* The scan of a block whose byte counts the device made (png_rows.comp: 256 counts,
- * then how many bytes end 9 equal ones), where it found no run that scan_runs would
- * take: its literals' frequencies, without a pass over the bytes; NULL where it did. */
-static const rle_scan *counted_block(rle_state *st, const uint32_t *counts, uint8_t *lens)
+/* The scan of a block of n bytes whose byte counts the device made (png_rows.comp:
+ * 256 counts, then how many bytes end 9 equal ones): all literals, their frequencies
+ * the counts, without a pass over the bytes, where at most n / 16 bytes end 9 equal
+ * ones; NULL where more do (flat art, which runs shrink: scan it). Runs of 8 in
+ * photographs pay little: coded as literals, a blurred 1080p photograph's file grew
+ * 0.13% (every block under the bound, 1-2% of its bytes ending runs), while an
+ * upscaled drawing's grew 4.5 times without runs and not at all with the bound. */
+static const rle_scan *counted_block(rle_state *st, const uint32_t *counts, size_t n, uint8_t *lens)
 {
-    if (!counts || counts[256]) return NULL;
+    if (!counts || (size_t)counts[256] * 16 > n) return NULL;
     rle_scan *sc = &st->scan[0];
     memset(sc->freq, 0, sizeof sc->freq);
     memcpy(sc->freq, counts, 256 * sizeof *counts);
@@ -581,7 +585,7 @@ static void put_block(bit_writer *w, rle_state *st, const uint8_t *data, size_t 
 {
     uint8_t lens[286], all[286 + 2], clens[19];
     uint16_t codes[286], ccodes[19];
-    const rle_scan *sc = counted_block(st, counts, lens);
+    const rle_scan *sc = counted_block(st, counts, end - start, lens);
     if (!sc) sc = scan_block(st, data, start, end, lens);
     size_t runs = sc->runs;
     int hlit = 286;
