@@ -762,6 +762,18 @@ static void step_save_png(void)
     amp_texture_destroy(&t);
 }
 
+/* src/vulkan/builtin.c's switch for tests (weak: NULL where the tests link the shared
+ * library): textures made while it is on take the GPUs' paths. */
+__attribute__((weak)) void amp__force_shader_image_copy(bool on);
+
+/* step_save_png with the texture's rows filtered for PNG on the device, as on GPUs. */
+static void step_save_png_device(void)
+{
+    amp__force_shader_image_copy(true);
+    step_save_png();
+    amp__force_shader_image_copy(false);
+}
+
 /* Comparing a texture with its PNG: equal, or the result is left alone. */
 static void step_compare_png(void)
 {
@@ -863,6 +875,7 @@ int main(void)
     under_faults("amp_texture_load_png", step_load_png, all);
     under_faults("amp_texture_load_png (mips)", step_load_png_mips, here);
     under_faults("amp_texture_save_png", step_save_png, all);
+    if (amp__force_shader_image_copy) under_faults("amp_texture_save_png (device rows)", step_save_png_device, all);
     under_faults("amp_image_compare_png", step_compare_png, all);
 
     amp_kernel_destroy(&inc_kernel);

@@ -58,9 +58,9 @@ AMP_HIDDEN bool amp__texture_png_possible(const amp_texture *t, uint32_t block);
  * `block` bytes), submits it with the download of its results, and returns a future
  * whose wait hands them to unpack (with ctx_size bytes of ctx): the filtered stream
  * (amp__png_layout's stream_bytes, padded to 4) and then each block's 257 counts.
- * NULL with the error. */
-AMP_HIDDEN amp_future *amp__texture_png_rows(amp_texture *t, uint32_t block, amp__unpack_fn unpack, const void *ctx,
-                                             size_t ctx_size);
+ * NULL with the error, which names `who`. */
+AMP_HIDDEN amp_future *amp__texture_png_rows(const char *who, amp_texture *t, uint32_t block, amp__unpack_fn unpack,
+                                             const void *ctx, size_t ctx_size);
 AMP_HIDDEN VkSampler amp__sampler_get(amp__device *d, const amp_sampler *s);
 
 #endif

@@ -773,10 +773,9 @@ bool amp__texture_png_possible(const amp_texture *t, uint32_t block)
            l.height <= t->dev->props.limits.maxComputeWorkGroupCount[1];
 }
 
-amp_future *amp__texture_png_rows(amp_texture *t, uint32_t block, amp__unpack_fn unpack, const void *ctx,
-                                  size_t ctx_size)
+amp_future *amp__texture_png_rows(const char *who, amp_texture *t, uint32_t block, amp__unpack_fn unpack,
+                                  const void *ctx, size_t ctx_size)
 {
-    const char *who = "amp_texture_save";
     amp_status s = check_not_held(t, who);
     if (s != AMP_OK) return NULL;
     if (!amp__texture_png_possible(t, block)) {

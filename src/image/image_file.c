@@ -753,7 +753,7 @@ static amp_status save_png_on_device(const char *who, amp_texture *t, const char
                                            (uint32_t)amp_type_components(amp_texture_type(t)),
                                            (uint32_t)amp_texture_bits_per_scalar_element(t) / 8, DEVICE_PNG_BLOCK),
                         &coded};
-    amp_future *f = amp__texture_png_rows(t, DEVICE_PNG_BLOCK, code_device_rows, &j, sizeof j);
+    amp_future *f = amp__texture_png_rows(who, t, DEVICE_PNG_BLOCK, code_device_rows, &j, sizeof j);
     if (!f) return amp_last_status();
     amp_status s = amp_future_wait(f);
     amp_future_destroy(&f);
