@@ -7,6 +7,7 @@
  *   ampvk-matmul --reduce [--mb 1024]  sum of a float array: GB/s
  *   --reps R                          timed dispatches (default 20)
  *   --bk 8|16                         the SGEMM's K-step (default SGEMM_BK)
+ *   --bm 128|64                       the SGEMM's tile rows (default: matmul_sgemm_rows)
  *
  * The benchmarks warm up, record R dispatches in one batch, wait once, and report
  * the time per dispatch; each ends with a JSON line. Exit code 0 when every
@@ -185,7 +186,7 @@ static int run_check(amp_accelerator_view *v)
 
 /* ---- --bench ---- */
 
-static int run_bench(amp_accelerator_view *v, int n, int reps, int bk)
+static int run_bench(amp_accelerator_view *v, int n, int reps, int bk, int bm)
 {
     if (n <= 0 || n % SGEMM_BM || n % bk) {
         fprintf(stderr, "ampvk-matmul: --n must be a positive multiple of %d\n", SGEMM_BM);
@@ -202,17 +203,17 @@ static int run_bench(amp_accelerator_view *v, int n, int reps, int bk)
     amp_array *a2 = need(amp_array_create(v, &(amp_array_desc){.extent = amp_extent2(n, n), .type = AMP_FLOAT, .data = A}), "array");
     amp_array *b2 = need(amp_array_create(v, &(amp_array_desc){.extent = amp_extent2(n, n), .type = AMP_FLOAT, .data = B}), "array");
     amp_array *c2 = need(amp_array_create(v, &(amp_array_desc){.extent = amp_extent2(n, n), .type = AMP_FLOAT}), "array");
-    amp_kernel *sg = need(matmul_sgemm_kernel_bk(v, bk), "sgemm kernel");
+    amp_kernel *sg = need(matmul_sgemm_kernel_tile(v, bm, bk), "sgemm kernel");
     amp_kernel *tf = need(matmul_tiled_kernel(v, AMP_FLOAT), "tiled kernel");
     amp_array_view *va4 = amp_array_as_view(a4), *vb4 = amp_array_as_view(b4), *vc4 = amp_array_as_view(c4);
     amp_array_view *va2 = amp_array_as_view(a2), *vb2 = amp_array_as_view(b2), *vc2 = amp_array_as_view(c2);
     double flop = 2.0 * n * n * n;
 
     /* SGEMM: warm up, then reps dispatches in one batch */
-    check(matmul_sgemm(v, sg, va4, vb4, vc4, n, n, n), "sgemm warm-up");
+    check(matmul_sgemm_tile(v, sg, bm, va4, vb4, vc4, n, n, n), "sgemm warm-up");
     check(amp_view_wait(v), "wait");
     double t0 = now();
-    for (int r = 0; r < reps; r++) check(matmul_sgemm(v, sg, va4, vb4, vc4, n, n, n), "sgemm");
+    for (int r = 0; r < reps; r++) check(matmul_sgemm_tile(v, sg, bm, va4, vb4, vc4, n, n, n), "sgemm");
     check(amp_view_wait(v), "wait");
     double sg_ms = (now() - t0) / reps * 1e3;
 
@@ -248,7 +249,7 @@ static int run_bench(amp_accelerator_view *v, int n, int reps, int bk)
     printf("ampvk-matmul on %s, fp32 %d x %d x %d, %d dispatches batched\n", info.description, n, n, n, reps);
     printf("%-34s %10s %10s %14s\n", "kernel", "ms", "TFLOP/s", "max rel err");
     char sg_name[48];
-    snprintf(sg_name, sizeof sg_name, "sgemm 128x128x%d, 8x8 per thread", bk);
+    snprintf(sg_name, sizeof sg_name, "sgemm %dx128x%d, %dx8 per thread", bm, bk, bm / 16);
     printf("%-34s %10.3f %10.3f %14.3g\n", sg_name, sg_ms, sg_tf, sg_err);
     printf("%-34s %10.3f %10.3f %14.3g\n", "tiled 16x16 (C++ AMP sample)", ti_ms, ti_tf, ti_err);
     printf("check (300 random entries, double, rel 1e-4): %s\n", ok ? "PASS" : "FAIL");
@@ -323,13 +324,13 @@ static int run_reduce(amp_accelerator_view *v, long mb, int reps)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: ampvk-matmul --check | --bench [--n N] [--bk 8|16] | --reduce [--mb MB]  [--reps R]\n");
+    fprintf(stderr, "usage: ampvk-matmul --check | --bench [--n N] [--bk 8|16] [--bm 128|64] | --reduce [--mb MB]  [--reps R]\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
-    int mode = 0, n = 2048, reps = 20, bk = SGEMM_BK;
+    int mode = 0, n = 2048, reps = 20, bk = SGEMM_BK, bm = 0;
     long mb = 1024;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--check") == 0) mode = 'c';
@@ -339,11 +340,12 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--mb") == 0 && i + 1 < argc) mb = atol(argv[++i]);
         else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = atoi(argv[++i]);
         else if (strcmp(argv[i], "--bk") == 0 && i + 1 < argc) bk = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--bm") == 0 && i + 1 < argc) bm = atoi(argv[++i]);
         else return usage();
     }
     if (!mode || reps <= 0) return usage();
     amp_accelerator_view *v = need(amp_default_view(), "amp_default_view");
-    int rc = mode == 'c' ? run_check(v) : mode == 'b' ? run_bench(v, n, reps, bk) : run_reduce(v, mb, reps);
+    int rc = mode == 'c' ? run_check(v) : mode == 'b' ? run_bench(v, n, reps, bk, bm ? bm : bk == 8 ? matmul_sgemm_rows(n, n) : SGEMM_BM) : run_reduce(v, mb, reps);
     uint64_t vm = amp_validation_message_count();
     if (vm) {
         fprintf(stderr, "ampvk-matmul: %llu validation messages\n", (unsigned long long)vm);

@@ -76,12 +76,19 @@ amp_status matmul_tiled(amp_accelerator_view *v, amp_kernel *k, amp_array_view *
  * last one or two steps are peeled off the loop (the prefetch of a step that does
  * not exist is never tested for inside it): 45.5 TFLOP/s at 2048^3 and 48.1 at
  * 4096^3, 90% and 94% of cuBLAS in the same run. 127 registers a thread, two tiles
- * an SM (a K-step of 16 takes 139: one tile an SM, 42 TFLOP/s). */
+ * an SM (a K-step of 16 takes 139: one tile an SM, 42 TFLOP/s).
+ *
+ * With BM 64 a tile is 64 x 128 of C (4 x 8 a thread, the threads of tid < 128
+ * loading A): products with fewer than 256 tiles of 128 rows leave an H200's 132 SMs
+ * (two tiles each) short of work, and twice the tiles of half the size fill them.
+ * H200, TFLOP/s, 128 rows -> 64 (cuBLAS in the same run): 512^3 4.6 -> 6.9 (11.3),
+ * 1024^3 19.7-20.0 -> 29.4-31.3 (37.8), 1536^3 25.7-26.0 -> 27.9-28.0 (38.5); at
+ * 2048^3 64 rows lose (36.4 against 46.0). */
 static const char sgemm_decl[] =
     "#extension GL_EXT_control_flow_attributes : enable\n"
     "#define AQ (BK / 4)\n" /* float_4 per row of the A block */
     "#define LD (BK / 8)\n" /* float_4 loads of A and of B per thread per K-step */
-    "tile_static vec4 As[2][BK][33];\n"
+    "tile_static vec4 As[2][BK][BM / 4 + 1];\n"
     "tile_static vec4 Bs[2][BK][32];\n";
 
 static const char sgemm_source[] =
@@ -91,23 +98,34 @@ static const char sgemm_source[] =
     /* the arithmetic of one K-step from buffer CUR */
     "#define COMPUTE(CUR)                                                       \\\n"
     "    [[unroll]] for (int k = 0; k < BK; k++) {                              \\\n"
-    "        vec4 a0 = As[CUR][k][ty], a1 = As[CUR][k][ty + 16];                \\\n"
     "        vec4 b0 = Bs[CUR][k][tx], b1 = Bs[CUR][k][tx + 16];                \\\n"
-    "        FMA_ROW(0, a0.x) FMA_ROW(1, a0.y) FMA_ROW(2, a0.z) FMA_ROW(3, a0.w) \\\n"
-    "        FMA_ROW(4, a1.x) FMA_ROW(5, a1.y) FMA_ROW(6, a1.z) FMA_ROW(7, a1.w) \\\n"
+    "        A_ROWS(CUR)                                                        \\\n"
     "    }\n"
+    /* the A rows of one k: 8 (BM 128: two vec4) or 4 (BM 64) */
+    "#if BM == 128\n"
+    "#define A_ROWS(CUR)                                                        \\\n"
+    "    vec4 a0 = As[CUR][k][ty], a1 = As[CUR][k][ty + 16];                    \\\n"
+    "    FMA_ROW(0, a0.x) FMA_ROW(1, a0.y) FMA_ROW(2, a0.z) FMA_ROW(3, a0.w)     \\\n"
+    "    FMA_ROW(4, a1.x) FMA_ROW(5, a1.y) FMA_ROW(6, a1.z) FMA_ROW(7, a1.w)\n"
+    "#else\n"
+    "#define A_ROWS(CUR)                                                        \\\n"
+    "    vec4 a0 = As[CUR][k][ty];                                              \\\n"
+    "    FMA_ROW(0, a0.x) FMA_ROW(1, a0.y) FMA_ROW(2, a0.z) FMA_ROW(3, a0.w)\n"
+    "#endif\n"
     "#define STORE(buf)                                                         \\\n"
     "    [[unroll]] for (int l = 0; l < LD; l++) {                              \\\n"
     "        int r = ar + l * (256 / AQ);                                       \\\n"
-    "        As[buf][akq * 4 + 0][r >> 2][r & 3] = pa[l].x;                     \\\n"
-    "        As[buf][akq * 4 + 1][r >> 2][r & 3] = pa[l].y;                     \\\n"
-    "        As[buf][akq * 4 + 2][r >> 2][r & 3] = pa[l].z;                     \\\n"
-    "        As[buf][akq * 4 + 3][r >> 2][r & 3] = pa[l].w;                     \\\n"
+    "        if (a_loader) {                                                    \\\n"
+    "            As[buf][akq * 4 + 0][r >> 2][r & 3] = pa[l].x;                 \\\n"
+    "            As[buf][akq * 4 + 1][r >> 2][r & 3] = pa[l].y;                 \\\n"
+    "            As[buf][akq * 4 + 2][r >> 2][r & 3] = pa[l].z;                 \\\n"
+    "            As[buf][akq * 4 + 3][r >> 2][r & 3] = pa[l].w;                 \\\n"
+    "        }                                                                  \\\n"
     "        Bs[buf][bkr + 8 * l][bc] = pb[l];                                  \\\n"
     "    }\n"
     "#define LOAD()                                                             \\\n"
     "    [[unroll]] for (int l = 0; l < LD; l++) {                              \\\n"
-    "        pa[l] = a(a_at + l * (256 / AQ) * K4);                             \\\n"
+    "        if (a_loader) pa[l] = a(a_at + l * (256 / AQ) * K4);               \\\n"
     "        pb[l] = b(b_at + l * 8 * N4);                                      \\\n"
     "    }\n"
     /* a step that has a next one: prefetch it, compute from CUR, stage it in NXT */
@@ -125,11 +143,12 @@ static const char sgemm_source[] =
     "    int tid = ty * 16 + tx;\n"
     "    int K4 = K >> 2, N4 = N >> 2;\n"
     "    int ar = tid / AQ, akq = tid % AQ;\n"
-    "    int a_at = (idx.tile[0] * 128 + ar) * K4 + akq;\n"
+    "    int a_at = (idx.tile[0] * BM + ar) * K4 + akq;\n"
+    "    bool a_loader = BM == 128 || tid < BM * BK / 4;\n" /* BM 64: half the threads load A */
     "    int bkr = tid >> 5, bc = tid & 31;\n"
     "    int b_at = bkr * N4 + idx.tile[1] * 32 + bc;\n"
-    "    vec4 acc[16], pa[LD], pb[LD];\n"
-    "    [[unroll]] for (int i = 0; i < 16; i++) acc[i] = vec4(0.0);\n"
+    "    vec4 acc[BM / 8], pa[LD], pb[LD];\n"
+    "    [[unroll]] for (int i = 0; i < BM / 8; i++) acc[i] = vec4(0.0);\n"
     "    LOAD()\n"
     "    STORE(0)\n"
     "    tile_barrier_wait_with_tile_static_memory_fence();\n"
@@ -144,24 +163,28 @@ static const char sgemm_source[] =
     "    } else {\n" /* one */
     "        COMPUTE(0)\n"
     "    }\n"
-    "    int row = idx.tile[0] * 128 + ty * 4, col4 = idx.tile[1] * 32 + tx;\n"
+    "    int row = idx.tile[0] * BM + ty * 4, col4 = idx.tile[1] * 32 + tx;\n"
     "    [[unroll]] for (int i = 0; i < 4; i++) {\n"
     "        c((row + i) * N4 + col4) = acc[2 * i];\n"
     "        c((row + i) * N4 + col4 + 16) = acc[2 * i + 1];\n"
+    "#if BM == 128\n"
     "        c((row + 64 + i) * N4 + col4) = acc[2 * (i + 4)];\n"
     "        c((row + 64 + i) * N4 + col4 + 16) = acc[2 * (i + 4) + 1];\n"
+    "#endif\n"
     "    }\n"
     "}\n";
 
-amp_kernel *matmul_sgemm_kernel_bk(amp_accelerator_view *v, int bk)
+amp_kernel *matmul_sgemm_kernel_tile(amp_accelerator_view *v, int bm, int bk)
 {
-    if (bk != 8 && bk != 16) {
-        fprintf(stderr, "matmul_sgemm_kernel_bk: K-step %d: 8 or 16\n", bk);
+    if ((bm != 128 && bm != 64) || (bk != 8 && bk != 16) || (bm == 64 && bk != 8)) {
+        fprintf(stderr, "matmul_sgemm_kernel_tile: tiles of %d rows, K-step %d: 128 rows with 8 or 16, 64 with 8\n",
+                bm, bk);
         return NULL;
     }
-    char def[16];
-    snprintf(def, sizeof def, "BK=%d", bk);
-    const char *defs[] = {def};
+    char def_k[16], def_m[16];
+    snprintf(def_k, sizeof def_k, "BK=%d", bk);
+    snprintf(def_m, sizeof def_m, "BM=%d", bm);
+    const char *defs[] = {def_k, def_m};
     return amp_kernel_create(v, &(amp_kernel_desc){
         .params = "array_view<const vec4, 1> a, array_view<const vec4, 1> b, array_view<vec4, 1> c,"
                   " int M, int N, int K",
@@ -170,26 +193,38 @@ amp_kernel *matmul_sgemm_kernel_bk(amp_accelerator_view *v, int bk)
         .declarations = sgemm_decl,
         .source = sgemm_source,
         .defines = defs,
-        .define_count = 1,
-        .name = "matmul_sgemm"});
+        .define_count = 2,
+        .name = bm == 128 ? "matmul_sgemm" : "matmul_sgemm_64"});
 }
 
+amp_kernel *matmul_sgemm_kernel_bk(amp_accelerator_view *v, int bk) { return matmul_sgemm_kernel_tile(v, SGEMM_BM, bk); }
+
 amp_kernel *matmul_sgemm_kernel(amp_accelerator_view *v) { return matmul_sgemm_kernel_bk(v, SGEMM_BK); }
+
+amp_status matmul_sgemm_tile(amp_accelerator_view *v, amp_kernel *k, int bm, amp_array_view *a, amp_array_view *b,
+                             amp_array_view *c, int M, int N, int K)
+{
+    if (bm != 128 && bm != 64) {
+        fprintf(stderr, "matmul_sgemm: tiles of %d rows: 128 or 64\n", bm);
+        return AMP_ERROR_INVALID_ARGUMENT;
+    }
+    if (M <= 0 || N <= 0 || K <= 0 || M % bm || N % SGEMM_BN || K % SGEMM_BK ||
+        amp_extent_size(amp_array_view_extent(a)) < (size_t)M * K / 4 ||
+        amp_extent_size(amp_array_view_extent(b)) < (size_t)K * N / 4 ||
+        amp_extent_size(amp_array_view_extent(c)) < (size_t)M * N / 4) {
+        fprintf(stderr, "matmul_sgemm: M=%d N=%d K=%d: M must be a multiple of %d, N of %d, K of %d, and the views "
+                        "must hold the matrices\n", M, N, K, bm, SGEMM_BN, SGEMM_BK);
+        return AMP_ERROR_INVALID_ARGUMENT;
+    }
+    return amp_parallel_for_each(v, amp_extent2(M / (bm / 16), N / 8), k,
+                                 AMP_ARGS(AMP_VIEW("a", a), AMP_VIEW("b", b), AMP_VIEW("c", c), AMP_INT("M", M),
+                                          AMP_INT("N", N), AMP_INT("K", K)));
+}
 
 amp_status matmul_sgemm(amp_accelerator_view *v, amp_kernel *k, amp_array_view *a, amp_array_view *b,
                         amp_array_view *c, int M, int N, int K)
 {
-    if (M <= 0 || N <= 0 || K <= 0 || M % SGEMM_BM || N % SGEMM_BN || K % SGEMM_BK ||
-        amp_extent_size(amp_array_view_extent(a)) < (size_t)M * K / 4 ||
-        amp_extent_size(amp_array_view_extent(b)) < (size_t)K * N / 4 ||
-        amp_extent_size(amp_array_view_extent(c)) < (size_t)M * N / 4) {
-        fprintf(stderr, "matmul_sgemm: M=%d N=%d K=%d: M, N must be multiples of %d, K of %d, and the views "
-                        "must hold the matrices\n", M, N, K, SGEMM_BM, SGEMM_BK);
-        return AMP_ERROR_INVALID_ARGUMENT;
-    }
-    return amp_parallel_for_each(v, amp_extent2(M / 8, N / 8), k,
-                                 AMP_ARGS(AMP_VIEW("a", a), AMP_VIEW("b", b), AMP_VIEW("c", c), AMP_INT("M", M),
-                                          AMP_INT("N", N), AMP_INT("K", K)));
+    return matmul_sgemm_tile(v, k, SGEMM_BM, a, b, c, M, N, K);
 }
 
 /* ---- SGEMM of any size: through padded copies ---- */
@@ -227,8 +262,14 @@ static amp_array *padded(amp_accelerator_view *v, amp_kernel *pack, amp_array_vi
 
 static int round_up(int x, int m) { return (x + m - 1) / m * m; }
 
-amp_status matmul_sgemm_any(amp_accelerator_view *v, amp_kernel *k, amp_kernel *pack, amp_kernel *unpack,
-                            amp_array_view *a, amp_array_view *b, amp_array_view *c)
+int matmul_sgemm_rows(int M, int N)
+{
+    long tiles = (long)((M + 127) / 128) * ((N + 127) / 128);
+    return tiles < 256 ? 64 : 128;
+}
+
+amp_status matmul_sgemm_any(amp_accelerator_view *v, amp_kernel *k, amp_kernel *k64, amp_kernel *pack,
+                            amp_kernel *unpack, amp_array_view *a, amp_array_view *b, amp_array_view *c)
 {
     amp_extent ea = amp_array_view_extent(a), eb = amp_array_view_extent(b), ec = amp_array_view_extent(c);
     if (ea.rank != 2 || eb.rank != 2 || ec.rank != 2 || ea.dims[1] != eb.dims[0] || ec.dims[0] != ea.dims[0] ||
@@ -237,7 +278,8 @@ amp_status matmul_sgemm_any(amp_accelerator_view *v, amp_kernel *k, amp_kernel *
         return AMP_ERROR_INVALID_ARGUMENT;
     }
     int M = ea.dims[0], K = ea.dims[1], N = eb.dims[1];
-    int M4 = round_up(M, SGEMM_BM), N4 = round_up(N, SGEMM_BN), K4 = round_up(K, SGEMM_BK);
+    int bm = k64 && matmul_sgemm_rows(M, N) == 64 ? 64 : SGEMM_BM;
+    int M4 = round_up(M, bm), N4 = round_up(N, SGEMM_BN), K4 = round_up(K, SGEMM_BK);
     amp_array *pa = padded(v, pack, a, M4, K4), *pb = pa ? padded(v, pack, b, K4, N4) : NULL;
     amp_array *pc = pb ? amp_array_create(v, &(amp_array_desc){.extent = amp_extent1(M4 * N4 / 4),
                                                                 .type = AMP_FLOAT_4})
@@ -245,7 +287,7 @@ amp_status matmul_sgemm_any(amp_accelerator_view *v, amp_kernel *k, amp_kernel *
     amp_array_view *va = pa ? amp_array_view_of_array(pa) : NULL, *vb = pb ? amp_array_view_of_array(pb) : NULL,
                    *vc = pc ? amp_array_view_of_array(pc) : NULL;
     amp_array_view *cf = vc ? amp_array_view_reinterpret(vc, AMP_FLOAT, 0) : NULL;
-    amp_status s = cf ? matmul_sgemm(v, k, va, vb, vc, M4, N4, K4) : amp_last_status();
+    amp_status s = cf ? matmul_sgemm_tile(v, bm == 64 ? k64 : k, bm, va, vb, vc, M4, N4, K4) : amp_last_status();
     if (s == AMP_OK)
         s = amp_parallel_for_each(v, amp_extent2(M, N), unpack,
                                   AMP_ARGS(AMP_VIEW("src", cf), AMP_VIEW("dst", c), AMP_INT("cols", N4)));

@@ -65,7 +65,7 @@ typedef struct any_kernels {
 /* The register-blocked SGEMM: M x N x K with random values in [-1, 1) within 1e-4
  * (relative to sum |a b|), then small integers, exact; with any, through
  * matmul_sgemm_any on rank-2 float views (any sizes). */
-static void sgemm(amp_accelerator_view *v, amp_kernel *k, const any_kernels *any, int M, int N, int K)
+static void sgemm(amp_accelerator_view *v, amp_kernel *k, int bm, const any_kernels *any, int M, int N, int K)
 {
     float *A = malloc(sizeof(float) * M * K), *B = malloc(sizeof(float) * K * N), *C = malloc(sizeof(float) * M * N);
     for (int pass = 0; pass < 2; pass++) {
@@ -79,12 +79,12 @@ static void sgemm(amp_accelerator_view *v, amp_kernel *k, const any_kernels *any
             va = amp_array_view_create_const(amp_extent2(M, K), AMP_FLOAT, 0, A);
             vb = amp_array_view_create_const(amp_extent2(K, N), AMP_FLOAT, 0, B);
             vc = amp_array_view_create(amp_extent2(M, N), AMP_FLOAT, 0, C);
-            REQUIRE_OK(matmul_sgemm_any(v, k, any->pack, any->unpack, va, vb, vc));
+            REQUIRE_OK(matmul_sgemm_any(v, bm == 64 ? NULL : k, bm == 64 ? k : NULL, any->pack, any->unpack, va, vb, vc));
         } else {
             va = amp_array_view_create_const(amp_extent1(M * K / 4), AMP_FLOAT_4, 0, A);
             vb = amp_array_view_create_const(amp_extent1(K * N / 4), AMP_FLOAT_4, 0, B);
             vc = amp_array_view_create(amp_extent1(M * N / 4), AMP_FLOAT_4, 0, C);
-            REQUIRE_OK(matmul_sgemm(v, k, va, vb, vc, M, N, K));
+            REQUIRE_OK(matmul_sgemm_tile(v, k, bm, va, vb, vc, M, N, K));
         }
         REQUIRE_OK(amp_array_view_synchronize(vc));
         double worst = 0;
@@ -121,22 +121,32 @@ static void sgemm(amp_accelerator_view *v, amp_kernel *k, const any_kernels *any
 
 static void sgemm_all(amp_accelerator_view *v)
 {
-    amp_kernel *k = matmul_sgemm_kernel(v);
-    REQUIRE(k);
-    if (!k) return;
-    sgemm(v, k, NULL, 256, 256, 256);
-    sgemm(v, k, NULL, 128, 384, 24); /* a non-square grid of tiles, 3 K-steps */
-    sgemm(v, k, NULL, 128, 128, 8);  /* one K-step: no prefetch */
+    amp_kernel *k = matmul_sgemm_kernel(v), *k64 = matmul_sgemm_kernel_tile(v, 64, 8);
+    REQUIRE(k && k64);
+    if (!k || !k64) return;
+    sgemm(v, k, 128, NULL, 256, 256, 256);
+    sgemm(v, k, 128, NULL, 128, 384, 24); /* a non-square grid of tiles, 3 K-steps */
+    sgemm(v, k, 128, NULL, 128, 128, 8);  /* one K-step: no prefetch */
+    /* tiles of 64 rows: half the threads load A */
+    sgemm(v, k64, 64, NULL, 192, 256, 40); /* 5 K-steps: the loop and an odd tail */
+    sgemm(v, k64, 64, NULL, 64, 128, 16);  /* two K-steps */
+    sgemm(v, k64, 64, NULL, 64, 384, 8);   /* one */
     any_kernels any = {matmul_pack_kernel(v, false), matmul_pack_kernel(v, true)};
     REQUIRE(any.pack && any.unpack);
     if (any.pack && any.unpack) {
-        sgemm(v, k, &any, 1, 1, 1);
-        sgemm(v, k, &any, 100, 130, 7);  /* every size off the kernel's multiples */
-        sgemm(v, k, &any, 129, 3, 257);
-        sgemm(v, k, &any, 256, 128, 16); /* aligned, through the copies */
+        /* matmul_sgemm_any takes 64-row tiles for these small products when given them */
+        REQUIRE_INT(matmul_sgemm_rows(100, 130), 64);
+        REQUIRE_INT(matmul_sgemm_rows(2048, 2048), 128);
+        REQUIRE_INT(matmul_sgemm_rows(1536, 1536), 64);
+        for (int bm = 128; bm >= 64; bm -= 64) {
+            sgemm(v, k, bm, &any, 1, 1, 1);
+            sgemm(v, k, bm, &any, 100, 130, 7);  /* every size off the kernel's multiples */
+            sgemm(v, k, bm, &any, 129, 3, 257);
+            sgemm(v, k, bm, &any, 256, 128, 16); /* aligned, through the copies */
+        }
         float z[6] = {0};
         amp_array_view *v23 = amp_array_view_create(amp_extent2(2, 3), AMP_FLOAT, 0, z);
-        REQUIRE(matmul_sgemm_any(v, k, any.pack, any.unpack, v23, v23, v23) == AMP_ERROR_INVALID_ARGUMENT);
+        REQUIRE(matmul_sgemm_any(v, k, k64, any.pack, any.unpack, v23, v23, v23) == AMP_ERROR_INVALID_ARGUMENT);
         amp_array_view_destroy(&v23);
     }
     amp_kernel_destroy(&any.pack);
@@ -145,8 +155,12 @@ static void sgemm_all(amp_accelerator_view *v)
     amp_array_view *vx = amp_array_view_create(amp_extent1(128 * 8 / 4), AMP_FLOAT_4, 0, x);
     REQUIRE(matmul_sgemm(v, k, vx, vx, vx, 100, 128, 8) == AMP_ERROR_INVALID_ARGUMENT);
     REQUIRE(matmul_sgemm(v, k, vx, vx, vx, 128, 128, 12) == AMP_ERROR_INVALID_ARGUMENT);
+    REQUIRE(matmul_sgemm_tile(v, k64, 64, vx, vx, vx, 96, 128, 8) == AMP_ERROR_INVALID_ARGUMENT);
+    REQUIRE(matmul_sgemm_tile(v, k64, 32, vx, vx, vx, 64, 128, 8) == AMP_ERROR_INVALID_ARGUMENT);
+    REQUIRE(!matmul_sgemm_kernel_tile(v, 64, 16));
     amp_array_view_destroy(&vx);
     amp_kernel_destroy(&k);
+    amp_kernel_destroy(&k64);
 }
 
 /* The two-pass reduction on small integers: exact, for counts that leave partial
