@@ -6,7 +6,8 @@ OpenCV, ...) so that a machine whose speed drifts treats both alike; medians:
 
   png    PNG load and save of photo-like 3840x2160 RGB/RGBA 8-bit and RGB 16-bit
          images: `ampvk bench --image F --json` (amp_image_load / amp_image_save on
-         the host) against cv2.imread(F, IMREAD_UNCHANGED) / cv2.imwrite at its
+         the host, and amp_texture_save of the image as a texture on the default
+         accelerator) against cv2.imread(F, IMREAD_UNCHANGED) / cv2.imwrite at its
          default settings, with the file sizes each writes.
   file   end to end, as a user runs it: `ampvk filter big.png out.png
          gaussian:radius=2` against `python3 -c` reading, GaussianBlur 5x5 and
@@ -80,8 +81,9 @@ def bench_png(a, work, reps, results):
         d = os.path.join(work, f"png_{name}")
         make_images(d, "3840x2160", 1, ch, bits)
         f = os.path.join(d, "img0000.png")
-        amp_load, amp_save, cv_load, cv_save = [], [], [], []
-        amp_size = 0
+        amp_load, amp_save, cv_load, cv_save, tex_save = [], [], [], [], []
+        amp_size = tex_size = 0
+        device = ""
         for _ in range(reps):
             _, out = run([a, "bench", "--image", f, "--json"])
             j = json.loads(out)
@@ -89,6 +91,9 @@ def bench_png(a, work, reps, results):
             amp_load.append(img["load_ms"])
             amp_save.append(img["save_ms"])
             amp_size = img.get("save_bytes", 0)
+            tex_save.append(img["texture_save_ms"])
+            tex_size = img.get("texture_save_bytes", 0)
+            device = img.get("texture_save_device", "")
             for _ in range(3):
                 t = time.perf_counter()
                 x = cv2.imread(f, cv2.IMREAD_UNCHANGED)
@@ -99,16 +104,21 @@ def bench_png(a, work, reps, results):
         cv_size = os.path.getsize(os.path.join(work, "cv2_out.png"))
         r = {"ampvk_load_ms": median(amp_load), "cv2_load_ms": median(cv_load),
              "ampvk_save_ms": median(amp_save), "cv2_save_ms": median(cv_save),
-             "ampvk_bytes": amp_size, "cv2_bytes": cv_size}
+             "ampvk_bytes": amp_size, "cv2_bytes": cv_size,
+             "ampvk_texture_save_ms": median(tex_save), "ampvk_texture_bytes": tex_size, "device": device}
         r["load_speedup"] = r["cv2_load_ms"] / r["ampvk_load_ms"]
         r["save_speedup"] = r["cv2_save_ms"] / r["ampvk_save_ms"]
         r["size_ratio"] = amp_size / cv_size if cv_size else 0
+        r["texture_save_speedup"] = r["cv2_save_ms"] / r["ampvk_texture_save_ms"]
+        r["texture_size_ratio"] = tex_size / cv_size if cv_size else 0
         results[f"png_{name}"] = r
         print(f"PNG {name:6s} 3840x2160  load  ampvk {r['ampvk_load_ms']:8.1f} ms  cv2 {r['cv2_load_ms']:8.1f} ms"
               f"  ({r['load_speedup']:.2f}x)")
         print(f"                      save  ampvk {r['ampvk_save_ms']:8.1f} ms  cv2 {r['cv2_save_ms']:8.1f} ms"
               f"  ({r['save_speedup']:.2f}x)  size ampvk/cv2 {r['size_ratio']:.3f}"
               f" ({amp_size} / {cv_size} bytes)")
+        print(f"     from a texture ({device[:20]})  ampvk {r['ampvk_texture_save_ms']:8.1f} ms"
+              f"  ({r['texture_save_speedup']:.2f}x cv2's save)  size ampvk/cv2 {r['texture_size_ratio']:.3f}")
 
 
 def bench_file(a, work, reps, results):
