@@ -10,6 +10,12 @@
 
 #include "ampvk/ampvk.h"
 
+/* src/vulkan/builtin.c's switch for tests, hidden in the shared library (so weak: NULL
+ * where a test links that, and its forced pass is skipped): textures made while it is
+ * on take the GPUs' paths on CPU devices too (copies by shader, PNG rows filtered on
+ * the device). */
+__attribute__((weak)) void amp__force_shader_image_copy(bool on);
+
 static int test_failures;
 static int test_checks;
 

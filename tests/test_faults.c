@@ -762,10 +762,6 @@ static void step_save_png(void)
     amp_texture_destroy(&t);
 }
 
-/* src/vulkan/builtin.c's switch for tests (weak: NULL where the tests link the shared
- * library): textures made while it is on take the GPUs' paths. */
-__attribute__((weak)) void amp__force_shader_image_copy(bool on);
-
 /* step_save_png with the texture's rows filtered for PNG on the device, as on GPUs. */
 static void step_save_png_device(void)
 {

@@ -674,12 +674,6 @@ static void test_compare(amp_accelerator_view *v)
     amp_texture_destroy(&c3);
 }
 
-/* src/vulkan/builtin.c's switch for tests (hidden in the shared library, so weak:
- * NULL where the tests link that, and the forced pass is skipped): textures made
- * while it is on take the GPUs' paths, amp_texture_save's PNG rows filtered on the
- * device among them. */
-__attribute__((weak)) void amp__force_shader_image_copy(bool on);
-
 /* One texture's save through amp_texture_save; the view's dispatches it took. */
 static uint64_t save_dispatches(amp_accelerator_view *v, amp_texture *t, const char *path)
 {

@@ -589,10 +589,6 @@ static void reserved_rgb(amp_accelerator_view *v)
     }
 }
 
-/* src/vulkan/builtin.c's switch for tests (hidden in the shared library, so weak:
- * NULL where the tests link that, and the forced pass is skipped) */
-__attribute__((weak)) void amp__force_shader_image_copy(bool on);
-
 int main(void)
 {
     test_begin();

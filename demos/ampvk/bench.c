@@ -728,6 +728,15 @@ static int bench_kernel(bench *b)
     return 0;
 }
 
+/* The size of the file at path into *bytes: 0, or 1 with the reason on stderr. */
+static int file_bytes(const char *path, size_t *bytes)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return tool_error("bench", "%s: %s", path, strerror(errno));
+    *bytes = (size_t)st.st_size;
+    return 0;
+}
+
 /* amp_image_load and amp_image_save (PNG, default settings) of b->image on the host,
  * IMAGE_RUNS times each; then amp_texture_save of the image as a texture on the
  * default accelerator (on a GPU its rows are filtered there), after one save that
@@ -751,12 +760,7 @@ static int bench_image(bench *b)
         if (failed(amp_image_save(path, &img, NULL), "image")) goto done;
         save[r] = tool_now() - t0;
     }
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        tool_error("bench", "%s: %s", path, strerror(errno));
-        goto done;
-    }
-    b->img.output_bytes = (size_t)st.st_size;
+    if (file_bytes(path, &b->img.output_bytes)) goto done;
     /* the same image saved from a texture */
     amp_accelerator_view *v = amp_default_view();
     amp_accelerator_info info;
@@ -779,12 +783,7 @@ static int bench_image(bench *b)
         tsave[r] = tool_now() - t0;
     }
     amp_texture_destroy(&t);
-    if (failed(ts, "amp_texture_save")) goto done;
-    if (stat(path, &st) != 0) {
-        tool_error("bench", "%s: %s", path, strerror(errno));
-        goto done;
-    }
-    b->img.texture_bytes = (size_t)st.st_size;
+    if (failed(ts, "amp_texture_save") || file_bytes(path, &b->img.texture_bytes)) goto done;
     b->img.texture_save_ms = median(tsave, IMAGE_RUNS) * 1e3;
     b->img.width = img.width;
     b->img.height = img.height;

@@ -16,6 +16,7 @@
 // The buffer: the stream's words from 0, the rows' types from word types_at, the
 // blocks' counts (zeroed before) from word counts_at.
 #version 460
+#extension GL_EXT_control_flow_attributes : require
 layout(set = 0, binding = 0) uniform usampler2D src;
 layout(set = 0, binding = 2, std430) buffer stream_t { uint word[]; };
 layout(local_size_x = 256) in;
@@ -38,22 +39,25 @@ uint sample_byte(int y, int k)
     return b == 2u && within == ch * 2u ? v >> 8 : v & 255u;
 }
 
-// byte k of row y under filter f
+// the byte x under filter f, with a (left), b (above) and c (above left)
+uint filter_byte(uint f, uint x, uint a, uint b, uint c)
+{
+    if (f == 0u) return x;
+    if (f == 1u) return (x - a) & 255u;
+    if (f == 2u) return (x - b) & 255u;
+    if (f == 3u) return (x - ((a + b) >> 1)) & 255u;
+    int p = int(a) + int(b) - int(c);
+    int pa = abs(p - int(a)), pb = abs(p - int(b)), pc = abs(p - int(c));
+    return (x - (pa <= pb && pa <= pc ? a : pb <= pc ? b : c)) & 255u;
+}
+
+// byte k of row y under filter f (the neighbours it needs fetched)
 uint filtered(uint f, int y, int k)
 {
     int bpp = int(row.y);
-    uint x = sample_byte(y, k);
-    if (f == 0u) return x;
-    uint a = sample_byte(y, k - bpp);
-    if (f == 1u) return (x - a) & 255u;
-    uint b = sample_byte(y - 1, k);
-    if (f == 2u) return (x - b) & 255u;
-    if (f == 3u) return (x - ((a + b) >> 1)) & 255u;
-    uint c = sample_byte(y - 1, k - bpp);
-    int p = int(a) + int(b) - int(c);
-    int pa = abs(p - int(a)), pb = abs(p - int(b)), pc = abs(p - int(c));
-    uint pred = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-    return (x - pred) & 255u;
+    uint x = sample_byte(y, k), a = f == 0u || f == 2u ? 0u : sample_byte(y, k - bpp);
+    uint b = f < 2u ? 0u : sample_byte(y - 1, k), c = f < 4u ? 0u : sample_byte(y - 1, k - bpp);
+    return filter_byte(f, x, a, b, c);
 }
 
 // |byte read as signed|
@@ -71,14 +75,7 @@ void main()
         int bpp = int(row.y), kk = int(k);
         uint x = sample_byte(y, kk), a = sample_byte(y, kk - bpp), b = sample_byte(y - 1, kk),
              c = sample_byte(y - 1, kk - bpp);
-        int p = int(a) + int(b) - int(c);
-        int pa = abs(p - int(a)), pb = abs(p - int(b)), pc = abs(p - int(c));
-        uint pred = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-        s[0] += cost_of(x);
-        s[1] += cost_of((x - a) & 255u);
-        s[2] += cost_of((x - b) & 255u);
-        s[3] += cost_of((x - ((a + b) >> 1)) & 255u);
-        s[4] += cost_of((x - pred) & 255u);
+        [[unroll]] for (uint f = 0u; f < 5u; f++) s[f] += cost_of(filter_byte(f, x, a, b, c));
     }
     for (int f = 0; f < 5; f++) sums[f][lid] = s[f];
     barrier();

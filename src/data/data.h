@@ -54,6 +54,9 @@ AMP_HIDDEN amp_status amp__texture_prepare(const amp__texture_use *u, amp_accele
  * bits whose copies run as shaders (GPUs; CPU devices when forced, for the tests),
  * and whose buffer fits a storage buffer. */
 AMP_HIDDEN bool amp__texture_png_possible(const amp_texture *t, uint32_t block);
+/* The layout of png_rows.comp's buffer for t's level 0 in blocks of `block` bytes:
+ * where amp__texture_png_rows's results lie. */
+AMP_HIDDEN amp__png_layout amp__texture_png_layout(const amp_texture *t, uint32_t block);
 /* Records PNG's row filtering of t's level 0 on the device (png_rows.comp, blocks of
  * `block` bytes), submits it with the download of its results, and returns a future
  * whose wait hands them to unpack (with ctx_size bytes of ctx): the filtered stream

@@ -757,8 +757,7 @@ amp_status amp_texture_reserve_transfers(amp_texture *t, bool to_device, bool to
     return s;
 }
 
-/* The layout of png_rows.comp's buffer for t's level 0. */
-static amp__png_layout png_layout(const amp_texture *t, uint32_t block)
+amp__png_layout amp__texture_png_layout(const amp_texture *t, uint32_t block)
 {
     return amp__png_layout_of((uint32_t)t->extent.dims[1], (uint32_t)t->extent.dims[0], (uint32_t)t->fmt.components,
                               (uint32_t)t->fmt.bits / 8, block);
@@ -768,7 +767,7 @@ bool amp__texture_png_possible(const amp_texture *t, uint32_t block)
 {
     if (!t || t->extent.rank != 2 || !t->shader_copy || (t->fmt.bits != 8 && t->fmt.bits != 16) || block % 1024)
         return false;
-    amp__png_layout l = png_layout(t, block);
+    amp__png_layout l = amp__texture_png_layout(t, block);
     return l.buffer_bytes <= t->dev->props.limits.maxStorageBufferRange &&
            l.height <= t->dev->props.limits.maxComputeWorkGroupCount[1];
 }
@@ -782,7 +781,7 @@ amp_future *amp__texture_png_rows(const char *who, amp_texture *t, uint32_t bloc
         amp__fail(AMP_ERROR_UNSUPPORTED, "%s: this texture cannot be filtered for PNG on its device", who);
         return NULL;
     }
-    amp__png_layout l = png_layout(t, block);
+    amp__png_layout l = amp__texture_png_layout(t, block);
     VkDeviceSize stream = 4 * l.types_at, counts = 4 * 257 * l.blocks;
     amp_accelerator_view *v = t->home ? t->home : t->av;
     amp__device *d = t->dev;

@@ -746,13 +746,8 @@ static bool png_on_device(amp_texture *t, const amp_image_save_desc *d)
  * (png_rows.comp) and coded on the host. */
 static amp_status save_png_on_device(const char *who, amp_texture *t, const char *path)
 {
-    amp_extent e = amp_texture_extent(t);
     amp_status coded = AMP_OK;
-    device_png_job j = {who, path,
-                        amp__png_layout_of((uint32_t)e.dims[1], (uint32_t)e.dims[0],
-                                           (uint32_t)amp_type_components(amp_texture_type(t)),
-                                           (uint32_t)amp_texture_bits_per_scalar_element(t) / 8, DEVICE_PNG_BLOCK),
-                        &coded};
+    device_png_job j = {who, path, amp__texture_png_layout(t, DEVICE_PNG_BLOCK), &coded};
     amp_future *f = amp__texture_png_rows(who, t, DEVICE_PNG_BLOCK, code_device_rows, &j, sizeof j);
     if (!f) return amp_last_status();
     amp_status s = amp_future_wait(f);

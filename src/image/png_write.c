@@ -699,6 +699,10 @@ static void put_block(bit_writer *w, rle_state *st, const uint8_t *data, size_t 
  * NLEN, data), the zlib header and Adler-32, and the 8 bytes flush_bits stores. */
 static size_t rle_bound(size_t size) { return size + 6 * (size / BLOCK + 1) + 2 + 1 + 4 + 8; }
 
+/* The bytes of a PNG file whose zlib stream takes at most zbound bytes: HEAD, the
+ * stream, the IDAT's CRC, IEND, and a chunk frame for every IDAT_MAX bytes more. */
+static size_t file_bound(size_t zbound) { return HEAD + zbound + 4 + 12 + 12 * (zbound / IDAT_MAX); }
+
 /* zlib-compresses size bytes into out (rle_bound(size) bytes) in deflate blocks of
  * `block` bytes (at most BLOCK); returns the stream's size, 0 when out of memory.
  * counts: NULL, or 257 counts a block from the device (counted_block). */
@@ -772,7 +776,7 @@ static amp_status png_encode(const void *samples, int width, int height, int cha
      * signature, IHDR and the IDAT's length and type), split after if it is larger
      * than a chunk can be */
     size_t bound = c ? libdeflate_zlib_compress_bound(c, raw_size) : rle_bound(raw_size);
-    size_t size = HEAD + bound + 4 + 12 + 12 * (bound / IDAT_MAX);
+    size_t size = file_bound(bound);
     unsigned char *file = malloc(size);
     if ((level && !c) || !raw || !rows || !trial || !file) {
         libdeflate_free_compressor(c);
@@ -851,7 +855,7 @@ amp_status amp__png_encode_filtered(const uint8_t *stream, size_t stream_bytes, 
     if (block == 0 || block > BLOCK)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "PNG blocks of %zu bytes (1 to %zu)", block, BLOCK);
     uint64_t span = amp__trace_begin();
-    size_t bound = rle_bound(stream_bytes), size = HEAD + bound + 4 + 12 + 12 * (bound / IDAT_MAX);
+    size_t size = file_bound(rle_bound(stream_bytes));
     unsigned char *file = malloc(size);
     amp_status st = file ? png_file(file, size, file + HEAD,
                                     rle_compress(stream, stream_bytes, file + HEAD, block, counts), width, height,
