@@ -16,7 +16,6 @@
 // The buffer: the stream's words from 0, the rows' types from word types_at, the
 // blocks' counts (zeroed before) from word counts_at.
 #version 460
-#extension GL_EXT_control_flow_attributes : require
 layout(set = 0, binding = 0) uniform usampler2D src;
 layout(set = 0, binding = 2, std430) buffer stream_t { uint word[]; };
 layout(local_size_x = 256) in;
@@ -75,7 +74,7 @@ void main()
         int bpp = int(row.y), kk = int(k);
         uint x = sample_byte(y, kk), a = sample_byte(y, kk - bpp), b = sample_byte(y - 1, kk),
              c = sample_byte(y - 1, kk - bpp);
-        [[unroll]] for (uint f = 0u; f < 5u; f++) s[f] += cost_of(filter_byte(f, x, a, b, c));
+        for (uint f = 0u; f < 5u; f++) s[f] += cost_of(filter_byte(f, x, a, b, c));
     }
     for (int f = 0; f < 5; f++) sums[f][lid] = s[f];
     barrier();
