@@ -21,6 +21,7 @@ typedef enum amp__filter_shader {
     AMP__SHADER_CONV_SUBGROUP, /* conv's one-pass filters on GPUs whose subgroups shuffle */
     AMP__SHADER_CONV_RUN,      /* conv's two-pass filters on GPUs */
     AMP__SHADER_MEDIAN_HALF,   /* median 5x5 of 8 bits in 16-bit floats (GPUs with shaderFloat16) */
+    AMP__SHADER_CONV_MMA,      /* conv's sums of 8 bits in one pass on cooperative matrices */
     AMP__SHADER_COUNT
 } amp__filter_shader;
 

@@ -21,6 +21,7 @@ SPIRV(conv_block)
 SPIRV(conv_subgroup)
 SPIRV(conv_run)
 SPIRV(median_half)
+SPIRV(conv_mma)
 #undef SPIRV
 
 static const struct {
@@ -32,7 +33,7 @@ static const struct {
     {amp__filter_bilateral, &amp__filter_bilateral_size}, {amp__filter_resize, &amp__filter_resize_size},
     {amp__filter_equalize, &amp__filter_equalize_size},  {amp__filter_conv_block, &amp__filter_conv_block_size},
     {amp__filter_conv_subgroup, &amp__filter_conv_subgroup_size}, {amp__filter_conv_run, &amp__filter_conv_run_size},
-    {amp__filter_median_half, &amp__filter_median_half_size}};
+    {amp__filter_median_half, &amp__filter_median_half_size}, {amp__filter_conv_mma, &amp__filter_conv_mma_size}};
 
 /* Pooled intermediates beyond this many per device are freed once idle. */
 #define POOL_KEEP 8

@@ -92,7 +92,8 @@ typedef struct device_request {
     VkPhysicalDeviceVulkan12Features f12;
     VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float;
     VkPhysicalDeviceCustomBorderColorFeaturesEXT border;
-    const char *exts[7];
+    VkPhysicalDeviceCooperativeMatrixFeaturesNV coop;
+    const char *exts[8];
     VkPhysicalDeviceRobustness2FeaturesEXT robust2;
     bool calibrated; /* VK_EXT_calibrated_timestamps with CLOCK_MONOTONIC */
     uint32_t ext_count;
@@ -161,8 +162,42 @@ static bool host_clock_domain(amp__device *d, VkPhysicalDevice pd)
     return device && monotonic;
 }
 
+/* Whether pd's cooperative matrices (VK_NV_cooperative_matrix, which the caller found)
+ * multiply 16 x 16 x 16 blocks of 16-bit floats into 32-bit ones in subgroups of 32,
+ * with shaderFloat16 and the Vulkan memory model (which glslang's cooperative matrices
+ * declare) on: what conv_mma.comp needs. */
+static bool coop_matrix_f16(amp__device *d, VkPhysicalDevice pd)
+{
+    PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV list =
+        (PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV)vkGetInstanceProcAddr(
+            d->instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV");
+    VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceCooperativeMatrixFeaturesNV f = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV,
+                                                     .pNext = &f12};
+    VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f};
+    VkPhysicalDeviceSubgroupProperties sub = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &sub};
+    vkGetPhysicalDeviceFeatures2(pd, &q);
+    vkGetPhysicalDeviceProperties2(pd, &p2);
+    if (!list || !f.cooperativeMatrix || !d->float16 || !f12.vulkanMemoryModel || sub.subgroupSize != 32) return false;
+    VkCooperativeMatrixPropertiesNV props[64];
+    uint32_t n = 64;
+    for (uint32_t i = 0; i < n; i++) props[i] = (VkCooperativeMatrixPropertiesNV){
+        .sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_NV};
+    if (list(pd, &n, props) < 0) return false;
+    for (uint32_t i = 0; i < n; i++) {
+        const VkCooperativeMatrixPropertiesNV *p = &props[i];
+        if (p->MSize == 16 && p->NSize == 16 && p->KSize == 16 && p->AType == VK_COMPONENT_TYPE_FLOAT16_NV &&
+            p->BType == VK_COMPONENT_TYPE_FLOAT16_NV && p->CType == VK_COMPONENT_TYPE_FLOAT32_NV &&
+            p->DType == VK_COMPONENT_TYPE_FLOAT32_NV && p->scope == VK_SCOPE_SUBGROUP_NV)
+            return true;
+    }
+    return false;
+}
+
 /* The extensions ampvk uses where the device has them: float atomics, host memory
- * import, custom border colors, push descriptors, calibrated timestamps; robustness2
+ * import, custom border colors, push descriptors, calibrated timestamps, cooperative
+ * matrices; robustness2
  * with AMPVK_DEBUG=1. Out of memory listing them is an error, not a device
  * without them. */
 static amp_status request_extensions(amp__device *d, VkPhysicalDevice pd, device_request *rq)
@@ -231,6 +266,14 @@ static amp_status request_extensions(amp__device *d, VkPhysicalDevice pd, device
         vkGetPhysicalDeviceProperties2(pd, &p2);
         d->max_push_descriptors = pp.maxPushDescriptors;
         rq->exts[rq->ext_count++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    }
+    if (has_extension(ext, n, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME) && coop_matrix_f16(d, pd)) {
+        rq->coop = (VkPhysicalDeviceCooperativeMatrixFeaturesNV){
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV, .pNext = rq->f12.pNext,
+            .cooperativeMatrix = VK_TRUE};
+        rq->f12.pNext = &rq->coop;
+        rq->exts[rq->ext_count++] = VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME;
+        d->coop_matrix = true;
     }
     rq->calibrated = has_extension(ext, n, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) && host_clock_domain(d, pd);
     if (rq->calibrated) rq->exts[rq->ext_count++] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;

@@ -81,6 +81,9 @@ typedef struct amp__device {
     VkPhysicalDeviceMemoryProperties memory;
     bool float64, int64, shared_memory, host_import, float_atomics;
     bool float16; /* shaderFloat16 is on (not known for an application's device: false) */
+    /* VK_NV_cooperative_matrix is on with 16 x 16 x 16 products of 16-bit floats into
+     * 32-bit ones for subgroups of 32 (tensor cores: the filters' conv_mma.comp) */
+    bool coop_matrix;
     bool write_without_format; /* shaderStorageImageWriteWithoutFormat is on */
     uint32_t subgroup_shuffle_size; /* the subgroup size where compute shaders shuffle within subgroups, else 0 */
     VkDeviceSize host_import_alignment;
