@@ -390,7 +390,7 @@ static bool border_coord(int b, int L, int *v)
 /* A separable filter of a w x h 8-bit image of `comps` components into a texture of
  * type dst ("f32" or "u8") against the host's loop over the same border rule (constant
  * borders read 0.5), for every border: box (uniform weights), gaussian (sigma's
- * weights), erode, dilate. Into floats the results agree to 1e-5; into 8 bits to 0.75 of
+ * weights), sharpen (amount 1: twice the texel less its gaussian), erode, dilate. Into floats the results agree to 1e-5; into 8 bits to 0.75 of
  * a level (the rounding's half level and a quarter for 16-bit floats on the way: the
  * GPUs' sums keep their rows in them). Any radius, even past the image's size (borders
  * are periodic): on small images, 20 (two passes, weights in the parameter block) and 70
@@ -406,7 +406,7 @@ static void conv_check(amp_image_op op, int radius, float sigma, int w, int h, i
     float *in = read_values(src, &n);
     double wt[2 * 70 + 1], total = 0, tolerance = u8 ? 0.75 / 255 : 1e-5;
     for (int k = -radius; k <= radius; k++)
-        total += wt[k + radius] = op == AMP_IMAGE_GAUSSIAN ? exp(-(double)k * k / (2.0 * sigma * sigma)) : 1;
+        total += wt[k + radius] = op == AMP_IMAGE_GAUSSIAN || op == AMP_IMAGE_SHARPEN ? exp(-(double)k * k / (2.0 * sigma * sigma)) : 1;
     for (int k = 0; k <= 2 * radius; k++) wt[k] /= total;
     for (int b = AMP_BORDER_REFLECT_101; b <= AMP_BORDER_CONSTANT; b++) {
         amp_image_filter f = {.op = op, .radius = radius, .sigma = sigma, .border = (amp_border)b,
@@ -430,6 +430,10 @@ static void conv_check(amp_image_op op, int radius, float sigma, int w, int h, i
                         }
                         acc = op == AMP_IMAGE_ERODE ? fmin(acc, row) : op == AMP_IMAGE_DILATE ? fmax(acc, row)
                                                                                             : acc + wt[j + radius] * row;
+                    }
+                    if (op == AMP_IMAGE_SHARPEN) { /* amount 1: twice the texel less its blur */
+                        acc = 2 * in[((size_t)y * w + x) * comps + c] - acc;
+                        if (u8) acc = fmin(fmax(acc, 0), 1);
                     }
                     double d = fabs(acc - got[((size_t)y * w + x) * comps + c]);
                     if (d > worst) {
@@ -548,9 +552,11 @@ int main(int argc, char **argv)
         conv_against_host(AMP_IMAGE_GAUSSIAN, 4, 2.0f, 1050, 1010);
         conv_against_host(AMP_IMAGE_ERODE, 3, 0, 1050, 1010);
         /* 8 bits into 8 bits: conv_mma.comp's radii on GPUs with cooperative matrices
-           (gaussian sigma 5 on every component, box 12 on one), conv_run.comp's on others */
+           (gaussian sigma 5 on 4 components, box 12 on one, sharpen 9 on three),
+           conv_run.comp's on others */
         conv_check(AMP_IMAGE_GAUSSIAN, 15, 5.0f, 301, 530, 4, "u8");
         conv_check(AMP_IMAGE_BOX, 12, 0, 77, 300, 1, "u8");
+        conv_check(AMP_IMAGE_SHARPEN, 9, 3.0f, 65, 40, 3, "u8");
         /* the GPUs' paths, forced here: the one-pass conv_subgroup.comp where subgroups
            allow (lavapipe's are 8 wide: radius up to 3): every border, component count
            and type of the 5 x 5 gaussian, sharpen (radius 3), 3 x 3 box and erode, 5 x 5

@@ -31,7 +31,7 @@
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #include "filter.glsl"
-#define GROUP 256 // invocations of a work group: 8 subgroups of 32, one a component and block
+#define GROUP 256 // invocations of a work group (chain.c's MMA_GROUP): 8 subgroups of 32, one a component and block
 layout(local_size_x = GROUP) in;
 #include "conv.glsl"
 
@@ -56,6 +56,7 @@ const int IS = IW + 8;   // in_s
 shared float16_t t_s[KC_MAX * 16 * TS];       // T_k, row-major
 shared float16_t in_s[4 * 16 * (IW_MAX + 8)]; // [component][row][column] of a step's input
 shared float out_s[4 * 16 * OS];              // [component][row][column] of a step's output
+// (20736 bytes in all: chain.c's MMA_SHARED)
 
 // Weight k as a 16-bit float; the center one takes the others' rounding.
 float16_t half_weight(int k)

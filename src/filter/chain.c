@@ -23,6 +23,8 @@
 #define MMA_RADIUS 16    /* and its largest (its KC_MAX 3) */
 #define MMA_COLUMNS 32   /* and the columns of a work group's strip (its TW) */
 #define MMA_ROWS 256     /* and the rows it walks down the strip (128: 0.139-0.148 ms, 256: 0.137-0.138) */
+#define MMA_GROUP 256    /* and its work group's invocations (its GROUP) */
+#define MMA_SHARED 20736 /* and the bytes of shared memory it declares */
 
 /* Whether f is one of conv.comp's separable filters. */
 static bool separable(const amp_image_filter *f)
@@ -65,13 +67,15 @@ static int subgroup_pass(const amp_accelerator_view *v, const amp_image_filter *
 
 /* Whether conv_mma.comp runs filter f (radius r) of spec s on v's device: a sum of
  * radius MMA_MIN_RADIUS to MMA_RADIUS from 8 bits to 8 bits on a device with
- * cooperative matrices (tensor cores), where one pass on them beats conv_run.comp's two
+ * cooperative matrices (tensor cores) and room for its work group, where one pass on them beats conv_run.comp's two
  * (4K RGBA8 sigma 5 on an H200: 0.137 against 0.23 ms). */
 static bool mma_pass(const amp_accelerator_view *v, const amp_image_filter *f, const amp__filter_spec *s, int r)
 {
     bool sum = f->op == AMP_IMAGE_GAUSSIAN || f->op == AMP_IMAGE_BOX || f->op == AMP_IMAGE_SHARPEN;
+    const VkPhysicalDeviceLimits *lim = &v->dev->props.limits;
     return sum && r >= MMA_MIN_RADIUS && r <= MMA_RADIUS && s->src_levels == 255.0f && s->dst_levels == 255.0f &&
-           v->dev->coop_matrix;
+           v->dev->coop_matrix && lim->maxComputeSharedMemorySize >= MMA_SHARED &&
+           lim->maxComputeWorkGroupInvocations >= MMA_GROUP && lim->maxComputeWorkGroupSize[0] >= MMA_GROUP;
 }
 
 /* One pass: its leading filter (NULL: a copy) and the pointwise filters after it. */
