@@ -28,8 +28,9 @@ static const char info_help[] =
     "each one's limits and features: Vulkan version and driver, device type, memory\n"
     "heaps, largest 1-D/2-D/3-D image, compute work-group limits, tile_static (shared)\n"
     "memory, subgroup size, double precision, float16/int64, 3-component textures,\n"
-    "external host memory, CPU-shared memory, emulated (a CPU device such as lavapipe)\n"
-    "and whether the validation layer is on.\n"
+    "external host memory, cooperative matrices (tensor cores: the built-in blurs of\n"
+    "radius 9 to 16 use them), CPU-shared memory, emulated (a CPU device such as\n"
+    "lavapipe) and whether the validation layer is on.\n"
     "\n"
     "options:\n"
     "  --json      print one JSON object instead of the table:\n"
@@ -50,6 +51,7 @@ typedef struct vk_facts {
     uint32_t subgroup_size;
     bool float16, int64;
     bool host_memory;            /* VK_EXT_external_memory_host */
+    bool coop_matrix;            /* VK_NV_cooperative_matrix */
     VkDeviceSize host_alignment; /* its minImportedHostPointerAlignment */
     VkFormatFeatureFlags rgb8, rgb32f; /* optimal-tiling features of R8G8B8_UNORM, R32G32B32_SFLOAT */
 } vk_facts;
@@ -135,6 +137,7 @@ static void vk_facts_get(const vk_list *l, const char *device_path, vk_facts *f)
         f->float16 = v12.shaderFloat16;
         f->int64 = f2.features.shaderInt64;
         f->host_memory = has_extension(pd, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+        f->coop_matrix = has_extension(pd, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
         if (f->host_memory) {
             VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp = {
                 .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
@@ -236,6 +239,7 @@ static void print_text(const amp_accelerator_info *in, const vk_facts *f, bool i
             printf("    %-24s yes (alignment %llu)\n", "external host memory", (unsigned long long)f->host_alignment);
         else
             printf("    %-24s no\n", "external host memory");
+        printf("    %-24s %s\n", "cooperative matrices", f->coop_matrix ? "yes (VK_NV_cooperative_matrix)" : "no");
     }
     printf("    %-24s %s\n", "cpu shared memory", yes_no(in->supports_cpu_shared_memory));
     printf("    %-24s %s\n", "emulated", yes_no(in->is_emulated));
@@ -276,7 +280,8 @@ static void print_json(const amp_accelerator_info *in, const vk_facts *f, bool i
                ", \"max_compute_work_group_size\": null, \"max_compute_work_group_invocations\": null"
                ", \"subgroup_size\": null, \"float16\": null, \"int64\": null, \"native_rgb8_sampled\": null"
                ", \"native_rgb8_storage\": null, \"native_rgb32f_sampled\": null, \"native_rgb32f_storage\": null"
-               ", \"external_host_memory\": null, \"external_host_memory_alignment\": null}");
+               ", \"cooperative_matrix\": null, \"external_host_memory\": null"
+               ", \"external_host_memory_alignment\": null}");
         return;
     }
     const VkPhysicalDeviceLimits *l = &f->props.limits;
@@ -303,6 +308,7 @@ static void print_json(const amp_accelerator_info *in, const vk_facts *f, bool i
     json_bool("native_rgb8_storage", f->rgb8 & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT);
     json_bool("native_rgb32f_sampled", f->rgb32f & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT);
     json_bool("native_rgb32f_storage", f->rgb32f & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT);
+    json_bool("cooperative_matrix", f->coop_matrix);
     json_bool("external_host_memory", f->host_memory);
     if (f->host_memory)
         printf(", \"external_host_memory_alignment\": %llu}", (unsigned long long)f->host_alignment);
