@@ -530,6 +530,43 @@ static void tonemap(void)
     amp_texture_destroy(&b);
 }
 
+/* src/filter/pass.c's count of the filter pipelines made on a device (a test hook:
+ * weak, as below) */
+__attribute__((weak)) int amp__filter_pipeline_count(amp_accelerator_view *v);
+
+/* amp_image_filter_prepare_extent makes the pipelines that a chain uses at the size it
+ * is given, so that the chain's first run there makes none: a small image, and a
+ * megapixel one (which a CPU device filters through another pass: conv_block.comp).
+ * A gaussian of radius 3 with the wrap border on gray + alpha, which no other test
+ * runs, so that its pipelines are new here. Extents that are not 2-D or empty are
+ * errors. */
+static void prepare_sizes(void)
+{
+    amp_image_filter f[2] = {{.op = AMP_IMAGE_GAUSSIAN, .radius = 3, .border = AMP_BORDER_WRAP},
+                             {.op = AMP_IMAGE_INVERT}};
+    amp_type ga = AMP_MAKE_TYPE(AMP_SCALAR_UNORM, 2);
+    REQUIRE_FAIL(amp_image_filter_prepare_extent(view, f, 2, ga, 8, amp_extent1(5)), AMP_ERROR_INVALID_ARGUMENT,
+                 "amp_image_filter_prepare_extent: the source's extent is 1-D");
+    REQUIRE_FAIL(amp_image_filter_prepare_extent(view, f, 2, ga, 8, amp_extent2(4, 0)), AMP_ERROR_INVALID_ARGUMENT,
+                 "is 0 x 4 (width x height)");
+    REQUIRE_FAIL(amp_image_filter_prepare_extent(view, f, 0, ga, 8, amp_extent2(4, 4)), AMP_ERROR_INVALID_ARGUMENT,
+                 "0 filters");
+    if (!amp__filter_pipeline_count) return;
+    static const int sizes[2][2] = {{200, 300}, {1000, 1100}}; /* rows, columns */
+    for (int i = 0; i < 2; i++) {
+        amp_extent e = amp_extent2(sizes[i][0], sizes[i][1]);
+        int before = amp__filter_pipeline_count(view);
+        REQUIRE_OK(amp_image_filter_prepare_extent(view, f, 2, ga, 8, e));
+        int made = amp__filter_pipeline_count(view);
+        REQUIRE(made > before || i == 1); /* the large image's pass may be the small one's */
+        amp_texture *src = make_texture("u8", 2, e, NULL), *dst = make_texture("u8", 2, e, NULL);
+        REQUIRE_OK(amp_image_filter_chain(f, 2, src, dst));
+        REQUIRE_INT(amp__filter_pipeline_count(view), made);
+        amp_texture_destroy(&src);
+        amp_texture_destroy(&dst);
+    }
+}
+
 /* src/filter/chain.c's switch for tests (not in the installed headers; hidden in the
  * shared library, so weak: NULL where the tests link that, and the forced pass is skipped) */
 __attribute__((weak)) void amp__filter_force_gpu_paths(bool on);
@@ -541,6 +578,7 @@ int main(int argc, char **argv)
     opencv_cases(argc > 1 ? argv[1] : NULL);
     if (argc <= 1) {
         chains();
+        prepare_sizes();
         equalize_gray_alpha();
         tonemap();
         errors();

@@ -761,7 +761,8 @@ int ampvk_filter_main(int argc, char **argv)
        pipelines. On a GPU the chain runs once on the (uninitialized) textures: that
        also makes its intermediate textures at the image's size, whose first use costs
        the device 1.2 ms on an H100. On a CPU device, whose cores decode, the pipelines
-       are made on a small image (amp_image_filter_prepare). A failure here shows in the
+       are made on a small image (amp_image_filter_prepare_extent: those of the image's
+       size). A failure here shows in the
        run itself. */
     amp_texture *ready[2] = {NULL, NULL};
     amp_extent in_e = amp_extent2(head.height, head.width), out_e;
@@ -778,7 +779,7 @@ int ampvk_filter_main(int argc, char **argv)
     if (!cpu && ready[0] && ready[1] && amp_image_filter_chain(o.filters, o.count, ready[0], ready[1]) == AMP_OK)
         amp_view_flush(view);
     else
-        amp_image_filter_prepare(view, o.filters, o.count, type, head.bits);
+        amp_image_filter_prepare_extent(view, o.filters, o.count, type, head.bits, in_e);
     if (ready[0]) amp_texture_reserve_transfers(ready[0], true, false);
     if (ready[1]) amp_texture_reserve_transfers(ready[1], false, true);
     if (threaded) pthread_join(decoder, NULL);

@@ -452,43 +452,69 @@ static amp_status filter_chain(const amp_image_filter *filters, int count, amp_t
     return st;
 }
 
-amp_status amp_image_filter_prepare(amp_accelerator_view *view, const amp_image_filter *filters, int count,
-                                    amp_type type, int bits)
+/* amp_image_filter_prepare(_extent): src NULL where the source's extent is not known. */
+static amp_status prepare(amp_accelerator_view *view, const amp_image_filter *filters, int count, amp_type type,
+                          int bits, const amp_extent *src, const char *fn)
 {
     if (!filters || count < 1 || count > MAX_CHAIN)
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_image_filter_prepare: %d filters (1 to %d)", count,
-                         MAX_CHAIN);
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: %d filters (1 to %d)", fn, count, MAX_CHAIN);
+    if (src && src->rank != 2)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: the source's extent is %d-D; filters take 2-D textures", fn,
+                         src->rank);
+    if (src && (src->dims[0] < 1 || src->dims[1] < 1))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: the source's extent is %d x %d (width x height); it must "
+                         "be at least 1 x 1", fn, src->dims[1], src->dims[0]);
     /* The pipelines depend on the types, the filters and their parameters, and for
        conv_block.comp on the image's size: the same chain on a 16 x 16 texture (a
-       megapixel one, left uninitialized, where a filter would take conv_block.comp on a
-       large image), with resizes to 8 x 8 of the same interpolation, makes them all. */
+       megapixel one, left uninitialized, where a filter would take conv_block.comp on
+       the image: on any large image when its size is not known), with resizes to 8 x 8
+       of the same interpolation, makes them all. */
     if (!view && !(view = amp_default_view())) return amp_last_status();
     amp_image_filter small[MAX_CHAIN];
     memcpy(small, filters, (size_t)count * sizeof *small);
     bool big = false;
     for (int i = 0; i < count; i++) {
+        int64_t pixels = BLOCK_MIN_PIXELS; /* the pass's destination */
+        if (src) {
+            amp_extent e;
+            amp_status st = amp_image_filter_output_extent(filters, i + 1, *src, &e);
+            if (st != AMP_OK) return st;
+            pixels = (int64_t)e.dims[0] * e.dims[1];
+        }
+        big |= block_pass(view, &small[i], amp__filter_radius(&small[i], bits), pixels);
         if (small[i].op == AMP_IMAGE_RESIZE) small[i].width = small[i].height = 8;
-        big |= block_pass(view, &small[i], amp__filter_radius(&small[i], bits), BLOCK_MIN_PIXELS);
     }
     amp_extent in = big ? amp_extent2(1024, 1024) : amp_extent2(16, 16), out;
     amp_status st = amp_image_filter_output_extent(small, count, in, &out);
     if (st != AMP_OK) return st;
     float zeros[16 * 16 * 4] = {0}; /* the largest texel: 4 floats */
     int comps = amp_type_components(type);
-    amp_texture *src = amp_texture_create(view, &(amp_texture_desc){.extent = in, .type = type,
+    amp_texture *tsrc = amp_texture_create(view, &(amp_texture_desc){.extent = in, .type = type,
         .bits_per_scalar_element = bits, .data = big ? NULL : zeros,
         .data_size = big ? 0 : 16 * 16 * (size_t)comps * (size_t)(bits / 8)});
-    if (!src) return amp_last_status();
+    if (!tsrc) return amp_last_status();
     amp_type out_type = AMP_MAKE_TYPE(amp_type_scalar(type), amp_image_filter_output_components(small, count, comps));
-    amp_texture *dst = amp_texture_create(view, &(amp_texture_desc){.extent = out, .type = out_type,
-                                                                      .bits_per_scalar_element = bits});
-    st = dst ? amp_image_filter_chain(small, count, src, dst) : amp_last_status();
+    amp_texture *tdst = amp_texture_create(view, &(amp_texture_desc){.extent = out, .type = out_type,
+                                                                       .bits_per_scalar_element = bits});
+    st = tdst ? amp_image_filter_chain(small, count, tsrc, tdst) : amp_last_status();
     /* submitted now: a driver may compile a pipeline only when it first runs it
        (lavapipe does), and that should happen now, in the background */
-    if (st == AMP_OK) st = amp_view_flush(amp_texture_accelerator_view(src));
-    amp_texture_destroy(&dst);
-    amp_texture_destroy(&src);
+    if (st == AMP_OK) st = amp_view_flush(amp_texture_accelerator_view(tsrc));
+    amp_texture_destroy(&tdst);
+    amp_texture_destroy(&tsrc);
     return st;
+}
+
+amp_status amp_image_filter_prepare(amp_accelerator_view *view, const amp_image_filter *filters, int count,
+                                    amp_type type, int bits)
+{
+    return prepare(view, filters, count, type, bits, NULL, "amp_image_filter_prepare");
+}
+
+amp_status amp_image_filter_prepare_extent(amp_accelerator_view *view, const amp_image_filter *filters, int count,
+                                           amp_type type, int bits, amp_extent src)
+{
+    return prepare(view, filters, count, type, bits, &src, "amp_image_filter_prepare_extent");
 }
 
 amp_status amp_image_filter_chain(const amp_image_filter *filters, int count, amp_texture *src, amp_texture *dst)

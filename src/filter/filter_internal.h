@@ -96,5 +96,7 @@ AMP_HIDDEN amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_di
 AMP_HIDDEN amp_texture *amp__filter_intermediate(amp_accelerator_view *v, amp_extent extent, amp_type type,
                                                  int bits);
 AMP_HIDDEN void amp__filter_pool_release(amp__device *d);
+/* For tests: the filter pipelines made so far on v's device. */
+AMP_HIDDEN int amp__filter_pipeline_count(amp_accelerator_view *v);
 
 #endif

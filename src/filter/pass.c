@@ -164,6 +164,16 @@ static VkPipeline pipeline_get(amp__device *d, filter_state *s, amp__filter_shad
     return v->pipeline;
 }
 
+int amp__filter_pipeline_count(amp_accelerator_view *v)
+{
+    amp__lock(v->dev);
+    filter_state *s = state_get(v->dev);
+    int n = 0;
+    for (variant *p = s ? s->variants : NULL; p; p = p->next) n++;
+    amp__unlock(v->dev);
+    return n;
+}
+
 amp_texture *amp__filter_intermediate(amp_accelerator_view *v, amp_extent extent, amp_type type, int bits)
 {
     filter_state *s = state_get(v->dev);
