@@ -18,8 +18,11 @@
 // the group's invocations store it through the fused pointwise program. An input texel
 // is fetched (TW + 16 (KC - 1)) / TW = 2 times (the strips beside it) and 1 + 32 / rows
 // (the walks above it); the 2r + 1 multiply-adds a direction go to the matrix units.
-// 4K RGBA8 sigma 5 (r 15) on an H200: 0.137-0.148 ms against conv_run's 0.229-0.236.
+// 4K RGBA8 sigma 5 (r 15) on an H200: 0.130-0.136 ms against conv_run's 0.225-0.231.
 // Below r 9 conv_run is as fast (r 8: 0.127 against 0.129; r 5: 0.125 against 0.116).
+// Its parts, each alone: fetches 46 us, products 24, output stores 27, the input's
+// stores into shared memory 18, the walk and its barriers 25: they add up more than
+// they overlap (docs/architecture.md has what was tried against that).
 //
 // Weights are 16-bit floats, the center one taking the others' rounding so that they sum
 // as the 32-bit ones (a flat image stays flat); against cv2.GaussianBlur on a 4K
@@ -31,7 +34,9 @@
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #include "filter.glsl"
-#define GROUP 256 // invocations of a work group (chain.c's MMA_GROUP): 8 subgroups of 32, one a component and block
+// A work group's invocations (chain.c's MMA_GROUP): 8 subgroups of 32, one for each
+// component and column block.
+#define GROUP 256
 layout(local_size_x = GROUP) in;
 #include "conv.glsl"
 

@@ -197,9 +197,8 @@ static bool coop_matrix_f16(amp__device *d, VkPhysicalDevice pd)
 
 /* The extensions ampvk uses where the device has them: float atomics, host memory
  * import, custom border colors, push descriptors, calibrated timestamps, cooperative
- * matrices; robustness2
- * with AMPVK_DEBUG=1. Out of memory listing them is an error, not a device
- * without them. */
+ * matrices; robustness2 with AMPVK_DEBUG=1. Out of memory listing them is an error,
+ * not a device without them. */
 static amp_status request_extensions(amp__device *d, VkPhysicalDevice pd, device_request *rq)
 {
     uint32_t n = 0;
