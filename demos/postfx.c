@@ -675,8 +675,10 @@ static bool setup(app *a)
         a->chain[0] = (amp_image_filter){.op = AMP_IMAGE_GAUSSIAN, .sigma = a->o.sigma};
         a->chain[1] = (amp_image_filter){.op = AMP_IMAGE_TONEMAP, .curve = AMP_TONEMAP_REINHARD};
         a->chain[2] = (amp_image_filter){.op = AMP_IMAGE_LINEAR_TO_SRGB};
-        /* the chain's pipelines made before the loop, not in its first frame */
-        if (!AMP(amp_image_filter_prepare(a->view, a->chain, 3, AMP_FLOAT_4, 16))) return false;
+        /* the chain's pipelines for the frame's size made before the loop, not in its first frame */
+        if (!AMP(amp_image_filter_prepare_extent(a->view, a->chain, 3, AMP_FLOAT_4, 16,
+                                                 amp_extent2(a->o.height, a->o.width))))
+            return false;
     }
     for (int k = 0; k < SLOTS; k++)
         if (!make_slot(a, &a->slots[k])) return false;
