@@ -64,7 +64,8 @@ typedef struct any_kernels {
 
 /* The register-blocked SGEMM: M x N x K with random values in [-1, 1) within 1e-4
  * (relative to sum |a b|), then small integers, exact; with any, through
- * matmul_sgemm_any on rank-2 float views (any sizes). */
+ * matmul_sgemm_any on rank-2 float views (any sizes), k given as its kernel of bm
+ * rows alone (bm 64: sizes for which matmul_sgemm_rows picks 64). */
 static void sgemm(amp_accelerator_view *v, amp_kernel *k, int bm, const any_kernels *any, int M, int N, int K)
 {
     float *A = malloc(sizeof(float) * M * K), *B = malloc(sizeof(float) * K * N), *C = malloc(sizeof(float) * M * N);
@@ -139,10 +140,11 @@ static void sgemm_all(amp_accelerator_view *v)
         REQUIRE_INT(matmul_sgemm_rows(2048, 2048), 128);
         REQUIRE_INT(matmul_sgemm_rows(1536, 1536), 64);
         for (int bm = 128; bm >= 64; bm -= 64) {
-            sgemm(v, k, bm, &any, 1, 1, 1);
-            sgemm(v, k, bm, &any, 100, 130, 7);  /* every size off the kernel's multiples */
-            sgemm(v, k, bm, &any, 129, 3, 257);
-            sgemm(v, k, bm, &any, 256, 128, 16); /* aligned, through the copies */
+            amp_kernel *kb = bm == 64 ? k64 : k;
+            sgemm(v, kb, bm, &any, 1, 1, 1);
+            sgemm(v, kb, bm, &any, 100, 130, 7);  /* every size off the kernel's multiples */
+            sgemm(v, kb, bm, &any, 129, 3, 257);
+            sgemm(v, kb, bm, &any, 256, 128, 16); /* aligned, through the copies */
         }
         float z[6] = {0};
         amp_array_view *v23 = amp_array_view_create(amp_extent2(2, 3), AMP_FLOAT, 0, z);

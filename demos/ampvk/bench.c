@@ -160,7 +160,6 @@ typedef struct bench {
         const char *format;
         size_t raw_bytes, output_bytes, texture_bytes;
         double load_ms, save_ms, texture_save_ms;
-        char device[256];
     } img;
 } bench;
 
@@ -762,15 +761,7 @@ static int bench_image(bench *b)
     }
     if (file_bytes(path, &b->img.output_bytes)) goto done;
     /* the same image saved from a texture */
-    amp_accelerator_view *v = amp_default_view();
-    amp_accelerator_info info;
-    if (!v) {
-        failed(amp_last_status(), "amp_default_view");
-        goto done;
-    }
-    if (failed(amp_accelerator_get_info(amp_view_accelerator(v), &info), "amp_accelerator_get_info")) goto done;
-    snprintf(b->img.device, sizeof b->img.device, "%s", info.description);
-    amp_texture *t = amp_texture_from_image(v, &img, 0);
+    amp_texture *t = amp_texture_from_image(b->view, &img, 0);
     if (!t) {
         failed(amp_last_status(), "amp_texture_from_image");
         goto done;
@@ -797,7 +788,7 @@ static int bench_image(bench *b)
     section_gap(b);
     fprintf(b->out, "image %s: %dx%d, %d channels of %d bits (%s), %.1f MB raw; median of %d runs; the texture on %s\n",
             b->image, img.width, img.height, img.channels, img.bits, b->img.format ? b->img.format : "?", mb,
-            IMAGE_RUNS, b->img.device);
+            IMAGE_RUNS, b->info.description);
     fprintf(b->out, "%-54s %10.3f ms  %8.1f MB/s\n", "amp_image_load", b->img.load_ms, mb / (b->img.load_ms / 1e3));
     fprintf(b->out, "%-54s %10.3f ms  %8.1f MB/s  %zu bytes\n", "amp_image_save (PNG, default settings)",
             b->img.save_ms, mb / (b->img.save_ms / 1e3), b->img.output_bytes);
@@ -906,7 +897,7 @@ static void print_json(const bench *b)
         printf(", \"save_bytes\": %zu", b->img.output_bytes);
         json_num("texture_save_ms", b->img.texture_save_ms, 4, false);
         printf(", \"texture_save_bytes\": %zu, \"texture_save_device\": ", b->img.texture_bytes);
-        tool_json_string(b->img.device);
+        tool_json_string(b->info.description);
         printf("}");
     }
     printf(", \"validation_messages\": %llu}\n", (unsigned long long)amp_validation_message_count());
@@ -1003,7 +994,7 @@ int ampvk_bench_main(int argc, char **argv)
     if (child) return kernel_ready();
     if (json) b.out = stderr;
 
-    if (b.sections & (SEC_DEVICE | SEC_MATH)) {
+    if (b.sections & (SEC_DEVICE | SEC_MATH | SEC_IMAGE)) { /* the image section saves from a texture */
         b.view = amp_default_view();
         if (!b.view) return failed(amp_last_status(), "amp_default_view");
         if (failed(amp_accelerator_get_info(amp_view_accelerator(b.view), &b.info), "amp_accelerator_get_info"))

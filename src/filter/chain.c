@@ -473,15 +473,17 @@ static amp_status prepare(amp_accelerator_view *view, const amp_image_filter *fi
     amp_image_filter small[MAX_CHAIN];
     memcpy(small, filters, (size_t)count * sizeof *small);
     bool big = false;
+    if (src) { /* the passes' leading filters at their destinations' sizes */
+        group g[MAX_CHAIN];
+        int n = 0;
+        amp_status st = plan(filters, count, *src, 4, (amp_extent){0}, g, &n);
+        if (st != AMP_OK) return st;
+        for (int j = 0; j < n; j++)
+            big |= g[j].lead && block_pass(view, g[j].lead, amp__filter_radius(g[j].lead, bits),
+                                           (int64_t)g[j].out_extent.dims[0] * g[j].out_extent.dims[1]);
+    }
     for (int i = 0; i < count; i++) {
-        int64_t pixels = BLOCK_MIN_PIXELS; /* the pass's destination */
-        if (src) {
-            amp_extent e;
-            amp_status st = amp_image_filter_output_extent(filters, i + 1, *src, &e);
-            if (st != AMP_OK) return st;
-            pixels = (int64_t)e.dims[0] * e.dims[1];
-        }
-        big |= block_pass(view, &small[i], amp__filter_radius(&small[i], bits), pixels);
+        if (!src) big |= block_pass(view, &small[i], amp__filter_radius(&small[i], bits), BLOCK_MIN_PIXELS);
         if (small[i].op == AMP_IMAGE_RESIZE) small[i].width = small[i].height = 8;
     }
     amp_extent in = big ? amp_extent2(1024, 1024) : amp_extent2(16, 16), out;

@@ -167,7 +167,7 @@ static VkPipeline pipeline_get(amp__device *d, filter_state *s, amp__filter_shad
 int amp__filter_pipeline_count(amp_accelerator_view *v)
 {
     amp__lock(v->dev);
-    filter_state *s = state_get(v->dev);
+    filter_state *s = amp__device_cache(v->dev, &filter_cache); /* NULL: none made yet */
     int n = 0;
     for (variant *p = s ? s->variants : NULL; p; p = p->next) n++;
     amp__unlock(v->dev);
