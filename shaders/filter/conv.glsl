@@ -18,6 +18,6 @@ vec4 start() { return vec4(MODE == 0 ? 0.0 : MODE == 1 ? 1e38 : -1e38); }
 void finish(ivec2 p, vec4 acc)
 {
     vec4 c = P.f.x != 0.0 ? P.f.x * texelFetch(orig, p, 0) + P.f.y * acc : acc;
-    store(p, c);
+    store(p, c, MODE != 0 && texel_exact()); // erode, dilate: a texel
 }
 

@@ -134,9 +134,15 @@ void main()
         }
     }
     // one store site (store inlines the whole pointwise program): the outputs leave from
-    // res[0], the rest moving up (constant indices: registers)
+    // res[0], the rest moving up (constant indices: registers). A median is one of the
+    // source's texels (but for 16-bit floats' 5 x 5, within 0.06 of one).
+#ifdef AMP_MEDIAN_HALF
+    bool exact = r != 2 && texel_exact();
+#else
+    bool exact = texel_exact();
+#endif
     [[dont_unroll]] for (int i = 0; i < outputs; i++) {
-        if (!outside(o + ivec2(0, i))) store(o + ivec2(0, i), res[0]);
+        if (!outside(o + ivec2(0, i))) store(o + ivec2(0, i), res[0], exact);
         [[unroll]] for (int m = 0; m < RUN - 1; m++) res[m] = res[m + 1];
     }
 }

@@ -15,6 +15,8 @@
 #define SUBGROUP_RADIUS 4   /* conv_subgroup.comp's largest radius (its SUB_R) */
 #define SUBGROUP_STRIP 32   /* and the rows of a subgroup's strip (16 as fast on an H100; 64 slower) */
 #define SUBGROUP_GROUP 128  /* and its work group's invocations */
+#define SUBGROUP_INT_STRIP 12 /* its strip for integer sums (16: as fast for 5 x 5, 4-10% slower for 3 x 3) */
+#define INTEGER_SUM_MAX 16  /* the largest sum S of integer weights W_k / S (255 S^2 < 2^16) */
 #define RUN 8 /* filter.glsl's RUN: outputs per invocation of conv_run.comp and sobel.comp */
 #define RUN_GROUP_X 32 /* conv_run.comp's work group */
 #define RUN_GROUP_Y 8
@@ -63,6 +65,25 @@ static int subgroup_pass(const amp_accelerator_view *v, const amp_image_filter *
     bool forced = atomic_load(&force_gpu);
     bool fits = forced ? size > 2 * r : amp__device_is_nvidia(v->dev) && size >= 2 * r + 8;
     return separable(f) && r <= SUBGROUP_RADIUS && size > 0 && fits && SUBGROUP_GROUP % size == 0 ? size : 0;
+}
+
+/* S if the weights w[0..r] of a separable sum are W_k / S with integers W_k summing
+ * to S <= INTEGER_SUM_MAX in both directions (OpenCV's fixed gaussian kernels of 3 and
+ * 5 taps, boxes of up to 15 taps), and the W_k into iw; else 0. Then conv_subgroup.comp
+ * sums 8-bit codes in 16-bit lanes, each at most 255 S^2, and rounds as OpenCV does. */
+static int integer_weights(const float *w, int r, float *iw)
+{
+    for (int sum = 1; sum <= INTEGER_SUM_MAX; sum++) {
+        int total = 0, k = 0;
+        for (; k <= r; k++) {
+            double q = (double)w[k] * sum, n = floor(q + 0.5);
+            if (n < 0 || fabs(q - n) > 1e-5) break;
+            iw[k] = (float)n;
+            total += (k ? 2 : 1) * (int)n;
+        }
+        if (k > r && total == sum) return sum;
+    }
+    return 0;
 }
 
 /* Whether conv_mma.comp runs filter f (radius r) of spec s on v's device: a sum of
@@ -276,9 +297,25 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         if (r <= TILE_RADIUS) {
             int sub = subgroup_pass(v, f, r);
             if (sub) {
+                /* sums from 8 bits to 8 bits with integer weights (and a constant border, if
+                   any, of whole codes): exact, in 16-bit lanes */
+                float iw[SUBGROUP_RADIUS + 1];
+                bool codes = d[0].spec.src_levels == 255.0f && d[0].spec.dst_levels == 255.0f;
+                for (int c = 0; c < 4 && d[0].spec.border == AMP_BORDER_CONSTANT; c++) {
+                    float k = d[0].params.border_value[c] * 255.0f;
+                    codes &= k == floorf(k) && k >= 0 && k <= 255;
+                }
+                int s = sum && codes && f->op != AMP_IMAGE_SHARPEN ? integer_weights(weights, r, iw) : 0;
+                int strip = s ? SUBGROUP_INT_STRIP : SUBGROUP_STRIP;
+                if (s) {
+                    d[0].spec.flags |= AMP__FLAG_INTEGER;
+                    memcpy(d[0].params.weights, iw, (size_t)(r + 1) * sizeof(float));
+                    d[0].params.counts[1] = s * s;
+                    d[0].params.counts[2] = (int32_t)(uint32_t)((((uint64_t)1 << 32) + 2 * s * s - 1) / (2 * s * s));
+                }
                 d[0].shader = AMP__SHADER_CONV_SUBGROUP;
-                d[0].params.counts[0] = SUBGROUP_STRIP;
-                int cols = sub - 2 * r, rows = SUBGROUP_STRIP * (SUBGROUP_GROUP / sub); /* a group writes */
+                d[0].params.counts[0] = strip;
+                int cols = sub - 2 * r, rows = strip * (SUBGROUP_GROUP / sub); /* a group writes */
                 d[0].groups[0] = (uint32_t)((w + cols - 1) / cols);
                 d[0].groups[1] = (uint32_t)((h + rows - 1) / rows);
             } else if (block_pass(v, f, r, (int64_t)w * h)) {

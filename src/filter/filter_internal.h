@@ -43,7 +43,7 @@ typedef struct amp__filter_params {
     int32_t size[4];   /* source width, height; destination width, height */
     float border_value[4];
     float f[4];
-    int32_t counts[4]; /* conv_subgroup.comp: the rows of a strip ([0]) */
+    int32_t counts[4]; /* conv_subgroup.comp: the rows of a strip ([0]); integer sums: T = S^2, ceil(2^32 / 2T) */
     float pw_arg[AMP__MAX_POINTWISE * 3][4];
     float weights[64]; /* conv: w[0..radius] when radius < 64 */
 } amp__filter_params;
@@ -52,6 +52,7 @@ typedef struct amp__filter_params {
 #define AMP__FLAG_QUANTIZE_RAW 1
 #define AMP__FLAG_SIGNED 2
 #define AMP__FLAG_CODES 4
+#define AMP__FLAG_INTEGER 8 /* conv_subgroup.comp: 8-bit sums with integer weights */
 
 /* ---- params.c ---- */
 /* True for filters that map one texel to one texel (fused into the pass before). */
