@@ -89,11 +89,11 @@
  *
  * Accuracy against OpenCV 4.6 on 8-bit images: exact for invert, threshold, erode,
  * dilate, median, equalize, grayscale and nearest resize; within one level for the
- * others (OpenCV rounds through fixed point, ampvk computes in float). On GPUs whose
- * subgroups shuffle (NVIDIA), 8-bit into 8-bit gaussians of radius 1 and 2 with the
- * sigma derived (OpenCV's fixed kernels) and boxes of radius 1 to 4 sum the codes in
- * integers and are exact too (but with a constant border whose value is not a whole
- * code, which takes floats). On GPUs,
+ * others (OpenCV rounds through fixed point, ampvk computes in float), but for the
+ * integer sums, exact on every device: 8-bit into 8-bit gaussians of radius 1 and 2
+ * with the sigma derived (OpenCV's fixed kernels [1 2 1] / 4 and [1 4 6 4 1] / 16) and
+ * boxes of radius 1 to 4 sum the codes in integers and round as OpenCV does (with a
+ * constant border whose value is no whole code, they take floats). On GPUs,
  * blurs of 8 bits into 8 bits keep their intermediate sums in 16-bit floats, which
  * move a result by under a quarter of a level; where the GPU has tensor cores
  * (VK_NV_cooperative_matrix), gaussian, box and sharpen of radius 9 to 16 run on

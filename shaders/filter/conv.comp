@@ -36,12 +36,12 @@ void main()
     if (inside(base, base + t - 1))
         for (uint i = lid; i < uint(t * t); i += 256u) {
             ivec2 q = ivec2(int(i) % t, int(i) / t);
-            tile[q.y][q.x] = texelFetch(src, base + q, 0);
+            tile[q.y][q.x] = value(texelFetch(src, base + q, 0));
         }
     else
         for (uint i = lid; i < uint(t * t); i += 256u) {
             ivec2 q = ivec2(int(i) % t, int(i) / t);
-            tile[q.y][q.x] = fetch(base + q);
+            tile[q.y][q.x] = value(fetch(base + q));
         }
     barrier();
     for (uint i = lid; i < uint(t * 16); i += 256u) {

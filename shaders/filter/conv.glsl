@@ -1,6 +1,7 @@
 // ampvk built-in filters: what the separable filters' shaders share (conv.comp,
-// conv_block.comp): the weights, one step of a sum, min or max (MODE), and the end of a
-// pass (sharpen's mix with the original, then the store through the fused program).
+// conv_block.comp, conv_subgroup.comp): the weights, one step of a sum, min or max
+// (MODE), integer sums, and the end of a pass (sharpen's mix with the original, then the
+// store through the fused program).
 layout(set = 0, binding = 3, std430) readonly buffer Weights { float w[]; } W;
 
 #define TILE_R 4 // the largest radius of a one-pass filter
@@ -15,9 +16,31 @@ vec4 take(vec4 acc, vec4 v, int k) { return MODE == 0 ? acc + weight(k) * v : MO
 // becomes a spec-constant op that some drivers evaluate wrongly)
 vec4 start() { return vec4(MODE == 0 ? 0.0 : MODE == 1 ? 1e38 : -1e38); }
 
+// Integer sums (FLAG_INTEGER: 8 bits into 8 bits with weights W_k / S, W_k integers,
+// chain.c's integer_weights): the texels enter as their codes and the weights are the
+// W_k, so the sums are integers, exact in floats (at most 255 S^2 < 2^16), and the
+// result is the nearest code to the sum n / T (T = S^2), halves up, as OpenCV's 8-bit
+// filters round: floor((2n + T) / 2T), the high word of (2n + T) * ceil(2^32 / 2T)
+// (P.counts.y, .z), exact while 2n + T < 2^32 / 2T (here at most 511 T), as a float.
+// (Rounded in floats through the mantissa instead, (x + 1.5 * 2^23) - 1.5 * 2^23,
+// NVIDIA's compiler folded the pair away, "precise" or not.)
+bool integer_sums() { return (FLAGS & FLAG_INTEGER) != 0; }
+vec4 value(vec4 t) { return integer_sums() ? floor(t * 255.0 + 0.5) : t; }
+vec4 rounded_code(uvec4 n)
+{
+    uvec4 code, low;
+    umulExtended(2u * n + uint(P.counts.y), uvec4(uint(P.counts.z)), code, low);
+    return uintBitsToFloat(code | 0x4B000000u) - 8388608.0; // 2^23 + code, less 2^23
+}
+
+// The end of a pass: sharpen's mix with the original or an integer sum's rounding, then
+// the store (one site: it inlines the pointwise program), exact where the result is a
+// code already (integer sums; erode and dilate: a texel).
 void finish(ivec2 p, vec4 acc)
 {
-    vec4 c = P.f.x != 0.0 ? P.f.x * texelFetch(orig, p, 0) + P.f.y * acc : acc;
-    store(p, c, MODE != 0 && texel_exact()); // erode, dilate: a texel
+    vec4 c = integer_sums()  ? rounded_code(uvec4(acc)) * (1.0 / 255.0)
+             : P.f.x != 0.0 ? P.f.x * texelFetch(orig, p, 0) + P.f.y * acc
+                            : acc;
+    store(p, c, integer_sums() || (MODE != 0 && texel_exact()));
 }
 

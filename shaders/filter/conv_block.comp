@@ -27,7 +27,7 @@ void main()
             vec4 acc = start();
             for (int dy = -r; dy <= r; dy++) {
                 vec4 h = start();
-                for (int k = -r; k <= r; k++) h = take(h, fetch(q + ivec2(k, dy)), k);
+                for (int k = -r; k <= r; k++) h = take(h, value(fetch(q + ivec2(k, dy))), k);
                 acc = take(acc, h, dy);
             }
             if (!outside(q)) finish(q, acc);
@@ -42,7 +42,7 @@ void main()
         if (j < BLOCK + 2 * r) {
             vec4 t[BLOCK + 2 * BLOCK_R];
             [[unroll]] for (int i = 0; i < BLOCK + 2 * BLOCK_R; i++)
-                if (i < BLOCK + 2 * r) t[i] = texelFetch(src, o + ivec2(i - r, j - r), 0);
+                if (i < BLOCK + 2 * r) t[i] = value(texelFetch(src, o + ivec2(i - r, j - r), 0));
             [[unroll]] for (int x = 0; x < BLOCK; x++) {
                 vec4 h = start();
                 [[unroll]] for (int k = -BLOCK_R; k <= BLOCK_R; k++)

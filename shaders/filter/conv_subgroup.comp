@@ -18,8 +18,8 @@
 // of 16-bit lanes (r | b << 16, g | a << 16), the column's sums first (each lane at most
 // 255 S), then the row's over the subgroup, two shuffles a neighbour, each lane at most
 // 255 S^2 < 2^16, and the result rounded to the nearest code, halves up, as OpenCV's
-// 8-bit filters round: the same bytes as cv2.GaussianBlur and cv2.blur, not within a
-// level. 4K RGBA8 on an H200: gaussian 5 x 5 0.067-0.068 ms in floats, 0.052-0.055 this
+// 8-bit filters round (conv.glsl): the same bytes as cv2.GaussianBlur and cv2.blur, not
+// within a level. 4K RGBA8 on an H200: gaussian 5 x 5 0.067-0.068 ms in floats, 0.052-0.055 this
 // way; 3 x 3 0.053-0.056 -> 0.042-0.044; box 9 x 9 0.132 -> 0.080-0.083 (the shuffles of
 // four floats a neighbour, and the rounding a float result needs before its store, were
 // what the time went to; it is not the fetches: four rows fetched ahead were slower).
@@ -42,8 +42,8 @@ uvec2 split_codes(vec4 t)
 }
 
 // FLAG_INTEGER's walk: as main's, but the column's sums come first (h holds the last
-// 2r + 1 rows' codes), so that only output rows are shuffled. P.weights holds the
-// integer W_k, P.counts.y T = S^2 and .z ceil(2^32 / 2T).
+// 2r + 1 rows' codes), so that only output rows are shuffled; rounded as conv.glsl's
+// integer sums.
 void integer_main(int r, int lane, int size, int x, int y0, int rows, bool writes, bool x_inside)
 {
     uint iw[SUB_R + 1];
@@ -66,15 +66,8 @@ void integer_main(int r, int lane, int size, int x, int y0, int rows, bool write
         [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++)
             if (abs(k) <= r) acc += iw[abs(k)] * (k == 0 ? v : subgroupShuffle(v, from[k + SUB_R]));
         if (!writes) continue;
-        // the nearest code to n / T (T = S^2), halves up: floor((2n + T) / 2T), as the
-        // high word of (2n + T) * ceil(2^32 / 2T), exact while 2n + T < 2^32 / 2T (at most
-        // 511 T here); then a float through the mantissa (2^23 + k, less 2^23). (Rounded
-        // in floats through the mantissa instead, NVIDIA's compiler folded (x + c) - c
-        // to x, "precise" or not.)
-        uvec4 n = uvec4(acc.x & 0xFFFFu, acc.y & 0xFFFFu, acc.x >> 16, acc.y >> 16), code, low;
-        umulExtended(2u * n + uint(P.counts.y), uvec4(uint(P.counts.z)), code, low);
-        vec4 c = uintBitsToFloat(code | 0x4B000000u) - 8388608.0;
-        store(ivec2(x, y - r), c * (1.0 / 255.0), true);
+        uvec4 n = uvec4(acc.x & 0xFFFFu, acc.y & 0xFFFFu, acc.x >> 16, acc.y >> 16);
+        store(ivec2(x, y - r), rounded_code(n) * (1.0 / 255.0), true);
     }
 }
 

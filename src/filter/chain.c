@@ -67,13 +67,22 @@ static int subgroup_pass(const amp_accelerator_view *v, const amp_image_filter *
     return separable(f) && r <= SUBGROUP_RADIUS && size > 0 && fits && SUBGROUP_GROUP % size == 0 ? size : 0;
 }
 
-/* S if the weights w[0..r] of a separable sum are W_k / S with integers W_k summing
- * to S <= INTEGER_SUM_MAX in both directions (OpenCV's fixed gaussian kernels of 3 and
- * 5 taps, boxes of up to 15 taps), and the W_k into iw; else 0. Then conv_subgroup.comp
- * sums 8-bit codes in 16-bit lanes, each at most 255 S^2, and rounds as OpenCV does. */
-static int integer_weights(const float *w, int r, float *iw)
+/* Makes d, a one-pass sum (gaussian or box) of weights w[0..r], an integer sum where it
+ * can be one (conv.glsl): from 8 bits into 8 bits, with weights W_k / S of integers W_k
+ * summing to S <= INTEGER_SUM_MAX in both directions (OpenCV's fixed gaussian kernels of
+ * 3 and 5 taps, boxes), and a constant border, if any, of whole codes. Then the sums are
+ * integers of at most 255 S^2 < 2^16, rounded as OpenCV's 8-bit filters round: its bytes
+ * exactly. True if it did. */
+static bool integer_sum(amp__filter_dispatch *d, const amp_image_filter *f, const float *w)
 {
-    for (int sum = 1; sum <= INTEGER_SUM_MAX; sum++) {
+    int r = d->spec.radius;
+    bool codes = d->spec.src_levels == 255.0f && d->spec.dst_levels == 255.0f && f->op != AMP_IMAGE_SHARPEN;
+    for (int c = 0; c < 4 && d->spec.border == AMP_BORDER_CONSTANT; c++) {
+        float k = d->params.border_value[c] * 255.0f;
+        codes &= k == floorf(k) && k >= 0 && k <= 255;
+    }
+    for (int sum = 1; codes && sum <= INTEGER_SUM_MAX; sum++) {
+        float iw[TILE_RADIUS + 1];
         int total = 0, k = 0;
         for (; k <= r; k++) {
             double q = (double)w[k] * sum, n = floor(q + 0.5);
@@ -81,9 +90,15 @@ static int integer_weights(const float *w, int r, float *iw)
             iw[k] = (float)n;
             total += (k ? 2 : 1) * (int)n;
         }
-        if (k > r && total == sum) return sum;
+        if (k <= r || total != sum) continue;
+        uint32_t t = (uint32_t)(sum * sum);
+        d->spec.flags |= AMP__FLAG_INTEGER;
+        memcpy(d->params.weights, iw, (size_t)(r + 1) * sizeof(float));
+        d->params.counts[1] = (int32_t)t;
+        d->params.counts[2] = (int32_t)(uint32_t)((((uint64_t)1 << 32) + 2 * t - 1) / (2 * t)); /* ceil(2^32 / 2T) */
+        return true;
     }
-    return 0;
+    return false;
 }
 
 /* Whether conv_mma.comp runs filter f (radius r) of spec s on v's device: a sum of
@@ -295,24 +310,10 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         size_t wsize = sum && r >= 64 ? (size_t)(r + 1) * sizeof(float) : 0;
         if (sum && r < 64) memcpy(d[0].params.weights, weights, (size_t)(r + 1) * sizeof(float));
         if (r <= TILE_RADIUS) {
+            bool integer = sum && integer_sum(&d[0], f, weights);
             int sub = subgroup_pass(v, f, r);
             if (sub) {
-                /* sums from 8 bits to 8 bits with integer weights (and a constant border, if
-                   any, of whole codes): exact, in 16-bit lanes */
-                float iw[SUBGROUP_RADIUS + 1];
-                bool codes = d[0].spec.src_levels == 255.0f && d[0].spec.dst_levels == 255.0f;
-                for (int c = 0; c < 4 && d[0].spec.border == AMP_BORDER_CONSTANT; c++) {
-                    float k = d[0].params.border_value[c] * 255.0f;
-                    codes &= k == floorf(k) && k >= 0 && k <= 255;
-                }
-                int s = sum && codes && f->op != AMP_IMAGE_SHARPEN ? integer_weights(weights, r, iw) : 0;
-                int strip = s ? SUBGROUP_INT_STRIP : SUBGROUP_STRIP;
-                if (s) {
-                    d[0].spec.flags |= AMP__FLAG_INTEGER;
-                    memcpy(d[0].params.weights, iw, (size_t)(r + 1) * sizeof(float));
-                    d[0].params.counts[1] = s * s;
-                    d[0].params.counts[2] = (int32_t)(uint32_t)((((uint64_t)1 << 32) + 2 * s * s - 1) / (2 * s * s));
-                }
+                int strip = integer ? SUBGROUP_INT_STRIP : SUBGROUP_STRIP;
                 d[0].shader = AMP__SHADER_CONV_SUBGROUP;
                 d[0].params.counts[0] = strip;
                 int cols = sub - 2 * r, rows = strip * (SUBGROUP_GROUP / sub); /* a group writes */
