@@ -17,7 +17,7 @@ vec4 take(vec4 acc, vec4 v, int k) { return MODE == 0 ? acc + weight(k) * v : MO
 vec4 start() { return vec4(MODE == 0 ? 0.0 : MODE == 1 ? 1e38 : -1e38); }
 
 // Integer sums (FLAG_INTEGER: 8 bits into 8 bits with weights W_k / S, W_k integers,
-// chain.c's integer_weights): the texels enter as their codes and the weights are the
+// chain.c's integer_sum): the texels enter as their codes and the weights are the
 // W_k, so the sums are integers, exact in floats (at most 255 S^2 < 2^16), and the
 // result is the nearest code to the sum n / T (T = S^2), halves up, as OpenCV's 8-bit
 // filters round: floor((2n + T) / 2T), the high word of (2n + T) * ceil(2^32 / 2T)

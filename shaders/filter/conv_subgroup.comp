@@ -12,17 +12,17 @@
 // 4K gaussian 5 x 5, the unpacking costing more than three shuffles; two columns per
 // invocation, 0.081-0.093 ms.)
 //
-// Sums of 8-bit codes with small integer weights (FLAG_INTEGER: chain.c sets it for
-// gaussians with OpenCV's fixed 3- and 5-tap kernels and boxes, whose weights are W_k / S
-// with integer W_k and S <= 16) take integer_main instead: the codes split into two words
-// of 16-bit lanes (r | b << 16, g | a << 16), the column's sums first (each lane at most
-// 255 S), then the row's over the subgroup, two shuffles a neighbour, each lane at most
-// 255 S^2 < 2^16, and the result rounded to the nearest code, halves up, as OpenCV's
-// 8-bit filters round (conv.glsl): the same bytes as cv2.GaussianBlur and cv2.blur, not
-// within a level. 4K RGBA8 on an H200: gaussian 5 x 5 0.067-0.068 ms in floats, 0.052-0.055 this
-// way; 3 x 3 0.053-0.056 -> 0.042-0.044; box 9 x 9 0.132 -> 0.080-0.083 (the shuffles of
-// four floats a neighbour, and the rounding a float result needs before its store, were
-// what the time went to; it is not the fetches: four rows fetched ahead were slower).
+// Integer sums (conv.glsl: 8-bit gaussians with OpenCV's fixed 3- and 5-tap kernels and
+// boxes, weights W_k / S with integer W_k and S <= 16) take integer_main instead: the
+// codes split into two words of 16-bit lanes (r | b << 16, g | a << 16), the column's sums
+// first (each lane at most 255 S), then the row's over the subgroup on output rows only,
+// two shuffles a neighbour, each lane at most 255 S^2 < 2^16, and the result rounded to
+// the nearest code, halves up, as OpenCV's 8-bit filters round: the same bytes as
+// cv2.GaussianBlur and cv2.blur. 4K RGBA8 on an H200: gaussian 5 x 5 0.067-0.068 ms in
+// floats, 0.052-0.055 this way; 3 x 3 0.053-0.056 -> 0.042-0.044; box 9 x 9 0.132 ->
+// 0.080-0.083. The time had gone to the shuffles of four floats a neighbour and to the
+// rounding a float result needs before its store, not to the fetches (rows fetched one,
+// two or four ahead gained nothing).
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_EXT_control_flow_attributes : require
@@ -81,7 +81,7 @@ void main()
     int rows = min(strip, P.size.w - y0);
     bool writes = lane >= r && lane < size - r && x < P.size.z;
     bool x_inside = x >= 0 && x < P.size.x;
-    if ((FLAGS & FLAG_INTEGER) != 0) {
+    if (integer_sums()) {
         integer_main(r, lane, size, x, y0, rows, writes, x_inside);
         return;
     }

@@ -34,7 +34,7 @@
 #define FLAG_QUANTIZE_RAW 1 // the raw result passes through the intermediate type first
 #define FLAG_SIGNED 2       // sobel: keep the derivative's sign
 #define FLAG_CODES 4        // the source is unorm: levels.x codes
-#define FLAG_INTEGER 8      // conv_subgroup.comp: 8-bit sums with integer weights
+#define FLAG_INTEGER 8      // conv.glsl: an integer sum (8 bits, integer weights)
 
 // The pass's structure, fixed when its pipeline is made (specialization constants,
 // src/filter/filter_internal.h's amp__filter_spec): the compiler folds away what a
@@ -185,10 +185,11 @@ vec4 program_step(vec4 c, int i, int word)
 
 // Stores a raw result (in the source's components) at p: the pointwise program,
 // then the destination's components, rounded to its codes. exact: the raw result is a
-// code of the destination's already (raw * DST_LEVELS an integer: a texel of a source of
-// the same codes, or a code the pass rounded to), so where no pointwise op follows it
-// only goes a quarter step up, where amp_quantize_unorm leaves a code, not through the
-// rounding (a quarter of a 4K gaussian 5 x 5's time on an H200).
+// code of the destination's already (raw * DST_LEVELS an integer but for a float's
+// rounding: a texel of a source of the same codes, or a code the pass rounded to), so
+// where no pointwise op follows it only goes a quarter step up, where amp_quantize_unorm
+// leaves a code, not through the rounding (which took 9 us of a 4K gaussian 5 x 5's 68
+// on an H200).
 void store(ivec2 p, vec4 raw, bool exact)
 {
     if ((FLAGS & FLAG_QUANTIZE_RAW) != 0) raw = quantize(raw, MID_LEVELS);

@@ -52,7 +52,7 @@ typedef struct amp__filter_params {
 #define AMP__FLAG_QUANTIZE_RAW 1
 #define AMP__FLAG_SIGNED 2
 #define AMP__FLAG_CODES 4
-#define AMP__FLAG_INTEGER 8 /* conv_subgroup.comp: 8-bit sums with integer weights */
+#define AMP__FLAG_INTEGER 8 /* an integer sum (conv.glsl; chain.c's integer_sum) */
 
 /* ---- params.c ---- */
 /* True for filters that map one texel to one texel (fused into the pass before). */
