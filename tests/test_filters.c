@@ -622,7 +622,8 @@ int main(int argc, char **argv)
         /* the GPUs' paths, forced here: the one-pass conv_subgroup.comp where subgroups
            allow (lavapipe's are 8 wide: radius up to 3): every border, component count
            and type of the 5 x 5 gaussian, sharpen (radius 3), 3 x 3 box and erode, 5 x 5
-           dilate; the two-pass conv_run.comp (lavapipe takes 1-2 s to compile each of its
+           dilate (integer sums for the 8-bit gaussians and boxes; erode and dilate of 8
+           bits in 16-bit floats, conv_subgroup_half, where the device has them); the two-pass conv_run.comp (lavapipe takes 1-2 s to compile each of its
            pipelines, so a few cases): gaussian radius 12 (1, 3 and 4 components, the
            constant and wrap borders), erode and dilate 5, sharpen at sigma 2, box radius
            70 (weights in the scratch buffer) against the host; median_half on one 8-bit

@@ -23,9 +23,19 @@
 // 0.080-0.083. The time had gone to the shuffles of four floats a neighbour and to the
 // rounding a float result needs before its store, not to the fetches (rows fetched one,
 // two or four ahead gained nothing).
+//
+// Built with AMP_CONV_HALF (the module conv_subgroup_half, for GPUs with shaderFloat16),
+// erode and dilate of 8 bits into 8 bits take half_main: the codes as 16-bit floats
+// (exact), two to a 32-bit register, so that a min or max and a shuffle serve two
+// components; the column's first, then the row's on output rows only. 4K RGBA8 on an
+// H200: 3 x 3 erode 0.052-0.053 -> 0.044-0.045 ms, 5 x 5 dilate 0.065-0.068 -> 0.048-0.049,
+// 9 x 9 erode 0.130 -> 0.073; OpenCV's bytes, as before.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_EXT_control_flow_attributes : require
+#ifdef AMP_CONV_HALF
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#endif
 #include "filter.glsl"
 layout(local_size_x = 128) in;
 #include "conv.glsl"
@@ -71,6 +81,41 @@ void integer_main(int r, int lane, int size, int x, int y0, int rows, bool write
     }
 }
 
+#ifdef AMP_CONV_HALF
+// A texel's 8-bit codes as 16-bit floats (exact: integers up to 2048 are).
+f16vec4 half_codes(vec4 t) { return f16vec4(floor(t * 255.0 + 0.5)); }
+f16vec4 half_take(f16vec4 a, f16vec4 b) { return MODE == 1 ? min(a, b) : max(a, b); }
+
+// AMP_CONV_HALF's walk of erode and dilate: as integer_main's, in 16-bit floats (h holds
+// the last 2r + 1 rows' codes), shuffled as two words of their bits.
+void half_main(int r, int lane, int size, int x, int y0, int rows, bool writes, bool x_inside)
+{
+    uint from[WINDOW];
+    [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++) from[k + SUB_R] = uint(clamp(lane + k, 0, size - 1));
+    f16vec4 h[WINDOW];
+    [[unroll]] for (int m = 0; m < WINDOW; m++) h[m] = f16vec4(0.0);
+    for (int j = 0; j < rows + 2 * r; j++) {
+        [[unroll]] for (int m = 0; m < WINDOW - 1; m++) h[m] = h[m + 1];
+        int y = y0 - r + j; // the input row
+        int yb = border_at(y, P.size.y, BORDER);
+        vec4 t = x_inside ? (yb < 0 ? P.border_value : texelFetch(src, ivec2(x, yb), 0)) : fetch(ivec2(x, y));
+        h[WINDOW - 1] = half_codes(t);
+        if (j < 2 * r) continue;
+        f16vec4 v = h[WINDOW - 1]; // the output row y - r: the window's rows y - 2r .. y
+        [[unroll]] for (int k = -SUB_R; k < SUB_R; k++)
+            if (k >= -r && k < r) v = half_take(v, h[WINDOW - 1 - r + k]);
+        uvec2 bits = uvec2(packFloat2x16(v.xy), packFloat2x16(v.zw));
+        f16vec4 acc = v;
+        [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++)
+            if (abs(k) <= r && k != 0) {
+                uvec2 b = subgroupShuffle(bits, from[k + SUB_R]);
+                acc = half_take(acc, f16vec4(unpackFloat2x16(b.x), unpackFloat2x16(b.y)));
+            }
+        if (writes) store(ivec2(x, y - r), vec4(acc) * (1.0 / 255.0), true);
+    }
+}
+#endif
+
 void main()
 {
     int r = RADIUS, strip = P.counts.x;
@@ -81,6 +126,12 @@ void main()
     int rows = min(strip, P.size.w - y0);
     bool writes = lane >= r && lane < size - r && x < P.size.z;
     bool x_inside = x >= 0 && x < P.size.x;
+#ifdef AMP_CONV_HALF
+    if (MODE != 0) {
+        half_main(r, lane, size, x, y0, rows, writes, x_inside);
+        return;
+    }
+#endif
     if (integer_sums()) {
         integer_main(r, lane, size, x, y0, rows, writes, x_inside);
         return;

@@ -22,6 +22,7 @@ typedef enum amp__filter_shader {
     AMP__SHADER_CONV_RUN,      /* conv's two-pass filters on GPUs */
     AMP__SHADER_MEDIAN_HALF,   /* median 5x5 of 8 bits in 16-bit floats (GPUs with shaderFloat16) */
     AMP__SHADER_CONV_MMA,      /* conv's sums of 8 bits in one pass on cooperative matrices */
+    AMP__SHADER_CONV_SUBGROUP_HALF, /* conv_subgroup's, erode and dilate of 8 bits in 16-bit floats */
     AMP__SHADER_COUNT
 } amp__filter_shader;
 
@@ -72,8 +73,9 @@ AMP_HIDDEN void amp__pointwise_add(amp__filter_spec *s, amp__filter_params *p, c
 
 /* ---- chain.c ---- */
 /* For tests: CPU devices take the GPUs' paths, so that lavapipe checks them:
- * conv_subgroup.comp (separable filters of small radii) where their subgroups allow,
- * conv_run.comp (two passes) and median_half (5 x 5 of 8 bits). */
+ * conv_subgroup.comp (separable filters of small radii; conv_subgroup_half for erode and
+ * dilate of 8 bits) where their subgroups allow, conv_run.comp (two passes) and
+ * median_half (5 x 5 of 8 bits). */
 AMP_HIDDEN void amp__filter_force_gpu_paths(bool on);
 
 /* ---- pass.c ---- */
