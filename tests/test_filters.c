@@ -1,9 +1,9 @@
 /* The built-in filters (ampvk/filter.h) against OpenCV 4.6: every case of
  * tests/data/filters/cases.txt (made by make_reference.py there with python3-opencv)
  * runs on the test device and must be within the case's tolerance of OpenCV's
- * result (integer sums: equal to it); then chains (fused = one by one, one dispatch for a pointwise run), the
- * parser, and bad requests (an error naming the filter and the numbers, the
- * destination untouched). An argument runs only the cases whose name contains it. */
+ * result (integer sums: equal to it); then chains (fused = one by one, one dispatch
+ * for a pointwise run), the parser, and bad requests (an error naming the filter and
+ * the numbers, the destination untouched). An argument runs only the cases whose name contains it. */
 #include <math.h>
 
 #include "test.h"
@@ -403,11 +403,12 @@ static bool border_coord(int b, int L, int *v)
 /* A separable filter of a w x h 8-bit image of `comps` components into a texture of
  * type dst ("f32" or "u8") against the host's loop over the same border rule (constant
  * borders read 0.5), for every border: box (uniform weights), gaussian (sigma's
- * weights), sharpen (amount 1: twice the texel less its gaussian), erode, dilate. Into floats the results agree to 1e-5; into 8 bits to 0.75 of
- * a level (the rounding's half level and a quarter for 16-bit floats on the way: the
- * GPUs' sums keep their rows in them), but boxes up to radius 4, integer sums, to the
- * code exactly (the constant border's 0.5 is no code: to 0.75 there too). Any radius, even past the image's size (borders
- * are periodic): on small images, 20 (two passes, weights in the parameter block) and 70
+ * weights), sharpen (amount 1: twice the texel less its gaussian), erode, dilate. Into
+ * floats the results agree to 1e-5; into 8 bits to 0.75 of a level (the rounding's
+ * half level and a quarter for 16-bit floats on the way: the GPUs' sums keep their rows
+ * in them), but boxes up to radius 4, integer sums, to the code exactly (the constant
+ * border's 0.5 is no code: to 0.75 there too). Any radius, even past the image's size
+ * (borders are periodic): on small images, 20 (two passes, weights in the parameter block) and 70
  * (weights in the scratch buffer); an image of a megapixel or more and a radius up to 4
  * take conv_block.comp on CPU devices, edges and partial blocks included; radii 9 to 16
  * of 8 bits into 8 bits take conv_mma.comp on GPUs with cooperative matrices (strips of
@@ -623,8 +624,9 @@ int main(int argc, char **argv)
            allow (lavapipe's are 8 wide: radius up to 3): every border, component count
            and type of the 5 x 5 gaussian, sharpen (radius 3), 3 x 3 box and erode, 5 x 5
            dilate (integer sums for the 8-bit gaussians and boxes; erode and dilate of 8
-           bits in 16-bit floats, conv_subgroup_half, where the device has them); the two-pass conv_run.comp (lavapipe takes 1-2 s to compile each of its
-           pipelines, so a few cases): gaussian radius 12 (1, 3 and 4 components, the
+           bits in 16-bit floats, conv_subgroup_half, where the device has them); the
+           two-pass conv_run.comp (lavapipe takes 1-2 s to compile each of its pipelines,
+           so a few cases): gaussian radius 12 (1, 3 and 4 components, the
            constant and wrap borders), erode and dilate 5, sharpen at sigma 2, box radius
            70 (weights in the scratch buffer) against the host; median_half on one 8-bit
            5 x 5 case (4 components, a border), where the device has 16-bit floats

@@ -25,7 +25,8 @@ vec4 start() { return vec4(MODE == 0 ? 0.0 : MODE == 1 ? 1e38 : -1e38); }
 // (Rounded in floats through the mantissa instead, (x + 1.5 * 2^23) - 1.5 * 2^23,
 // NVIDIA's compiler folded the pair away, "precise" or not.)
 bool integer_sums() { return (FLAGS & FLAG_INTEGER) != 0; }
-vec4 value(vec4 t) { return integer_sums() ? floor(t * 255.0 + 0.5) : t; }
+vec4 codes(vec4 t) { return floor(t * 255.0 + 0.5); } // an 8-bit texel's codes
+vec4 value(vec4 t) { return integer_sums() ? codes(t) : t; }
 vec4 rounded_code(uvec4 n)
 {
     uvec4 code, low;

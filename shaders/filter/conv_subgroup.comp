@@ -43,6 +43,25 @@ layout(local_size_x = 128) in;
 #define SUB_R 4 // the largest radius (chain.c's SUBGROUP_RADIUS): the loops' bound
 #define WINDOW (2 * SUB_R + 1)
 
+// A subgroup's walk: its radius, this invocation's lane of the subgroup's size, its
+// column x, the strip's first row y0 and its rows, whether the invocation writes (the
+// middle ones do) and whether its column lies inside the source.
+struct walk {
+    int r, lane, size, x, y0, rows;
+    bool writes, x_inside;
+};
+
+// This invocation's texel of input row y (through the border outside the source).
+vec4 column_texel(walk w, int y)
+{
+    int yb = border_at(y, P.size.y, BORDER);
+    return w.x_inside ? (yb < 0 ? P.border_value : texelFetch(src, ivec2(w.x, yb), 0)) : fetch(ivec2(w.x, y));
+}
+
+// The lane k columns away, clamped to the subgroup (the edge lanes, which do not write,
+// take themselves).
+uint lane_at(walk w, int k) { return uint(clamp(w.lane + k, 0, w.size - 1)); }
+
 // The two words of 16-bit lanes of a texel's 8-bit codes (r | b << 16, g | a << 16),
 // rounded to the nearest code through the float's mantissa (1.5 * 2^23 has steps of 1).
 uvec2 split_codes(vec4 t)
@@ -54,52 +73,45 @@ uvec2 split_codes(vec4 t)
 // FLAG_INTEGER's walk: as main's, but the column's sums come first (h holds the last
 // 2r + 1 rows' codes), so that only output rows are shuffled; rounded as conv.glsl's
 // integer sums.
-void integer_main(int r, int lane, int size, int x, int y0, int rows, bool writes, bool x_inside)
+void integer_main(walk w)
 {
+    int r = w.r;
     uint iw[SUB_R + 1];
     [[unroll]] for (int k = 0; k <= SUB_R; k++) iw[k] = k <= r ? uint(weight(k)) : 0u;
-    uint from[WINDOW];
-    [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++) from[k + SUB_R] = uint(clamp(lane + k, 0, size - 1));
     uvec2 h[WINDOW];
     [[unroll]] for (int m = 0; m < WINDOW; m++) h[m] = uvec2(0);
-    for (int j = 0; j < rows + 2 * r; j++) {
+    for (int j = 0; j < w.rows + 2 * r; j++) {
         [[unroll]] for (int m = 0; m < WINDOW - 1; m++) h[m] = h[m + 1];
-        int y = y0 - r + j; // the input row
-        int yb = border_at(y, P.size.y, BORDER);
-        vec4 t = x_inside ? (yb < 0 ? P.border_value : texelFetch(src, ivec2(x, yb), 0)) : fetch(ivec2(x, y));
-        h[WINDOW - 1] = split_codes(t);
+        int y = w.y0 - r + j; // the input row
+        h[WINDOW - 1] = split_codes(column_texel(w, y));
         if (j < 2 * r) continue;
         uvec2 v = uvec2(0); // the output row y - r: the window's rows y - 2r .. y
         [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++)
             if (abs(k) <= r) v += iw[abs(k)] * h[WINDOW - 1 - r + k];
         uvec2 acc = uvec2(0);
         [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++)
-            if (abs(k) <= r) acc += iw[abs(k)] * (k == 0 ? v : subgroupShuffle(v, from[k + SUB_R]));
-        if (!writes) continue;
+            if (abs(k) <= r) acc += iw[abs(k)] * (k == 0 ? v : subgroupShuffle(v, lane_at(w, k)));
+        if (!w.writes) continue;
         uvec4 n = uvec4(acc.x & 0xFFFFu, acc.y & 0xFFFFu, acc.x >> 16, acc.y >> 16);
-        store(ivec2(x, y - r), rounded_code(n) * (1.0 / 255.0), true);
+        store(ivec2(w.x, y - r), rounded_code(n) * (1.0 / 255.0), true);
     }
 }
 
 #ifdef AMP_CONV_HALF
-// A texel's 8-bit codes as 16-bit floats (exact: integers up to 2048 are).
-f16vec4 half_codes(vec4 t) { return f16vec4(floor(t * 255.0 + 0.5)); }
 f16vec4 half_take(f16vec4 a, f16vec4 b) { return MODE == 1 ? min(a, b) : max(a, b); }
 
 // AMP_CONV_HALF's walk of erode and dilate: as integer_main's, in 16-bit floats (h holds
-// the last 2r + 1 rows' codes), shuffled as two words of their bits.
-void half_main(int r, int lane, int size, int x, int y0, int rows, bool writes, bool x_inside)
+// the last 2r + 1 rows' codes, exact: integers up to 2048 are), shuffled as two words of
+// their bits.
+void half_main(walk w)
 {
-    uint from[WINDOW];
-    [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++) from[k + SUB_R] = uint(clamp(lane + k, 0, size - 1));
+    int r = w.r;
     f16vec4 h[WINDOW];
     [[unroll]] for (int m = 0; m < WINDOW; m++) h[m] = f16vec4(0.0);
-    for (int j = 0; j < rows + 2 * r; j++) {
+    for (int j = 0; j < w.rows + 2 * r; j++) {
         [[unroll]] for (int m = 0; m < WINDOW - 1; m++) h[m] = h[m + 1];
-        int y = y0 - r + j; // the input row
-        int yb = border_at(y, P.size.y, BORDER);
-        vec4 t = x_inside ? (yb < 0 ? P.border_value : texelFetch(src, ivec2(x, yb), 0)) : fetch(ivec2(x, y));
-        h[WINDOW - 1] = half_codes(t);
+        int y = w.y0 - r + j; // the input row
+        h[WINDOW - 1] = f16vec4(codes(column_texel(w, y)));
         if (j < 2 * r) continue;
         f16vec4 v = h[WINDOW - 1]; // the output row y - r: the window's rows y - 2r .. y
         [[unroll]] for (int k = -SUB_R; k < SUB_R; k++)
@@ -108,52 +120,54 @@ void half_main(int r, int lane, int size, int x, int y0, int rows, bool writes, 
         f16vec4 acc = v;
         [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++)
             if (abs(k) <= r && k != 0) {
-                uvec2 b = subgroupShuffle(bits, from[k + SUB_R]);
+                uvec2 b = subgroupShuffle(bits, lane_at(w, k));
                 acc = half_take(acc, f16vec4(unpackFloat2x16(b.x), unpackFloat2x16(b.y)));
             }
-        if (writes) store(ivec2(x, y - r), vec4(acc) * (1.0 / 255.0), true);
+        if (w.writes) store(ivec2(w.x, y - r), vec4(acc) * (1.0 / 255.0), true);
     }
 }
 #endif
 
 void main()
 {
-    int r = RADIUS, strip = P.counts.x;
-    int lane = int(gl_SubgroupInvocationID), size = int(gl_SubgroupSize);
-    int x = int(gl_WorkGroupID.x) * (size - 2 * r) + lane - r;
-    int y0 = (int(gl_WorkGroupID.y) * int(gl_NumSubgroups) + int(gl_SubgroupID)) * strip;
-    if (y0 >= P.size.w) return; // the whole subgroup
-    int rows = min(strip, P.size.w - y0);
-    bool writes = lane >= r && lane < size - r && x < P.size.z;
-    bool x_inside = x >= 0 && x < P.size.x;
+    walk w;
+    w.r = RADIUS;
+    w.lane = int(gl_SubgroupInvocationID);
+    w.size = int(gl_SubgroupSize);
+    w.x = int(gl_WorkGroupID.x) * (w.size - 2 * w.r) + w.lane - w.r;
+    w.y0 = (int(gl_WorkGroupID.y) * int(gl_NumSubgroups) + int(gl_SubgroupID)) * P.counts.x;
+    if (w.y0 >= P.size.w) return; // the whole subgroup
+    w.rows = min(P.counts.x, P.size.w - w.y0);
+    w.writes = w.lane >= w.r && w.lane < w.size - w.r && w.x < P.size.z;
+    w.x_inside = w.x >= 0 && w.x < P.size.x;
 #ifdef AMP_CONV_HALF
     if (MODE != 0) {
-        half_main(r, lane, size, x, y0, rows, writes, x_inside);
+        half_main(w);
         return;
     }
 #endif
     if (integer_sums()) {
-        integer_main(r, lane, size, x, y0, rows, writes, x_inside);
+        integer_main(w);
         return;
     }
     // h[m]: the horizontal result of this column in an input row, m = WINDOW - 1 the
     // latest (constant indices once the loops are unrolled: registers)
+    int r = w.r;
     vec4 h[WINDOW];
     [[unroll]] for (int m = 0; m < WINDOW; m++) h[m] = start();
-    for (int j = 0; j < rows + 2 * r; j++) {
+    for (int j = 0; j < w.rows + 2 * r; j++) {
         [[unroll]] for (int m = 0; m < WINDOW - 1; m++) h[m] = h[m + 1];
-        int y = y0 - r + j; // the input row
-        int yb = border_at(y, P.size.y, BORDER);
-        vec4 t = x_inside ? (yb < 0 ? P.border_value : texelFetch(src, ivec2(x, yb), 0)) : fetch(ivec2(x, y));
+        int y = w.y0 - r + j; // the input row
+        vec4 t = column_texel(w, y);
         vec4 s = start();
         [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++)
-            if (abs(k) <= r) s = take(s, k == 0 ? t : subgroupShuffle(t, uint(clamp(lane + k, 0, size - 1))), k);
+            if (abs(k) <= r) s = take(s, k == 0 ? t : subgroupShuffle(t, lane_at(w, k)), k);
         h[WINDOW - 1] = s;
-        if (j >= 2 * r && writes) { // the output row y - r: the window's rows y - 2r .. y
+        if (j >= 2 * r && w.writes) { // the output row y - r: the window's rows y - 2r .. y
             vec4 acc = start();
             [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++)
                 if (abs(k) <= r) acc = take(acc, h[WINDOW - 1 - r + k], k);
-            finish(ivec2(x, y - r), acc);
+            finish(ivec2(w.x, y - r), acc);
         }
     }
 }

@@ -68,6 +68,10 @@ static int subgroup_pass(const amp_accelerator_view *v, const amp_image_filter *
     return separable(f) && r <= SUBGROUP_RADIUS && size > 0 && fits && SUBGROUP_GROUP % size == 0 ? size : 0;
 }
 
+/* Whether a pass of spec s goes from 8-bit codes into 8-bit codes (what the integer
+ * sums, the 16-bit-float walks and the tensor-core sums are for). */
+static bool eight_bits(const amp__filter_spec *s) { return s->src_levels == 255.0f && s->dst_levels == 255.0f; }
+
 /* Makes d, a one-pass sum (gaussian or box) of weights w[0..r], an integer sum where it
  * can be one (conv.glsl): from 8 bits into 8 bits, with weights W_k / S of integers W_k
  * summing to S <= INTEGER_SUM_MAX in both directions (OpenCV's fixed gaussian kernels of
@@ -77,7 +81,7 @@ static int subgroup_pass(const amp_accelerator_view *v, const amp_image_filter *
 static bool integer_sum(amp__filter_dispatch *d, const amp_image_filter *f, const float *w)
 {
     int r = d->spec.radius;
-    bool codes = d->spec.src_levels == 255.0f && d->spec.dst_levels == 255.0f && f->op != AMP_IMAGE_SHARPEN;
+    bool codes = eight_bits(&d->spec) && f->op != AMP_IMAGE_SHARPEN;
     for (int c = 0; c < 4 && d->spec.border == AMP_BORDER_CONSTANT; c++) {
         float k = d->params.border_value[c] * 255.0f;
         codes &= k == floorf(k) && k >= 0 && k <= 255;
@@ -102,15 +106,14 @@ static bool integer_sum(amp__filter_dispatch *d, const amp_image_filter *f, cons
     return false;
 }
 
-/* Whether conv_mma.comp runs filter f (radius r) of spec s on v's device: a sum of
+/* Whether conv_mma.comp runs the pass of spec s on v's device (sum: a weighted sum): one of
  * radius MMA_MIN_RADIUS to MMA_RADIUS from 8 bits to 8 bits on a device with
  * cooperative matrices (tensor cores) and room for its work group, where one pass on
  * them beats conv_run.comp's two (4K RGBA8 sigma 5 on an H200: 0.13 against 0.23 ms). */
-static bool mma_pass(const amp_accelerator_view *v, const amp_image_filter *f, const amp__filter_spec *s, int r)
+static bool mma_pass(const amp_accelerator_view *v, bool sum, const amp__filter_spec *s)
 {
-    bool sum = f->op == AMP_IMAGE_GAUSSIAN || f->op == AMP_IMAGE_BOX || f->op == AMP_IMAGE_SHARPEN;
     const VkPhysicalDeviceLimits *lim = &v->dev->props.limits;
-    return sum && r >= MMA_MIN_RADIUS && r <= MMA_RADIUS && s->src_levels == 255.0f && s->dst_levels == 255.0f &&
+    return sum && s->radius >= MMA_MIN_RADIUS && s->radius <= MMA_RADIUS && eight_bits(s) &&
            v->dev->coop_matrix && lim->maxComputeSharedMemorySize >= MMA_SHARED &&
            lim->maxComputeWorkGroupInvocations >= MMA_GROUP && lim->maxComputeWorkGroupSize[0] >= MMA_GROUP;
 }
@@ -315,8 +318,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
             int sub = subgroup_pass(v, f, r);
             if (sub) {
                 /* erode and dilate of 8 bits into 8 bits in 16-bit floats, on devices with them */
-                bool half = !sum && d[0].spec.src_levels == 255.0f && d[0].spec.dst_levels == 255.0f &&
-                            v->dev->float16;
+                bool half = !sum && eight_bits(&d[0].spec) && v->dev->float16;
                 int strip = integer ? SUBGROUP_INT_STRIP : half ? SUBGROUP_HALF_STRIP : SUBGROUP_STRIP;
                 d[0].shader = half ? AMP__SHADER_CONV_SUBGROUP_HALF : AMP__SHADER_CONV_SUBGROUP;
                 d[0].params.counts[0] = strip;
@@ -329,7 +331,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
             }
             return amp__filter_record(v, d, 1, wsize ? weights : NULL, wsize);
         }
-        if (mma_pass(v, f, &d[0].spec, r)) {
+        if (mma_pass(v, sum, &d[0].spec)) {
             d[0].shader = AMP__SHADER_CONV_MMA;
             d[0].params.counts[0] = MMA_ROWS;
             d[0].groups[0] = (uint32_t)(w + MMA_COLUMNS - 1) / MMA_COLUMNS;
@@ -374,8 +376,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         if (d[0].spec.src_levels > 0) d[0].spec.flags |= AMP__FLAG_CODES;
         /* 5 x 5 from 8 bits to 8 bits in 16-bit floats: a GPU's, which has them (lavapipe
            emulates them) */
-        if (r == 2 && d[0].spec.src_levels == 255.0f && d[0].spec.dst_levels == 255.0f && v->dev->float16 &&
-            gpu_paths(v))
+        if (r == 2 && eight_bits(&d[0].spec) && v->dev->float16 && gpu_paths(v))
             d[0].shader = AMP__SHADER_MEDIAN_HALF;
         d[0].groups[1] = (uint32_t)((h + 16 * outputs - 1) / (16 * outputs));
         break;
@@ -518,7 +519,7 @@ static amp_status prepare(amp_accelerator_view *view, const amp_image_filter *fi
     if (src) { /* the passes' leading filters at their destinations' sizes */
         group g[MAX_CHAIN];
         int n = 0;
-        amp_status st = plan(filters, count, *src, 4, (amp_extent){0}, g, &n);
+        amp_status st = plan(filters, count, *src, amp_type_components(type), (amp_extent){0}, g, &n);
         if (st != AMP_OK) return st;
         for (int j = 0; j < n; j++)
             big |= g[j].lead && block_pass(view, g[j].lead, amp__filter_radius(g[j].lead, bits),

@@ -25,17 +25,21 @@ SPIRV(conv_mma)
 SPIRV(conv_subgroup_half)
 #undef SPIRV
 
+/* The modules in amp__filter_shader's order, with the names the profile and the trace
+ * give their dispatches. */
+#define SHADER(name, label) {amp__filter_##name, &amp__filter_##name##_size, "filter " label}
 static const struct {
     const uint32_t *code;
     const size_t *size;
-} shaders[] = {
-    {amp__filter_pointwise, &amp__filter_pointwise_size}, {amp__filter_conv, &amp__filter_conv_size},
-    {amp__filter_sobel, &amp__filter_sobel_size},         {amp__filter_median, &amp__filter_median_size},
-    {amp__filter_bilateral, &amp__filter_bilateral_size}, {amp__filter_resize, &amp__filter_resize_size},
-    {amp__filter_equalize, &amp__filter_equalize_size},  {amp__filter_conv_block, &amp__filter_conv_block_size},
-    {amp__filter_conv_subgroup, &amp__filter_conv_subgroup_size}, {amp__filter_conv_run, &amp__filter_conv_run_size},
-    {amp__filter_median_half, &amp__filter_median_half_size}, {amp__filter_conv_mma, &amp__filter_conv_mma_size},
-    {amp__filter_conv_subgroup_half, &amp__filter_conv_subgroup_half_size}};
+    const char *name;
+} shaders[] = {SHADER(pointwise, "pointwise"),         SHADER(conv, "conv"),
+               SHADER(sobel, "sobel"),                 SHADER(median, "median"),
+               SHADER(bilateral, "bilateral"),         SHADER(resize, "resize"),
+               SHADER(equalize, "equalize"),           SHADER(conv_block, "conv block"),
+               SHADER(conv_subgroup, "conv subgroup"), SHADER(conv_run, "conv run"),
+               SHADER(median_half, "median half"),     SHADER(conv_mma, "conv mma"),
+               SHADER(conv_subgroup_half, "conv subgroup half")};
+#undef SHADER
 _Static_assert(sizeof shaders / sizeof *shaders == AMP__SHADER_COUNT, "a module per shader");
 
 /* Pooled intermediates beyond this many per device are freed once idle. */
@@ -315,12 +319,7 @@ amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, 
         if (i > 0) scratch_barrier(cmd, sbuf, off, size);
         if (amp__batch_bind(b, pipes[i])) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipes[i]);
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->layout, 0, 1, &set, 0, NULL);
-        static const char *const shader_names[] = {
-            "filter pointwise", "filter conv", "filter sobel", "filter median", "filter bilateral", "filter resize",
-            "filter equalize", "filter conv block", "filter conv subgroup", "filter conv run", "filter median half",
-            "filter conv mma", "filter conv subgroup half"};
-        _Static_assert(sizeof shader_names / sizeof *shader_names == AMP__SHADER_COUNT, "a name per shader");
-        uint32_t timing = amp__profile_begin(b, shader_names[d[i].shader], 0);
+        uint32_t timing = amp__profile_begin(b, shaders[d[i].shader].name, 0);
         vkCmdDispatch(cmd, d[i].groups[0], d[i].groups[1], 1);
         amp__profile_end(b, timing);
         v->stats.dispatches++;
