@@ -46,6 +46,11 @@ AMP_HIDDEN amp_status amp__texture_make_ready(const amp__texture_use *u, amp_acc
  * image view for the use (one level for storage access, the range for reads). */
 AMP_HIDDEN amp_status amp__texture_prepare(const amp__texture_use *u, amp_accelerator_view *v, bool storage,
                                            bool write, amp__barrier *bar, VkImageView *view);
+/* Records on v a copy of a 2-D texture's level 0 into the buffer at offset (to_image
+ * false) or from it (true), rows row_texels texels apart, with the texture's barrier;
+ * the buffer's barriers are the caller's. */
+AMP_HIDDEN amp_status amp__texture_buffer_copy(amp_texture *t, amp_accelerator_view *v, VkBuffer buf,
+                                               VkDeviceSize offset, uint32_t row_texels, bool to_image);
 
 /* ---- sampler.c ---- */
 /* The device's sampler for s, created once (NULL with an error if impossible). The

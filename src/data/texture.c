@@ -1184,6 +1184,32 @@ amp_status amp__texture_prepare(const amp__texture_use *u, amp_accelerator_view 
     return AMP_OK;
 }
 
+amp_status amp__texture_buffer_copy(amp_texture *t, amp_accelerator_view *v, VkBuffer buf, VkDeviceSize offset,
+                                    uint32_t row_texels, bool to_image)
+{
+    if (t->dev != v->dev)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "the texture lives on \"%s\", not on \"%s\"",
+                         t->dev->props.deviceName, v->dev->props.deviceName);
+    amp_status s = submit_other_home(t, v);
+    if (s != AMP_OK) return s;
+    amp__batch *b = amp__batch_current(v);
+    if (!b) return amp_last_status();
+    VkCommandBuffer cmd = amp__batch_cmd(b);
+    VkImageLayout layout = to_image ? VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    amp__barrier bar = {0};
+    amp__track_image_access(&t->track, t->image, &t->layout, layout, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                            to_image ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT, to_image,
+                            amp__batch_serial(b), &bar);
+    amp__barrier_record(v, cmd, &bar);
+    VkBufferImageCopy c = {.bufferOffset = offset, .bufferRowLength = row_texels,
+                           .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                           .imageExtent = vk_extent(t->extent)};
+    if (to_image) vkCmdCopyBufferToImage(cmd, buf, t->image, layout, 1, &c);
+    else vkCmdCopyImageToBuffer(cmd, t->image, layout, buf, 1, &c);
+    t->home = v;
+    return AMP_OK;
+}
+
 /* ---- interop ---- */
 
 /* The view of all levels, made on first need. The caller holds the device lock. */

@@ -23,6 +23,7 @@ typedef enum amp__filter_shader {
     AMP__SHADER_MEDIAN_HALF,   /* median 5x5 of 8 bits in 16-bit floats (GPUs with shaderFloat16) */
     AMP__SHADER_CONV_MMA,      /* conv's sums of 8 bits in one pass on cooperative matrices */
     AMP__SHADER_CONV_SUBGROUP_HALF, /* conv_subgroup's, erode and dilate of 8 bits in 16-bit floats */
+    AMP__SHADER_PACKED,        /* 8-bit RGBA copies, pointwise filters and integer sums on CPU devices, on buffers */
     AMP__SHADER_COUNT
 } amp__filter_shader;
 
@@ -44,7 +45,8 @@ typedef struct amp__filter_params {
     int32_t size[4];   /* source width, height; destination width, height */
     float border_value[4];
     float f[4];
-    int32_t counts[4]; /* conv_subgroup.comp: the rows of a strip ([0]); integer sums: T = S^2, ceil(2^32 / 2T) */
+    int32_t counts[4]; /* conv_subgroup.comp: the rows of a strip ([0]); integer sums: T = S^2, ceil(2^32 / 2T)
+                          ([1], [2]); packed.comp: quads a row ([0]), the result's first quad ([3]) */
     float pw_arg[AMP__MAX_POINTWISE * 3][4];
     float weights[64]; /* conv: w[0..radius] when radius < 64 */
 } amp__filter_params;

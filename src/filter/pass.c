@@ -23,6 +23,7 @@ SPIRV(conv_run)
 SPIRV(median_half)
 SPIRV(conv_mma)
 SPIRV(conv_subgroup_half)
+SPIRV(packed)
 #undef SPIRV
 
 /* The modules in amp__filter_shader's order, with the names the profile and the trace
@@ -38,7 +39,7 @@ static const struct {
                SHADER(equalize, "equalize"),           SHADER(conv_block, "conv block"),
                SHADER(conv_subgroup, "conv subgroup"), SHADER(conv_run, "conv run"),
                SHADER(median_half, "median half"),     SHADER(conv_mma, "conv mma"),
-               SHADER(conv_subgroup_half, "conv subgroup half")};
+               SHADER(conv_subgroup_half, "conv subgroup half"), SHADER(packed, "packed")};
 #undef SHADER
 _Static_assert(sizeof shaders / sizeof *shaders == AMP__SHADER_COUNT, "a module per shader");
 
@@ -60,11 +61,20 @@ typedef struct variant {
     struct variant *next;
 } variant;
 
+/* A view's buffer for packed.comp's passes, kept (its pages touched once) and reused by
+ * each pass, after a barrier on everything before it. */
+typedef struct packed_buffer {
+    amp_accelerator_view *view;
+    amp__staging *staging;
+    struct packed_buffer *next;
+} packed_buffer;
+
 typedef struct filter_state {
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout layout;
     variant *variants;
     pooled *pool;
+    packed_buffer *buffers;
 } filter_state;
 
 #define BINDINGS 5
@@ -91,7 +101,7 @@ static amp_status state_init(amp__device *d, void *state)
 static void state_release(amp__device *d, void *state)
 {
     filter_state *s = state;
-    /* every view is gone by now, and its pooled textures with it */
+    /* every view is gone by now, and its pooled textures and buffer with it */
     while (s->pool) {
         pooled *p = s->pool;
         s->pool = p->next;
@@ -126,6 +136,14 @@ static void forget_view(amp_accelerator_view *v, bool device_closing)
         *pp = p->next;
         amp_texture_destroy(&p->texture);
         free(p);
+    }
+    for (packed_buffer **pp = &s->buffers; *pp; pp = &(*pp)->next) {
+        packed_buffer *p = *pp;
+        if (p->view != v) continue;
+        *pp = p->next;
+        amp__staging_put(v->dev, p->staging); /* the view's work is finished before anyone takes it */
+        free(p);
+        break;
     }
 }
 
@@ -236,14 +254,15 @@ void amp__filter_pool_release(amp__device *d)
     for (pooled *p = s ? s->pool : NULL; p; p = p->next) p->busy = false;
 }
 
-/* The descriptors and barriers of one dispatch. */
+/* The descriptors and barriers of one dispatch (packed.comp's: its block and its buffer only). */
 static amp_status prepare(amp_accelerator_view *v, filter_state *s, amp__batch *b, amp__filter_dispatch *fd,
                           VkBuffer scratch, VkDeviceSize scratch_offset, VkDeviceSize scratch_size,
                           amp__barrier *bar, VkDescriptorSet *set)
 {
     VkImageView views[3];
     amp_texture *tex[3] = {fd->src, fd->orig ? fd->orig : fd->src, fd->dst};
-    for (int i = 0; i < 3; i++) {
+    bool images = fd->shader != AMP__SHADER_PACKED;
+    for (int i = 0; i < 3 && images; i++) {
         amp__texture_use u = amp__texture_use_of(tex[i]);
         u.mip_count = 1;
         amp_status st = amp__texture_prepare(&u, v, i == 2, i == 2, bar, &views[i]);
@@ -260,27 +279,97 @@ static amp_status prepare(amp_accelerator_view *v, filter_state *s, amp__batch *
                                      {VK_NULL_HANDLE, views[2], VK_IMAGE_LAYOUT_GENERAL},
                                      {VK_NULL_HANDLE, views[1], VK_IMAGE_LAYOUT_GENERAL}};
     VkWriteDescriptorSet w[BINDINGS];
+    uint32_t n = 0;
     for (uint32_t i = 0; i < BINDINGS; i++) {
-        w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = *set,
+        if (!images && i != 0 && i != 3) continue;
+        w[n] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = *set,
                                       .dstBinding = i, .descriptorCount = 1, .descriptorType = binding_types[i]};
-        if (i == 0 || i == 3) w[i].pBufferInfo = &bufs[i == 3];
-        else w[i].pImageInfo = &imgs[i == 1 ? 0 : i == 2 ? 1 : 2];
+        if (i == 0 || i == 3) w[n].pBufferInfo = &bufs[i == 3];
+        else w[n].pImageInfo = &imgs[i == 1 ? 0 : i == 2 ? 1 : 2];
+        n++;
     }
-    vkUpdateDescriptorSets(v->dev->device, BINDINGS, w, 0, NULL);
+    vkUpdateDescriptorSets(v->dev->device, n, w, 0, NULL);
     return AMP_OK;
 }
 
-/* Makes the scratch buffer's writes by the dispatch before visible to the next. */
-static void scratch_barrier(VkCommandBuffer cmd, VkBuffer buf, VkDeviceSize offset, VkDeviceSize size)
+/* Makes the writes to buf of one stage visible to the accesses of the next. */
+static void buffer_barrier(VkCommandBuffer cmd, VkBuffer buf, VkDeviceSize offset, VkDeviceSize size,
+                           VkPipelineStageFlags from, VkAccessFlags written, VkPipelineStageFlags to,
+                           VkAccessFlags access)
 {
-    VkBufferMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
-                                .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
-                                .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-                                .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+    VkBufferMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER, .srcAccessMask = written,
+                                .dstAccessMask = access, .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
                                 .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .buffer = buf, .offset = offset,
                                 .size = size};
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL,
-                         1, &mb, 0, NULL);
+    vkCmdPipelineBarrier(cmd, from, to, 0, 0, NULL, 1, &mb, 0, NULL);
+}
+
+/* v's buffer for packed.comp of at least size bytes: a larger one replaces a smaller one,
+ * which goes back to the device's pool when b is done. */
+static VkBuffer packed_buffer_get(amp_accelerator_view *v, filter_state *s, amp__batch *b, VkDeviceSize size)
+{
+    packed_buffer *p = s->buffers;
+    while (p && p->view != v) p = p->next;
+    if (p && p->staging->buf.size >= size) return p->staging->buf.buffer;
+    amp__staging *st = amp__staging_get(v->dev, size, AMP__MEM_DEVICE);
+    if (!st) return VK_NULL_HANDLE;
+    if (!p && !(p = calloc(1, sizeof *p))) {
+        amp__staging_put(v->dev, st);
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return VK_NULL_HANDLE;
+    }
+    if (p->staging) {
+        amp__batch_keep_staging(b, p->staging);
+    } else {
+        p->view = v;
+        p->next = s->buffers;
+        s->buffers = p;
+    }
+    p->staging = st;
+    return st->buf.buffer;
+}
+
+/* Records n dispatches of packed.comp (one pass: the same textures): the source image
+ * into the first half of the view's buffer, the dispatches, the second half into the
+ * destination image. */
+static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__batch *b, amp__filter_dispatch *fd,
+                                int n, const VkPipeline *pipes)
+{
+    VkDeviceSize half = (VkDeviceSize)fd->params.counts[3] * 16; /* the source's quads */
+    uint32_t row = (uint32_t)fd->params.counts[0] * 4;
+    VkBuffer buf = packed_buffer_get(v, s, b, 2 * half);
+    if (!buf) return amp_last_status();
+    VkCommandBuffer cmd = amp__batch_cmd(b);
+    /* after every earlier use of the buffer (in this batch or one before it) */
+    buffer_barrier(cmd, buf, 0, VK_WHOLE_SIZE, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                   VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_TRANSFER_WRITE_BIT);
+    uint32_t timing = amp__profile_begin(b, shaders[AMP__SHADER_PACKED].name, 0);
+    amp_status r = amp__texture_buffer_copy(fd->src, v, buf, 0, row, false);
+    /* the dispatches bind the whole buffer (which is what the validation layer sees them
+       write), and they follow each other */
+    VkPipelineStageFlags before = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    VkAccessFlags written = VK_ACCESS_TRANSFER_WRITE_BIT;
+    for (int i = 0; i < n && r == AMP_OK; i++) {
+        amp__barrier bar = {0};
+        VkDescriptorSet set = VK_NULL_HANDLE;
+        if ((r = prepare(v, s, b, &fd[i], buf, 0, 2 * half, &bar, &set)) != AMP_OK) break;
+        if (fd[i].groups[0] == 0) continue;
+        buffer_barrier(cmd, buf, 0, 2 * half, before, written, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+        before = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+        written = VK_ACCESS_SHADER_WRITE_BIT;
+        if (amp__batch_bind(b, pipes[i])) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipes[i]);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->layout, 0, 1, &set, 0, NULL);
+        vkCmdDispatch(cmd, fd[i].groups[0], fd[i].groups[1], 1);
+        v->stats.dispatches++;
+    }
+    if (r != AMP_OK) return r;
+    buffer_barrier(cmd, buf, half, half, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    r = amp__texture_buffer_copy(fd->dst, v, buf, half, row, true);
+    amp__profile_end(b, timing);
+    return r;
 }
 
 amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, int count, const void *scratch,
@@ -311,12 +400,22 @@ amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, 
     else memset(mem, 0, size);
     VkCommandBuffer cmd = amp__batch_cmd(b);
     for (int i = 0; i < count; i++) {
+        if (d[i].shader == AMP__SHADER_PACKED) {
+            int n = 1;
+            while (i + n < count && d[i + n].shader == AMP__SHADER_PACKED) n++;
+            amp_status st = record_packed(v, s, b, &d[i], n, &pipes[i]);
+            if (st != AMP_OK) return st;
+            i += n - 1;
+            continue;
+        }
         amp__barrier bar = {0};
         VkDescriptorSet set;
         amp_status st = prepare(v, s, b, &d[i], sbuf, off, size, &bar, &set);
         amp__barrier_record(v, cmd, &bar);
         if (st != AMP_OK) return st;
-        if (i > 0) scratch_barrier(cmd, sbuf, off, size);
+        if (i > 0)
+            buffer_barrier(cmd, sbuf, off, size, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
         if (amp__batch_bind(b, pipes[i])) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipes[i]);
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->layout, 0, 1, &set, 0, NULL);
         uint32_t timing = amp__profile_begin(b, shaders[d[i].shader].name, 0);
