@@ -1,7 +1,8 @@
 #version 450
 // Filters of 8-bit RGBA images on CPU devices (lavapipe), on buffers: the copy and the
-// pointwise filters (MODE 0) and the integer sums (conv.glsl's: gaussians and boxes of
-// weights W_k / S; MODE 1, or 2 where T = S^2 is a power of two). lavapipe fetches and
+// pointwise filters (MODE 0), the integer sums (conv.glsl's: gaussians and boxes of
+// weights W_k / S; MODE 1, or 2 where T = S^2 is a power of two), erode (MODE 3) and
+// dilate (4). lavapipe fetches and
 // stores a texel of an image through its sampling code: a 4K RGBA8 copy took 52 ms as
 // texelFetch and imageStore, 11 ms as loads and stores of four texels of a buffer. So
 // pass.c copies the source image into a buffer (a memcpy on a CPU device: 2.5 ms for 4K
@@ -11,7 +12,8 @@
 // An invocation takes one quad (MODE 0) or a column of PACKED_STRIP quads (sums), which
 // it walks down taking each input row's horizontal sums once, the last 2r + 1 of them in
 // a ring of registers. The sums add two channels at once in the halves of a word (R and
-// B, G and A): at most 255 S^2 < 2^16. lavapipe runs both sides of a branch that its
+// B, G and A): at most 255 S^2 < 2^16; erode and dilate take each channel's minimum
+// or maximum of four texels at once in a uvec4 (a word a texel). lavapipe runs both sides of a branch that its
 // lanes take differently, so the few quads at the left and right edges, whose windows
 // need the border, are a pass of their own (PASS 1) and the others (PASS 0) have none.
 // P.counts.x: the quads of a row; .y, .z: T and ceil(2^32 / 2T) (MODE 1) or log2(T)
@@ -51,8 +53,12 @@ uvec4 program(uvec4 t)
 
 uint weight(int k) { k = abs(k); return uint(P.weights[k >> 2][k & 3]); }
 
-// Row y's horizontal sums at the quad from column x0, for R and B (lo) and G and A (hi).
-void row_sums(int x0, int y, out uvec4 lo, out uvec4 hi)
+bool sums() { return MODE == 1 || MODE == 2; }
+uvec4 take(uvec4 acc, uvec4 v) { return MODE == 3 ? min(acc, v) : max(acc, v); } // erode, dilate
+
+// Row y's horizontal results at the quad from column x0 into the ring's last row h: sums
+// for R and B (h[0]) and G and A (h[1]), or each channel's minimum or maximum (h[0..3]).
+void row_of(int x0, int y, out uvec4 h[4])
 {
     int r = radius();
     uint t[12]; // columns x0 - 4 .. x0 + 7
@@ -66,12 +72,13 @@ void row_sums(int x0, int y, out uvec4 lo, out uvec4 hi)
         if (BORDER == BORDER_CONSTANT)
             [[unroll]] for (int m = 0; m < 12; m++) t[m] = row < 0 ? border_code() : t[m];
     }
-    lo = hi = uvec4(0u);
+    h[0] = h[1] = h[2] = h[3] = uvec4(0u);
     [[unroll]] for (int k = -R_MAX; k <= R_MAX; k++) {
-        if (abs(k) <= r) {
-            uvec4 a = uvec4(t[4 + k], t[5 + k], t[6 + k], t[7 + k]);
-            lo += weight(k) * (a & LOW);
-            hi += weight(k) * ((a >> 8) & LOW);
+        if (abs(k) > r) continue;
+        uvec4 a = uvec4(t[4 + k], t[5 + k], t[6 + k], t[7 + k]);
+        [[unroll]] for (int c = 0; c < 4; c++) {
+            if (sums() && c < 2) h[c] += weight(k) * ((a >> (8 * c)) & LOW);
+            else if (!sums()) h[c] = k == -r ? (a >> (8 * c)) & 0xffu : take(h[c], (a >> (8 * c)) & 0xffu);
         }
     }
 }
@@ -97,8 +104,8 @@ void main()
     int qx = MODE == 0 ? e : PASS == 0 ? e + 1 : e == 0 ? 0 : right_edge() + e - 1;
     int y0 = int(gl_GlobalInvocationID.y) * (MODE == 0 ? 1 : PACKED_STRIP);
     if (qx >= (MODE != 0 && PASS == 0 ? right_edge() : pitch()) || y0 >= P.size.w) return;
-    uvec4 lo[2 * R_MAX + 1], hi[2 * R_MAX + 1];
-    [[unroll]] for (int m = 0; m <= 2 * R_MAX; m++) lo[m] = hi[m] = uvec4(0u);
+    uvec4 ring[2 * R_MAX + 1][4]; // the last 2 R_MAX + 1 rows' results, the newest last
+    [[unroll]] for (int m = 0; m <= 2 * R_MAX; m++) ring[m][0] = ring[m][1] = ring[m][2] = ring[m][3] = uvec4(0u);
     int rows = MODE == 0 ? 1 : PACKED_STRIP + 2 * r;
     for (int j = 0; j < rows; j++) { // input row y0 - r + j
         int y = y0 + j - 2 * r;      // the output row whose window ends there
@@ -106,15 +113,19 @@ void main()
         if (MODE == 0) {
             c = B.q[y * pitch() + qx];
         } else {
-            [[unroll]] for (int m = 0; m < 2 * R_MAX; m++) lo[m] = lo[m + 1], hi[m] = hi[m + 1];
-            row_sums(4 * qx, y0 - r + j, lo[2 * R_MAX], hi[2 * R_MAX]);
+            [[unroll]] for (int m = 0; m < 2 * R_MAX; m++) ring[m] = ring[m + 1];
+            row_of(4 * qx, y0 - r + j, ring[2 * R_MAX]);
             if (j < 2 * r) continue;
-            uvec4 vlo = uvec4(0u), vhi = uvec4(0u);
+            uvec4 v[4];
             [[unroll]] for (int i = 0; i <= 2 * R_MAX; i++) {
                 int k = i - 2 * R_MAX + r; // the row's offset from the output's
-                if (k >= -r) vlo += weight(k) * lo[i], vhi += weight(k) * hi[i];
+                if (k < -r) continue;
+                [[unroll]] for (int ch = 0; ch < 4; ch++) {
+                    if (sums() && ch < 2) v[ch] = (k == -r ? uvec4(0u) : v[ch]) + weight(k) * ring[i][ch];
+                    else if (!sums()) v[ch] = k == -r ? ring[i][ch] : take(v[ch], ring[i][ch]);
+                }
             }
-            c = codes_of(vlo, vhi);
+            c = sums() ? codes_of(v[0], v[1]) : v[0] | (v[1] << 8) | (v[2] << 16) | (v[3] << 24);
         }
         if (y >= P.size.w) break;
         B.q[P.counts.w + y * pitch() + qx] = program(c);

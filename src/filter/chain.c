@@ -61,15 +61,22 @@ static bool gpu_paths(const amp_accelerator_view *v) { return !amp__device_is_cp
  * edge of an image w wide (its right_edge): quads 1 up to it are its first pass's. */
 static int packed_edge(int w, int r) { return w >= 4 + r ? (w - 4 - r) / 4 + 1 : 1; }
 
+/* packed.comp's modes */
+#define PACKED_POINTWISE 0
+#define PACKED_SUM 1 /* 2 where T is a power of two */
+#define PACKED_ERODE 3
+#define PACKED_DILATE 4
+
 /* Makes d a pass of packed.comp on v's device where it can be one: a CPU device (lavapipe,
  * 4K RGBA8 on 2 cores: copy filter 53 -> 18 ms, gaussian 5 x 5 169 -> 51 ms), from an
  * 8-bit RGBA image into one of the same format and size (3 components too: such images
- * are RGBA), with the two copies of the image in one storage buffer. sum false: the copy
- * and pointwise filters (mode 0); true: an integer sum (mode 1, or 2 where T is a power
- * of two; d[0] for the quads whose window lies inside the image's columns, d[1] for
- * those at the edges). The dispatches it made, or 0. */
-static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, bool sum)
+ * are RGBA), with the two copies of the image in one storage buffer. mode: the copy and
+ * pointwise filters, an integer sum (rounded by a shift where T is a power of two),
+ * erode or dilate; but the first, d[0] takes the quads whose window lies inside the
+ * image's columns, d[1] those at the edges. The dispatches it made, or 0. */
+static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, int mode)
 {
+    bool sum = mode != PACKED_POINTWISE;
     const amp__format *in = amp__texture_format(d->src), *out = amp__texture_format(d->dst);
     int w = d->params.size[0], h = d->params.size[1], quads = (w + 3) / 4;
     uint64_t bytes = 2 * (uint64_t)quads * 16 * (uint64_t)h;
@@ -87,8 +94,8 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, b
         return 1;
     }
     uint32_t t = (uint32_t)d->params.counts[1]; /* T: a power of two rounds by a shift */
-    d->spec.mode = t & (t - 1) ? 1 : 2;
-    for (int s = 0; d->spec.mode == 2 && (1u << s) <= t; s++) d->params.counts[2] = s;
+    d->spec.mode = mode == PACKED_SUM && !(t & (t - 1)) ? PACKED_SUM + 1 : mode;
+    for (int s = 0; d->spec.mode == PACKED_SUM + 1 && (1u << s) <= t; s++) d->params.counts[2] = s;
     int edge = packed_edge(w, d->spec.radius);
     d[1] = d[0];
     d[1].spec.pass = 1;
@@ -115,6 +122,17 @@ static int subgroup_pass(const amp_accelerator_view *v, const amp_image_filter *
  * sums, the 16-bit-float walks and the tensor-core sums are for). */
 static bool eight_bits(const amp__filter_spec *s) { return s->src_levels == 255.0f && s->dst_levels == 255.0f; }
 
+/* Whether d's border, if constant, is whole 8-bit codes (0.25 is 63.75 codes: no). */
+static bool border_codes(const amp__filter_dispatch *d)
+{
+    bool codes = true;
+    for (int c = 0; c < 4 && d->spec.border == AMP_BORDER_CONSTANT; c++) {
+        float k = d->params.border_value[c] * 255.0f;
+        codes &= k == floorf(k) && k >= 0 && k <= 255;
+    }
+    return codes;
+}
+
 /* Makes d, a one-pass sum (gaussian or box) of weights w[0..r], an integer sum where it
  * can be one (conv.glsl): from 8 bits into 8 bits, with weights W_k / S of integers W_k
  * summing to S <= INTEGER_SUM_MAX in both directions (OpenCV's fixed gaussian kernels of
@@ -124,11 +142,7 @@ static bool eight_bits(const amp__filter_spec *s) { return s->src_levels == 255.
 static bool integer_sum(amp__filter_dispatch *d, const amp_image_filter *f, const float *w)
 {
     int r = d->spec.radius;
-    bool codes = eight_bits(&d->spec) && f->op != AMP_IMAGE_SHARPEN;
-    for (int c = 0; c < 4 && d->spec.border == AMP_BORDER_CONSTANT; c++) {
-        float k = d->params.border_value[c] * 255.0f;
-        codes &= k == floorf(k) && k >= 0 && k <= 255;
-    }
+    bool codes = eight_bits(&d->spec) && f->op != AMP_IMAGE_SHARPEN && border_codes(d);
     for (int sum = 1; codes && sum <= INTEGER_SUM_MAX; sum++) {
         float iw[TILE_RADIUS + 1];
         int total = 0, k = 0;
@@ -359,7 +373,8 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         if (r <= TILE_RADIUS) {
             bool integer = sum && integer_sum(&d[0], f, weights);
             int sub = subgroup_pass(v, f, r);
-            int packed = integer ? packed_pass(v, &d[0], true) : 0;
+            int mode = integer ? PACKED_SUM : f->op == AMP_IMAGE_ERODE ? PACKED_ERODE : PACKED_DILATE;
+            int packed = (integer || (!sum && border_codes(&d[0]))) ? packed_pass(v, &d[0], mode) : 0;
             if (packed) return amp__filter_record(v, d, packed, NULL, 0);
             if (sub) {
                 /* erode and dilate of 8 bits into 8 bits in 16-bit floats, on devices with them */
@@ -457,7 +472,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
     default: /* 16 x 16 invocations, POINT_ROWS texels each */
         d[0].shader = AMP__SHADER_POINTWISE;
         d[0].groups[1] = (uint32_t)((h + 16 * POINT_ROWS - 1) / (16 * POINT_ROWS));
-        packed_pass(v, &d[0], false);
+        packed_pass(v, &d[0], PACKED_POINTWISE);
         break;
     }
     return amp__filter_record(v, d, 1, NULL, 0);
