@@ -20,7 +20,8 @@ vec4 start() { return vec4(MODE == 0 ? 0.0 : MODE == 1 ? 1e38 : -1e38); }
 // chain.c's integer_sum): the texels enter as their codes and the weights are the
 // W_k, so the sums are integers, exact in floats (at most 255 S^2 < 2^16), and the
 // result is the nearest code to the sum n / T (T = S^2), halves up, as OpenCV's 8-bit
-// filters round (filter.glsl's nearest_code), as a float.
+// filters round: floor((2n + T) / 2T), the high word of (2n + T) * ceil(2^32 / 2T)
+// (P.counts.y, .z), exact while 2n + T < 2^32 / 2T (here at most 511 T), as a float.
 // (Rounded in floats through the mantissa instead, (x + 1.5 * 2^23) - 1.5 * 2^23,
 // NVIDIA's compiler folded the pair away, "precise" or not.)
 bool integer_sums() { return (FLAGS & FLAG_INTEGER) != 0; }
@@ -28,7 +29,9 @@ vec4 codes(vec4 t) { return floor(t * 255.0 + 0.5); } // an 8-bit texel's codes
 vec4 value(vec4 t) { return integer_sums() ? codes(t) : t; }
 vec4 rounded_code(uvec4 n)
 {
-    return uintBitsToFloat(nearest_code(n) | 0x4B000000u) - 8388608.0; // 2^23 + code, less 2^23
+    uvec4 code, low;
+    umulExtended(2u * n + uint(P.counts.y), uvec4(uint(P.counts.z)), code, low);
+    return uintBitsToFloat(code | 0x4B000000u) - 8388608.0; // 2^23 + code, less 2^23
 }
 
 // The end of a pass: sharpen's mix with the original or an integer sum's rounding, then

@@ -184,12 +184,12 @@ vec4 program_step(vec4 c, int i, int word)
 }
 
 // A raw result (in the source's components) as the destination takes it: the pointwise
-// program, then the destination's components, rounded to its codes. exact: the raw result is a
-// code of the destination's already (raw * DST_LEVELS an integer but for a float's
-// rounding: a texel of a source of the same codes, or a code the pass rounded to), so
-// where no pointwise op follows it only goes a quarter step up, where amp_quantize_unorm
-// leaves a code, not through the rounding (which took 9 us of a 4K gaussian 5 x 5's 68
-// on an H200).
+// program, then the destination's components, rounded to its codes. exact: the raw
+// result is a code of the destination's already (raw * DST_LEVELS an integer but for a
+// float's rounding: a texel of a source of the same codes, or a code the pass rounded
+// to), so where no pointwise op follows it only goes a quarter step up, where
+// amp_quantize_unorm leaves a code, not through the rounding (which took 9 us of a 4K
+// gaussian 5 x 5's 68 on an H200).
 vec4 finished(vec4 raw, bool exact)
 {
     if ((FLAGS & FLAG_QUANTIZE_RAW) != 0) raw = quantize(raw, MID_LEVELS);
@@ -218,17 +218,6 @@ vec4 finished(vec4 raw, bool exact)
 // Stores a raw result at p (finished's).
 void store(ivec2 p, vec4 raw, bool exact) { imageStore(dst, p, finished(raw, exact)); }
 void store(ivec2 p, vec4 raw) { store(p, raw, false); }
-
-// Integer sums (conv.glsl's and packed.comp's): the nearest integer to n / T, halves up,
-// as OpenCV's 8-bit filters round: floor((2n + T) / 2T), the high word of
-// (2n + T) * ceil(2^32 / 2T) (T and the multiplier in P.counts.y, .z), exact while
-// 2n + T < 2^32 / 2T (here at most 511 T).
-uvec4 nearest_code(uvec4 n)
-{
-    uvec4 code, low;
-    umulExtended(2u * n + uint(P.counts.y), uvec4(uint(P.counts.z)), code, low);
-    return code;
-}
 
 // Whether a result that is one of the source's texels (a minimum, maximum or median of
 // them) is a code of the destination's (store's exact).

@@ -16,8 +16,8 @@
 // or maximum of four texels at once in a uvec4 (a word a texel). lavapipe runs both sides of a branch that its
 // lanes take differently, so the few quads at the left and right edges, whose windows
 // need the border, are a pass of their own (PASS 1) and the others (PASS 0) have none.
-// P.counts.x: the quads of a row; .y, .z: T and ceil(2^32 / 2T) (MODE 1) or log2(T)
-// (MODE 2); .w: the quad where the result begins.
+// P.counts.x: the quads of a row; .y: T (MODE 1, 2); .z: log2(T) (MODE 2)
+// .w: the quad where the result begins.
 #extension GL_EXT_control_flow_attributes : require
 #include "filter.glsl"
 layout(local_size_x = 64, local_size_y = 1) in;
@@ -83,9 +83,19 @@ void row_of(int x0, int y, out uvec4 h[4])
     }
 }
 
-// Four texels' codes from their sums n, the nearest integers to n / T (halves up): by
-// the multiply-high of filter.glsl's nearest_code a half at a time, or for T = 2^s both
-// halves at once, (n + T / 2) >> s.
+// A code from the sum n of a 16-bit half: floor((n + T / 2 + 1 / 4) / T) in floats.
+// n / T + 1 / 2 is an integer or at least 1 / 2T from one, so a quarter of that added
+// leaves 1 / 4T (>= 2^-10) each side, and the float's error is at most 255 * 2^-23
+// (checked for every n and S on the host). Twice as fast on lavapipe as the multiply-high
+// of filter.glsl's nearest_code (a 4K box 5 x 5: 145 -> 72-82 ms).
+uvec4 code_of(uvec4 n)
+{
+    float t = float(P.counts.y);
+    return uvec4(floor((vec4(n) + (0.5 * t + 0.25)) * (1.0 / t)));
+}
+
+// Four texels' codes from their sums n, the nearest integers to n / T (halves up): a
+// half at a time, or for T = 2^s both halves at once, (n + T / 2) >> s.
 uvec4 codes_of(uvec4 lo, uvec4 hi)
 {
     if (MODE == 2) {
@@ -94,8 +104,8 @@ uvec4 codes_of(uvec4 lo, uvec4 hi)
         hi = ((hi + half_t * 0x10001u) >> P.counts.z) & LOW;
         return lo | (hi << 8);
     }
-    return nearest_code(lo & 0xffffu) | (nearest_code(hi & 0xffffu) << 8) | (nearest_code(lo >> 16) << 16) |
-           (nearest_code(hi >> 16) << 24);
+    return code_of(lo & 0xffffu) | (code_of(hi & 0xffffu) << 8) | (code_of(lo >> 16) << 16) |
+           (code_of(hi >> 16) << 24);
 }
 
 void main()
