@@ -1,8 +1,9 @@
 #version 450
 // Filters of 8-bit RGBA images on CPU devices (lavapipe), on buffers: the copy and the
 // pointwise filters (MODE 0), the integer sums (conv.glsl's: gaussians and boxes of
-// weights W_k / S; MODE 1, or 2 where T = S^2 is a power of two), erode (MODE 3) and
-// dilate (4). lavapipe fetches and
+// weights W_k / S; MODE 1, or 2 where T = S^2 is a power of two), erode (MODE 3),
+// dilate (4), the other sums in floats (5) and sharpen (6), of radius up to R_MAX.
+// lavapipe fetches and
 // stores a texel of an image through its sampling code: a 4K RGBA8 copy took 52 ms as
 // texelFetch and imageStore, 11 ms as loads and stores of four texels of a buffer. So
 // pass.c copies the source image into a buffer (a memcpy on a CPU device: 2.5 ms for 4K
@@ -12,10 +13,12 @@
 // An invocation takes one quad (MODE 0) or a column of PACKED_STRIP quads (sums), which
 // it walks down taking each input row's horizontal sums once, the last 2r + 1 of them in
 // a ring of registers. The sums add two channels at once in the halves of a word (R and
-// B, G and A): at most 255 S^2 < 2^16; erode and dilate take each channel's minimum
-// or maximum of four texels at once in a uvec4 (a word a texel). lavapipe runs both sides of a branch that its
+// B, G and A): at most 255 S^2 < 2^16; erode, dilate and the float sums take each
+// channel of four texels at once in a uvec4 or vec4 (a word a texel; the ring keeps
+// floats as their bits). lavapipe runs both sides of a branch that its
 // lanes take differently, so the few quads at the left and right edges, whose windows
-// need the border, are a pass of their own (PASS 1) and the others (PASS 0) have none.
+// need the border, are a pass of their own (PASS 1) and the others (PASS 0), which read
+// their row's quads from Q to the left to Q to the right (Q = ceil(r / 4)), have none.
 // P.counts.x: the quads of a row; .y: T (MODE 1, 2); .z: log2(T) (MODE 2)
 // .w: the quad where the result begins.
 #extension GL_EXT_control_flow_attributes : require
@@ -24,14 +27,20 @@ layout(local_size_x = 64, local_size_y = 1) in;
 layout(set = 0, binding = 3, std430) buffer Quads { uvec4 q[]; } B;
 
 #define PACKED_STRIP 16 // rows an invocation of a sum walks down (chain.c's PACKED_STRIP)
-#define R_MAX 4         // the largest radius of a sum (chain.c's TILE_RADIUS)
+#define R_MAX 8         // the largest radius (chain.c's PACKED_RADIUS)
+#define Q_MAX 2         // the quads each side that a window of R_MAX reaches
 #define LOW 0x00ff00ffu // R and B of a texel; G and A are the same bits 8 up
 
 int pitch() { return P.counts.x; }
 int radius() { return MODE == 0 ? 0 : RADIUS; }
-// The first quad from the left whose window reaches past the right edge (chain.c's
-// packed_edge): quads 1 up to it are PASS 0's.
-int right_edge() { return max((P.size.x - 4 - radius()) / 4 + 1, 1); }
+int quads_aside() { return (radius() + 3) / 4; } // Q
+// The first quad from the left whose window reaches past the right edge, or Q if that is
+// less (chain.c's packed_edge): quads Q up to it are PASS 0's.
+int right_edge()
+{
+    int r = radius();
+    return max(P.size.x >= 4 + r ? (P.size.x - 4 - r) / 4 + 1 : 1, quads_aside());
+}
 uint border_code() { return packUnorm4x8(P.border_value); } // whole codes (chain.c's integer_sum)
 
 // The texel at column x and row y, through the border.
@@ -51,35 +60,55 @@ uvec4 program(uvec4 t)
     return t;
 }
 
-uint weight(int k) { k = abs(k); return uint(P.weights[k >> 2][k & 3]); }
+float weight(int k) { k = abs(k); return P.weights[k >> 2][k & 3]; }
 
-bool sums() { return MODE == 1 || MODE == 2; }
+bool integer_sums() { return MODE == 1 || MODE == 2; }
+bool float_sums() { return MODE == 5 || MODE == 6; }
 uvec4 take(uvec4 acc, uvec4 v) { return MODE == 3 ? min(acc, v) : max(acc, v); } // erode, dilate
+// One step of a row's or column's results h with the values a at offset k, both as the
+// ring holds them: integer sums of R and B (h[0]) and of G and A (h[1]), or each
+// channel's minimum, maximum or float sum (floats as their bits).
+void step(inout uvec4 h[4], uvec4 a[4], int k, bool first)
+{
+    [[unroll]] for (int c = 0; c < 4; c++) {
+        if (integer_sums() && c < 2) {
+            h[c] = (first ? uvec4(0u) : h[c]) + uint(weight(k)) * a[c];
+        } else if (float_sums()) {
+            vec4 acc = first ? vec4(0.0) : uintBitsToFloat(h[c]);
+            h[c] = floatBitsToUint(acc + weight(k) * uintBitsToFloat(a[c]));
+        } else if (!integer_sums()) {
+            h[c] = first ? a[c] : take(h[c], a[c]);
+        }
+    }
+}
 
-// Row y's horizontal results at the quad from column x0 into the ring's last row h: sums
-// for R and B (h[0]) and G and A (h[1]), or each channel's minimum or maximum (h[0..3]).
+// Row y's horizontal results at the quad from column x0 into the ring's last row h.
 void row_of(int x0, int y, out uvec4 h[4])
 {
-    int r = radius();
-    uint t[12]; // columns x0 - 4 .. x0 + 7
+    int r = radius(), q = quads_aside(), base = 4 * Q_MAX;
+    uint t[4 + 8 * Q_MAX]; // columns x0 - 4 Q_MAX .. x0 + 3 + 4 Q_MAX
     if (PASS == 1) {
-        [[unroll]] for (int m = 0; m < 12; m++)
-            if (m >= 4 - r && m < 8 + r) t[m] = texel(x0 - 4 + m, y);
-    } else { // the quad and its neighbours, all inside the image's columns
+        [[unroll]] for (int m = 0; m < 4 + 8 * Q_MAX; m++)
+            if (m >= base - r && m < base + 4 + r) t[m] = texel(x0 - base + m, y);
+    } else { // the quads from q to the left to q to the right, all inside the image's columns
         int row = border_at(y, P.size.y, BORDER), at = max(row, 0) * pitch() + (x0 >> 2);
-        uvec4 c = B.q[at], left = B.q[at - 1], right = B.q[at + 1];
-        t = uint[12](left.x, left.y, left.z, left.w, c.x, c.y, c.z, c.w, right.x, right.y, right.z, right.w);
+        [[unroll]] for (int j = -Q_MAX; j <= Q_MAX; j++) {
+            if (abs(j) > q) continue;
+            uvec4 u = B.q[at + j];
+            [[unroll]] for (int m = 0; m < 4; m++) t[base + 4 * j + m] = u[m];
+        }
         if (BORDER == BORDER_CONSTANT)
-            [[unroll]] for (int m = 0; m < 12; m++) t[m] = row < 0 ? border_code() : t[m];
+            [[unroll]] for (int m = 0; m < 4 + 8 * Q_MAX; m++) t[m] = row < 0 ? border_code() : t[m];
     }
-    h[0] = h[1] = h[2] = h[3] = uvec4(0u);
     [[unroll]] for (int k = -R_MAX; k <= R_MAX; k++) {
         if (abs(k) > r) continue;
-        uvec4 a = uvec4(t[4 + k], t[5 + k], t[6 + k], t[7 + k]);
+        uvec4 a = uvec4(t[base + k], t[base + 1 + k], t[base + 2 + k], t[base + 3 + k]), s[4];
+        // the texels' channels: R and B, G and A for the integer sums, else one each
         [[unroll]] for (int c = 0; c < 4; c++) {
-            if (sums() && c < 2) h[c] += weight(k) * ((a >> (8 * c)) & LOW);
-            else if (!sums()) h[c] = k == -r ? (a >> (8 * c)) & 0xffu : take(h[c], (a >> (8 * c)) & 0xffu);
+            s[c] = (a >> (8 * c)) & (integer_sums() ? LOW : 0xffu);
+            if (float_sums()) s[c] = floatBitsToUint(vec4(s[c]));
         }
+        step(h, s, k, k == -r);
     }
 }
 
@@ -108,10 +137,23 @@ uvec4 codes_of(uvec4 lo, uvec4 hi)
            (code_of(hi >> 16) << 24);
 }
 
+// The codes of four texels from a float sum of codes of each channel (sharpen: mixed
+// with the texels first), rounded as amp_quantize_unorm rounds.
+uvec4 float_codes(uvec4 v[4], int qx, int y)
+{
+    uvec4 c = uvec4(0u), center = MODE == 6 ? B.q[y * pitch() + qx] : uvec4(0u);
+    [[unroll]] for (int ch = 0; ch < 4; ch++) {
+        vec4 s = uintBitsToFloat(v[ch]);
+        if (MODE == 6) s = P.f.x * vec4((center >> (8 * ch)) & 0xffu) + P.f.y * s;
+        c |= uvec4(clamp(floor(s + 0.5), 0.0, 255.0)) << (8 * ch);
+    }
+    return c;
+}
+
 void main()
 {
-    int r = radius(), e = int(gl_GlobalInvocationID.x);
-    int qx = MODE == 0 ? e : PASS == 0 ? e + 1 : e == 0 ? 0 : right_edge() + e - 1;
+    int r = radius(), e = int(gl_GlobalInvocationID.x), q = quads_aside();
+    int qx = MODE == 0 ? e : PASS == 0 ? e + q : e < q ? e : right_edge() + e - q;
     int y0 = int(gl_GlobalInvocationID.y) * (MODE == 0 ? 1 : PACKED_STRIP);
     if (qx >= (MODE != 0 && PASS == 0 ? right_edge() : pitch()) || y0 >= P.size.w) return;
     uvec4 ring[2 * R_MAX + 1][4]; // the last 2 R_MAX + 1 rows' results, the newest last
@@ -129,13 +171,11 @@ void main()
             uvec4 v[4];
             [[unroll]] for (int i = 0; i <= 2 * R_MAX; i++) {
                 int k = i - 2 * R_MAX + r; // the row's offset from the output's
-                if (k < -r) continue;
-                [[unroll]] for (int ch = 0; ch < 4; ch++) {
-                    if (sums() && ch < 2) v[ch] = (k == -r ? uvec4(0u) : v[ch]) + weight(k) * ring[i][ch];
-                    else if (!sums()) v[ch] = k == -r ? ring[i][ch] : take(v[ch], ring[i][ch]);
-                }
+                if (k >= -r) step(v, ring[i], k, k == -r);
             }
-            c = sums() ? codes_of(v[0], v[1]) : v[0] | (v[1] << 8) | (v[2] << 16) | (v[3] << 24);
+            c = integer_sums() ? codes_of(v[0], v[1])
+                : float_sums() ? float_codes(v, qx, y)
+                               : v[0] | (v[1] << 8) | (v[2] << 16) | (v[3] << 24);
         }
         if (y >= P.size.w) break;
         B.q[P.counts.w + y * pitch() + qx] = program(c);

@@ -29,6 +29,7 @@
 #define MMA_GROUP 256    /* and its work group's invocations (its GROUP) */
 #define MMA_SHARED 20736 /* and the bytes of shared memory it declares */
 #define PACKED_STRIP 16  /* packed.comp's PACKED_STRIP: rows an invocation of a sum walks down */
+#define PACKED_RADIUS 8   /* and its largest radius (its R_MAX) */
 #define PACKED_GROUP_X 64 /* and its work group */
 #define PACKED_GROUP_Y 1
 
@@ -57,15 +58,22 @@ void amp__filter_force_gpu_paths(bool on) { atomic_store(&force_gpu, on); }
  * CPU device, unless a test forces them. */
 static bool gpu_paths(const amp_accelerator_view *v) { return !amp__device_is_cpu(v->dev) || atomic_load(&force_gpu); }
 
-/* packed.comp's first quad from the left whose sum of radius r reaches past the right
- * edge of an image w wide (its right_edge): quads 1 up to it are its first pass's. */
-static int packed_edge(int w, int r) { return w >= 4 + r ? (w - 4 - r) / 4 + 1 : 1; }
+/* packed.comp's first quad from the left whose window of radius r reaches past the right
+ * edge of an image w wide, or the quads its window reaches each side if that is more
+ * (its right_edge): quads from those up to it are its first pass's. */
+static int packed_edge(int w, int r)
+{
+    int edge = w >= 4 + r ? (w - 4 - r) / 4 + 1 : 1;
+    return edge > (r + 3) / 4 ? edge : (r + 3) / 4;
+}
 
 /* packed.comp's modes */
 #define PACKED_POINTWISE 0
 #define PACKED_SUM 1 /* 2 where T is a power of two */
 #define PACKED_ERODE 3
 #define PACKED_DILATE 4
+#define PACKED_FLOAT_SUM 5
+#define PACKED_SHARPEN 6
 
 /* Makes d a pass of packed.comp on v's device where it can be one: a CPU device (lavapipe,
  * 4K RGBA8 on 2 cores: copy filter 53 -> 18 ms, gaussian 5 x 5 169 -> 51 ms), from an
@@ -96,11 +104,11 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
     uint32_t t = (uint32_t)d->params.counts[1]; /* T: a power of two rounds by a shift */
     d->spec.mode = mode == PACKED_SUM && !(t & (t - 1)) ? PACKED_SUM + 1 : mode;
     for (int s = 0; d->spec.mode == PACKED_SUM + 1 && (1u << s) <= t; s++) d->params.counts[2] = s;
-    int edge = packed_edge(w, d->spec.radius);
+    int edge = packed_edge(w, d->spec.radius), aside = (d->spec.radius + 3) / 4;
     d[1] = d[0];
     d[1].spec.pass = 1;
-    d[0].groups[0] = (uint32_t)(edge - 1 + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
-    d[1].groups[0] = (uint32_t)(1 + quads - edge + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
+    d[0].groups[0] = (uint32_t)(edge - aside + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
+    d[1].groups[0] = (uint32_t)(aside + quads - edge + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
     return 2;
 }
 
@@ -370,12 +378,13 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         /* the weights: in the parameter block up to radius 63, else in the scratch buffer */
         size_t wsize = sum && r >= 64 ? (size_t)(r + 1) * sizeof(float) : 0;
         if (sum && r < 64) memcpy(d[0].params.weights, weights, (size_t)(r + 1) * sizeof(float));
+        bool integer = r <= TILE_RADIUS && sum && integer_sum(&d[0], f, weights);
+        int mode = integer ? PACKED_SUM : f->op == AMP_IMAGE_ERODE ? PACKED_ERODE : f->op == AMP_IMAGE_DILATE
+            ? PACKED_DILATE : f->op == AMP_IMAGE_SHARPEN ? PACKED_SHARPEN : PACKED_FLOAT_SUM;
+        int packed = r <= PACKED_RADIUS && border_codes(&d[0]) ? packed_pass(v, &d[0], mode) : 0;
+        if (packed) return amp__filter_record(v, d, packed, NULL, 0);
         if (r <= TILE_RADIUS) {
-            bool integer = sum && integer_sum(&d[0], f, weights);
             int sub = subgroup_pass(v, f, r);
-            int mode = integer ? PACKED_SUM : f->op == AMP_IMAGE_ERODE ? PACKED_ERODE : PACKED_DILATE;
-            int packed = (integer || (!sum && border_codes(&d[0]))) ? packed_pass(v, &d[0], mode) : 0;
-            if (packed) return amp__filter_record(v, d, packed, NULL, 0);
             if (sub) {
                 /* erode and dilate of 8 bits into 8 bits in 16-bit floats, on devices with them */
                 bool half = !sum && eight_bits(&d[0].spec) && v->dev->float16;
