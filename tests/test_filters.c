@@ -138,13 +138,16 @@ static bool load_expected(const char *file, expected *x)
 }
 
 /* Whether filter f from src into dst is an integer sum (filter.h's accuracy paragraph):
- * OpenCV's bytes exactly on every device, not within its case's tolerance. */
+ * OpenCV's bytes exactly on every device, not within its case's tolerance. Gaussians up
+ * to radius 63, where a constant border is 0 (OpenCV's); boxes up to 9 x 9, where it is
+ * whole codes. */
 static bool integer_case(const amp_image_filter *f, const char *src, const char *dst)
 {
-    bool sum = (f->op == AMP_IMAGE_GAUSSIAN && f->radius >= 1 && f->radius <= 2 && f->sigma == 0) ||
-               (f->op == AMP_IMAGE_BOX && f->radius >= 1 && f->radius <= 4);
+    int r = f->radius > 0 ? f->radius : f->sigma > 0 ? ((int)lround(f->sigma * 6 + 1) | 1) / 2 : 2;
+    bool sum = (f->op == AMP_IMAGE_GAUSSIAN && r <= 63) || (f->op == AMP_IMAGE_BOX && f->radius >= 1 && f->radius <= 4);
     for (int c = 0; c < 4 && f->border == AMP_BORDER_CONSTANT; c++)
-        sum &= f->border_value[c] * 255.0f == floorf(f->border_value[c] * 255.0f);
+        sum &= f->op == AMP_IMAGE_GAUSSIAN ? f->border_value[c] == 0
+                                           : f->border_value[c] * 255.0f == floorf(f->border_value[c] * 255.0f);
     return sum && strcmp(src, "u8") == 0 && strcmp(dst, "u8") == 0;
 }
 
@@ -418,6 +421,24 @@ static bool border_coord(int b, int L, int *v)
  * take conv_block.comp on CPU devices, edges and partial blocks included; radii 9 to 16
  * of 8 bits into 8 bits take conv_mma.comp on GPUs with cooperative matrices (strips of
  * 32 columns, walks of 256 rows: partial ones at the right and bottom edges). */
+/* The host's reference for OpenCV 4.6's GaussianBlur of 8-bit images (sigma > 0, radius
+ * < 70): its kernel (exp(-x^2 / 2 sigma^2) over the sum) quantized to 256ths from the
+ * outermost weight in, each rounded to the nearest (even) with its error carried to the
+ * next, the center what is left: k[0..radius], k[0] the center. */
+static void opencv_fixed_kernel(int radius, double sigma, int *k)
+{
+    double e[70], sum = 0, carry = 0;
+    for (int x = radius; x >= 1; x--) sum += e[x] = exp(-(double)x * x / (2 * sigma * sigma));
+    int rest = 256;
+    for (int x = radius; x >= 1; x--) {
+        double q = e[x] * (1 / (2 * sum + 1)) * 256 + carry;
+        k[x] = (int)nearbyint(q);
+        carry = q - k[x];
+        rest -= 2 * k[x];
+    }
+    k[0] = rest;
+}
+
 static void conv_check(amp_image_op op, int radius, float sigma, int w, int h, int comps, const char *dst_type)
 {
     amp_texture *src = sample_u8(comps, w, h), *dst = make_texture(dst_type, comps, amp_extent2(h, w), NULL);
@@ -436,26 +457,35 @@ static void conv_check(amp_image_op op, int radius, float sigma, int w, int h, i
         double worst = 0;
         int at = 0;
         /* a box of 8 bits into 8 bits but at the constant border (0.5 is no code): an
-           integer sum, the nearest code to the sum of codes over T, halves up, exactly */
-        bool integer = integer_case(&f, "u8", dst_type);
+           integer sum, the nearest code to the sum of codes over T, halves up, exactly; a
+           gaussian of 8 bits into 8 bits but there: OpenCV's fixed point, the codes
+           weighted by its integer kernel (W_k / 256) in both directions, n, to
+           (n + 2^15) >> 16, exactly */
+        bool integer = op == AMP_IMAGE_BOX && integer_case(&f, "u8", dst_type);
+        bool fixed = op == AMP_IMAGE_GAUSSIAN && u8 && b != AMP_BORDER_CONSTANT;
+        int fw[70];
+        if (fixed) opencv_fixed_kernel(radius, sigma, fw);
         long t = (2L * radius + 1) * (2L * radius + 1);
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++)
                 for (int c = 0; c < comps; c++) {
                     double acc = op == AMP_IMAGE_ERODE ? 2 : op == AMP_IMAGE_DILATE ? -1 : 0;
-                    long codes = 0;
+                    long codes = 0, fixed_sum = 0;
                     for (int j = -radius; j <= radius; j++) {
                         double row = op == AMP_IMAGE_ERODE ? 2 : op == AMP_IMAGE_DILATE ? -1 : 0;
+                        long fixed_row = 0;
                         for (int i = -radius; i <= radius; i++) {
                             int xs = x + i, ys = y + j;
                             bool ok = border_coord(b, w, &xs) & border_coord(b, h, &ys);
                             double v = ok ? in[((size_t)ys * w + xs) * comps + c] : 0.5;
                             codes += lround(v * 255);
+                            if (fixed) fixed_row += fw[abs(i)] * lround(v * 255);
                             row = op == AMP_IMAGE_ERODE ? fmin(row, v) : op == AMP_IMAGE_DILATE ? fmax(row, v)
                                                                                                 : row + wt[i + radius] * v;
                         }
                         acc = op == AMP_IMAGE_ERODE ? fmin(acc, row) : op == AMP_IMAGE_DILATE ? fmax(acc, row)
                                                                                             : acc + wt[j + radius] * row;
+                        if (fixed) fixed_sum += fw[abs(j)] * fixed_row;
                     }
                     if (op == AMP_IMAGE_SHARPEN) { /* amount 1: twice the texel less its blur */
                         acc = 2 * in[((size_t)y * w + x) * comps + c] - acc;
@@ -463,12 +493,13 @@ static void conv_check(amp_image_op op, int radius, float sigma, int w, int h, i
                     }
                     double d = fabs(acc - got[((size_t)y * w + x) * comps + c]);
                     if (integer) d = fabs((double)((2 * codes + t) / (2 * t)) / 255.0 - got[((size_t)y * w + x) * comps + c]);
+                    if (fixed) d = fabs((double)((fixed_sum + 32768) >> 16) / 255.0 - got[((size_t)y * w + x) * comps + c]);
                     if (d > worst) {
                         worst = d;
                         at = y * w + x;
                     }
                 }
-        if (!(worst <= (integer ? 1e-3 / 255 : tolerance))) {
+        if (!(worst <= (integer || fixed ? 1e-3 / 255 : tolerance))) {
             fprintf(stderr, "%s radius %d on %d x %d (%d components, into %s), border %d: differs from the host by %g at (%d, %d)\n",
                     amp_image_op_name(op), radius, w, h, comps, dst_type, b, worst, at % w, at / w);
             test_failures++;

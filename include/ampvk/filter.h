@@ -90,14 +90,16 @@
  * Accuracy against OpenCV 4.6 on 8-bit images: exact for invert, threshold, erode,
  * dilate, median, equalize, grayscale and nearest resize; within one level for the
  * others (OpenCV rounds through fixed point, ampvk computes in float), but for the
- * integer sums, exact on every device: 8-bit into 8-bit gaussians of radius 1 and 2
- * with the sigma derived (OpenCV's fixed kernels [1 2 1] / 4 and [1 4 6 4 1] / 16) and
- * boxes of radius 1 to 4 sum the codes in integers and round as OpenCV does (with a
- * constant border whose value is no whole code, they take floats). On GPUs,
- * blurs of 8 bits into 8 bits keep their intermediate sums in 16-bit floats, which
- * move a result by under a quarter of a level; where the GPU has tensor cores
- * (VK_NV_cooperative_matrix), gaussian, box and sharpen of radius 9 to 16 run on
- * them in one pass with 16-bit weights (a 4K sigma 5 blur on an H200: 0.13 ms).
+ * integer sums, exact on every device. 8-bit into 8-bit gaussians of any sigma and
+ * radius up to 63 take OpenCV's fixed-point kernel (its weights in 256ths, chosen as
+ * cv2.GaussianBlur chooses them) and sum the codes exactly, rounding as it does; with
+ * a constant border, where its value is 0 (OpenCV's). Boxes of radius 1 to 4 sum the
+ * codes in integers and round as OpenCV does (with a constant border whose value is no
+ * whole code, they take floats). On GPUs, other blurs of 8 bits into 8 bits keep their
+ * intermediate sums in 16-bit floats, which move a result by under a quarter of a
+ * level; where the GPU has tensor cores (VK_NV_cooperative_matrix), gaussians of
+ * radius 5 to 16 and box and sharpen of radius 9 to 16 run on them in one pass (a 4K
+ * sigma 5 blur on an H200: 0.13 ms).
  *
  * Chains. amp_image_filter_chain() runs filters one after another with the
  * intermediate images on the device, in textures of the source's type (the last

@@ -22,10 +22,11 @@ void main()
         if (outside(p)) return;
         ivec2 dir = ivec2(int(PASS == 1), int(PASS == 2));
         vec4 acc = start();
+        // pass 1 reads the source (its codes for fixed sums), pass 2 the rows
         if (inside(p - r * dir, p + r * dir))
-            for (int k = -r; k <= r; k++) acc = take(acc, texelFetch(src, p + k * dir, 0), k);
+            for (int k = -r; k <= r; k++) acc = take(acc, source(texelFetch(src, p + k * dir, 0)), k);
         else
-            for (int k = -r; k <= r; k++) acc = take(acc, fetch(p + k * dir), k);
+            for (int k = -r; k <= r; k++) acc = take(acc, source(fetch(p + k * dir)), k);
         if (PASS == 1) imageStore(dst, p, acc);
         else finish(p, acc);
         return;

@@ -25,8 +25,15 @@ vec4 start() { return vec4(MODE == 0 ? 0.0 : MODE == 1 ? 1e38 : -1e38); }
 // (Rounded in floats through the mantissa instead, (x + 1.5 * 2^23) - 1.5 * 2^23,
 // NVIDIA's compiler folded the pair away, "precise" or not.)
 bool integer_sums() { return (FLAGS & FLAG_INTEGER) != 0; }
+// OpenCV's 8-bit gaussians of any other size and sigma (FLAG_FIXED; chain.c): integer
+// weights W_k / 256 (its fixed-point kernels), the texels as their codes, so that every
+// sum is a multiple of 2^-16 below 256, exact in a float (24 bits), however the sum is
+// ordered; the result rounds as OpenCV's (n + 2^15) >> 16: floor(sum + 1/2).
+bool fixed_sums() { return (FLAGS & FLAG_FIXED) != 0; }
 vec4 codes(vec4 t) { return floor(t * 255.0 + 0.5); } // an 8-bit texel's codes
-vec4 value(vec4 t) { return integer_sums() ? codes(t) : t; }
+vec4 value(vec4 t) { return integer_sums() || fixed_sums() ? codes(t) : t; }
+// A texel a pass reads: the source's value, or in a second pass the first's rows as they are.
+vec4 source(vec4 t) { return PASS == 2 ? t : value(t); }
 vec4 rounded_code(uvec4 n)
 {
     uvec4 code, low;
@@ -40,8 +47,9 @@ vec4 rounded_code(uvec4 n)
 void finish(ivec2 p, vec4 acc)
 {
     vec4 c = integer_sums()  ? rounded_code(uvec4(acc)) * (1.0 / 255.0)
+             : fixed_sums() ? floor(acc + 0.5) * (1.0 / 255.0)
              : P.f.x != 0.0 ? P.f.x * texelFetch(orig, p, 0) + P.f.y * acc
                             : acc;
-    store(p, c, integer_sums() || (MODE != 0 && texel_exact()));
+    store(p, c, integer_sums() || fixed_sums() || (MODE != 0 && texel_exact()));
 }
 

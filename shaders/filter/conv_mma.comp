@@ -25,9 +25,11 @@
 // they overlap (docs/architecture.md has what was tried against that).
 //
 // Weights are 16-bit floats, the center one taking the others' rounding so that they sum
-// as the 32-bit ones (a flat image stays flat); against cv2.GaussianBlur on a 4K
-// photograph, sigma 5: 98.7% of the values equal, none off by more than 1 (conv_run:
-// 95.6%).
+// as the 32-bit ones (a flat image stays flat). Gaussians take OpenCV's fixed-point
+// kernel (FLAG_FIXED, from radius 5: chain.c's MMA_MIN_FIXED), exact as 16-bit floats,
+// and their row sums go into the column products as whole part and fraction: OpenCV's
+// bytes, at no measurable cost (4K sigma 5 on an H200: 0.129-0.131 ms against
+// 0.133-0.135; with the float kernel 98.7% of a photograph's values had been equal).
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_NV_cooperative_matrix : require
@@ -108,7 +110,7 @@ void write_block(ivec2 o, int i)
         ivec2 q = o + ivec2(col, 16 * i + row);
         vec4 acc = vec4(0.0);
         [[unroll]] for (int c = 0; c < SRC_N; c++) acc[c] = out_s[(c * 16 + row) * OS + col];
-        if (!outside(q)) finish(q, acc / SCALE);
+        if (!outside(q)) finish(q, fixed_sums() ? acc : acc / SCALE); // fixed sums: codes
     }
 }
 
@@ -152,9 +154,22 @@ void main()
                     h = coopMatMulAddNV(a, tk[k], h);
                 }
             }
-            HALF mid = HALF(h);
+            // fixed sums (conv.glsl): row sums are multiples of 1/256 below 256, exact as
+            // 32-bit floats but not as 16-bit ones, so their whole parts and their fractions
+            // (each exact as a 16-bit float) go through the products apart
+            FULL whole = h;
+            if (fixed_sums())
+                for (int e = 0; e < whole.length(); e++) whole[e] = floor(h[e]);
+            HALF mid = HALF(whole);
             [[unroll]] for (int t = 0; t < KC_MAX; t++)
                 if (t < KC) acc[t] = coopMatMulAddNV(tkt[KC - 1 - t], mid, acc[t]);
+            if (fixed_sums()) {
+                FULL part = h;
+                for (int e = 0; e < part.length(); e++) part[e] = h[e] - whole[e];
+                HALF frac = HALF(part);
+                [[unroll]] for (int t = 0; t < KC_MAX; t++)
+                    if (t < KC) acc[t] = coopMatMulAddNV(tkt[KC - 1 - t], frac, acc[t]);
+            }
             if (i >= 0) coopMatStoreNV(acc[0], out_s, uint(c * 16 * OS + 16 * j), uint(OS), false);
             [[unroll]] for (int t = 0; t + 1 < KC_MAX; t++) acc[t] = acc[t + 1];
             acc[KC_MAX - 1] = FULL(0.0);

@@ -27,7 +27,7 @@ void chunk(int c, bool every, ivec2 o, ivec2 dir, bool all_inside, inout vec4 ac
     [[unroll]] for (int m = 0; m < RUN; m++) {
         int j = c * RUN + m;
         ivec2 q = o + (j - r) * dir;
-        if (every || j < n) v[m] = all_inside ? texelFetch(src, q, 0) : fetch(q);
+        if (every || j < n) v[m] = source(all_inside ? texelFetch(src, q, 0) : fetch(q));
     }
     float w[2 * RUN - 1]; // w[d + RUN - 1]: the weight of offset c RUN + d - r
     [[unroll]] for (int d = 1 - RUN; d < RUN; d++) {

@@ -158,7 +158,7 @@ void main()
     for (int j = 0; j < w.rows + 2 * r; j++) {
         [[unroll]] for (int m = 0; m < WINDOW - 1; m++) h[m] = h[m + 1];
         int y = w.y0 - r + j; // the input row
-        vec4 t = column_texel(w, y);
+        vec4 t = value(column_texel(w, y));
         vec4 s = start();
         [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++)
             if (abs(k) <= r) s = take(s, k == 0 ? t : subgroupShuffle(t, lane_at(w, k)), k);

@@ -35,6 +35,7 @@
 #define FLAG_SIGNED 2       // sobel: keep the derivative's sign
 #define FLAG_CODES 4        // the source is unorm: levels.x codes
 #define FLAG_INTEGER 8      // conv.glsl: an integer sum (8 bits, integer weights)
+#define FLAG_FIXED 16       // conv.glsl: OpenCV's fixed-point 8-bit gaussian (weights W_k / 256)
 
 // The pass's structure, fixed when its pipeline is made (specialization constants,
 // src/filter/filter_internal.h's amp__filter_spec): the compiler folds away what a

@@ -23,6 +23,7 @@
 #define RUN_GROUP_Y 8
 #define POINT_ROWS 4 /* filter.glsl's POINT_ROWS: texels per invocation of pointwise.comp */
 #define MMA_MIN_RADIUS 9 /* conv_mma.comp's smallest radius (below, conv_run.comp is as fast) */
+#define MMA_MIN_FIXED 5  /* and for fixed sums, whose conv_run.comp rows are 32-bit (r 6: 0.137 ms against 0.118) */
 #define MMA_RADIUS 16    /* and its largest (its KC_MAX 3) */
 #define MMA_COLUMNS 32   /* and the columns of a work group's strip (its TW) */
 #define MMA_ROWS 256     /* and the rows it walks down the strip (128: 0.139-0.148 ms, 256: 0.137-0.138) */
@@ -178,9 +179,32 @@ static bool integer_sum(amp__filter_dispatch *d, const amp_image_filter *f, cons
 static bool mma_pass(const amp_accelerator_view *v, bool sum, const amp__filter_spec *s)
 {
     const VkPhysicalDeviceLimits *lim = &v->dev->props.limits;
-    return sum && s->radius >= MMA_MIN_RADIUS && s->radius <= MMA_RADIUS && eight_bits(s) &&
+    int least = s->flags & AMP__FLAG_FIXED ? MMA_MIN_FIXED : MMA_MIN_RADIUS;
+    return sum && s->radius >= least && s->radius <= MMA_RADIUS && eight_bits(s) &&
            v->dev->coop_matrix && lim->maxComputeSharedMemorySize >= MMA_SHARED &&
            lim->maxComputeWorkGroupInvocations >= MMA_GROUP && lim->maxComputeWorkGroupSize[0] >= MMA_GROUP;
+}
+
+/* Makes d, a gaussian (weights w[0..r]), OpenCV's fixed-point 8-bit gaussian where it can:
+ * from 8 bits into 8 bits, a border other than a constant one but 0 (OpenCV's constant
+ * border is 0 and the second of two passes reads it as a row of sums), of radius up to
+ * AMP__FIXED_RADIUS. Then the weights are its integers W_k over 256 and the sums of codes
+ * exact (conv.glsl; conv_mma.comp splits its 16-bit-float row sums in two): OpenCV's
+ * bytes for any sigma, where the float kernel was up to 2 levels off (sigma 1.5 on a
+ * photograph). True if it did. */
+static bool fixed_gaussian(amp__filter_dispatch *d, const amp_image_filter *f, float *w)
+{
+    int r = d->spec.radius, fixed[AMP__FIXED_RADIUS + 1];
+    bool zero = true;
+    for (int c = 0; c < 4; c++) zero &= d->params.border_value[c] == 0;
+    if (f->op != AMP_IMAGE_GAUSSIAN || !eight_bits(&d->spec) || r > AMP__FIXED_RADIUS ||
+        (d->spec.border == AMP_BORDER_CONSTANT && !zero))
+        return false;
+    amp__gaussian_fixed(r, f->sigma, fixed);
+    for (int k = 0; k <= r; k++) w[k] = (float)fixed[k] / 256.0f;
+    memcpy(d->params.weights, w, (size_t)(r + 1) * sizeof(float));
+    d->spec.flags |= AMP__FLAG_FIXED;
+    return true;
 }
 
 /* One pass: its leading filter (NULL: a copy) and the pointwise filters after it. */
@@ -379,6 +403,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         size_t wsize = sum && r >= 64 ? (size_t)(r + 1) * sizeof(float) : 0;
         if (sum && r < 64) memcpy(d[0].params.weights, weights, (size_t)(r + 1) * sizeof(float));
         bool integer = r <= TILE_RADIUS && sum && integer_sum(&d[0], f, weights);
+        bool fixed = !integer && fixed_gaussian(&d[0], f, weights);
         int mode = integer ? PACKED_SUM : f->op == AMP_IMAGE_ERODE ? PACKED_ERODE : f->op == AMP_IMAGE_DILATE
             ? PACKED_DILATE : f->op == AMP_IMAGE_SHARPEN ? PACKED_SHARPEN : PACKED_FLOAT_SUM;
         int packed = r <= PACKED_RADIUS && border_codes(&d[0]) ? packed_pass(v, &d[0], mode) : 0;
@@ -410,10 +435,10 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         /* two passes: the rows into a float texture, then its columns. Into an 8-bit
          * destination from a source of at most 16 bits the rows are 16-bit floats: their
          * 11-bit mantissa moves a result by under a quarter of an 8-bit level, for half
-         * the traffic of 32-bit rows */
+         * the traffic of 32-bit rows; but the fixed sums', exact sums of codes, are 32-bit */
         amp_texture *tmp = amp__filter_intermediate(v, amp_texture_extent(in),
                                                     AMP_MAKE_TYPE(AMP_SCALAR_FLOAT, d[0].spec.src_n),
-                                                    src.bits <= 16 && d[0].spec.dst_levels == 255.0f ? 16 : 32);
+                                                    src.bits <= 16 && d[0].spec.dst_levels == 255.0f && !fixed ? 16 : 32);
         if (!tmp) return amp_last_status();
         d[1] = d[0];
         d[0].dst = tmp;

@@ -56,6 +56,7 @@ typedef struct amp__filter_params {
 #define AMP__FLAG_SIGNED 2
 #define AMP__FLAG_CODES 4
 #define AMP__FLAG_INTEGER 8 /* an integer sum (conv.glsl; chain.c's integer_sum) */
+#define AMP__FLAG_FIXED 16  /* OpenCV's fixed-point 8-bit gaussian (conv.glsl; chain.c's fixed_gaussian) */
 
 /* ---- params.c ---- */
 /* True for filters that map one texel to one texel (fused into the pass before). */
@@ -67,6 +68,10 @@ AMP_HIDDEN amp_status amp__filter_check(const amp_image_filter *f, int index);
 AMP_HIDDEN int amp__filter_radius(const amp_image_filter *f, int src_bits);
 /* The gaussian's half kernel, w[0..radius] (offsets 0..radius), as cv2.getGaussianKernel. */
 AMP_HIDDEN void amp__gaussian_weights(int radius, double sigma, float *w);
+/* The same as the integers w[0..radius] over 256 that OpenCV's GaussianBlur of 8-bit
+ * images uses (its bit-exact fixed-point kernel); radius <= AMP__FIXED_RADIUS. */
+#define AMP__FIXED_RADIUS 63
+AMP_HIDDEN void amp__gaussian_fixed(int radius, double sigma, int *w);
 /* The border a filter uses (AMP_BORDER_DEFAULT resolved). */
 AMP_HIDDEN amp_border amp__filter_border(const amp_image_filter *f);
 /* Appends a pointwise filter to p's program; levels: the intermediate's codes. */

@@ -169,6 +169,34 @@ void amp__gaussian_weights(int radius, double sigma, float *w)
     for (int i = 0; i <= radius; i++) w[i] = (float)(exp(scale * i * i) / sum);
 }
 
+void amp__gaussian_fixed(int radius, double sigma, int *w)
+{
+    int n = 2 * radius + 1;
+    /* its tables for the sizes up to 9 when sigma is not given, in 256ths */
+    static const int small[5][5] = {{256}, {128, 64}, {96, 64, 16}, {72, 56, 28, 8}, {60, 51, 30, 13, 4}};
+    if (radius <= 4 && sigma <= 0) {
+        memcpy(w, small[radius], (size_t)(radius + 1) * sizeof *w);
+        return;
+    }
+    /* the kernel in doubles (sigma derived as 0.15 n + 0.35), each value at offset x from
+       the center exp(-x^2 / 2 sigma^2) times 1 over their sum (its order of operations),
+       then to 256ths from the outside in, each rounded (to even, cvRound) with the error
+       carried to the next, the center taking what is left so that they sum to 256.
+       radius <= AMP__FIXED_RADIUS. */
+    double sx = sigma > 0 ? sigma : n * 0.15 + 0.35, scale = -0.125 / (sx * sx), sum = 0, t[AMP__FIXED_RADIUS];
+    for (int i = 0; i < radius; i++) sum += t[i] = exp((double)((2 * i + 1 - n) * (2 * i + 1 - n)) * scale);
+    double inv = 1 / (sum * 2 + 1), err = 0;
+    int total = 0;
+    for (int i = 0; i < radius; i++) {
+        double v = t[i] * inv * 256 + err;
+        int k = (int)lrint(v);
+        err = v - k;
+        w[radius - i] = k;
+        total += 2 * k;
+    }
+    w[0] = 256 - total;
+}
+
 amp_border amp__filter_border(const amp_image_filter *f)
 {
     if (f->border != AMP_BORDER_DEFAULT) return f->border;
