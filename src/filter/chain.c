@@ -31,6 +31,9 @@
 #define MMA_SHARED 20736 /* and the bytes of shared memory it declares */
 #define PACKED_STRIP 16  /* packed.comp's PACKED_STRIP: rows an invocation of a sum walks down */
 #define PACKED_RADIUS 8   /* and its largest radius (its R_MAX) */
+#define PACKED_MIN_PIXELS (1 << 20) /* and the smallest image it is for (its pipelines take lavapipe
+                                       about 0.1 s more to make than the image paths': a 512 x 512
+                                       gaussian 5 x 5 saves 8 ms a call, a 4K one 120) */
 #define PACKED_GROUP_X 64 /* and its work group */
 #define PACKED_GROUP_Y 1
 
@@ -78,11 +81,12 @@ static int packed_edge(int w, int r)
 
 /* Makes d a pass of packed.comp on v's device where it can be one: a CPU device (lavapipe,
  * 4K RGBA8 on 2 cores: copy filter 53 -> 18 ms, gaussian 5 x 5 169 -> 51 ms), from an
- * 8-bit RGBA image into one of the same format and size (3 components too: such images
- * are RGBA), with the two copies of the image in one storage buffer. mode: the copy and
- * pointwise filters, an integer sum (rounded by a shift where T is a power of two),
- * erode or dilate; but the first, d[0] takes the quads whose window lies inside the
- * image's columns, d[1] those at the edges. The dispatches it made, or 0. */
+ * 8-bit RGBA image of a megapixel or more into one of the same format and size (RGB too
+ * where the device keeps it as RGBA), the two copies of the image in one storage buffer.
+ * mode: the copy and pointwise filters, an integer sum (rounded by a shift where T is a
+ * power of two), erode, dilate, a float sum or sharpen, up to PACKED_RADIUS; but for the
+ * first, d[0] takes the quads whose window lies inside the image's columns, d[1] those at
+ * the edges. The dispatches it made, or 0. */
 static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, int mode)
 {
     bool sum = mode != PACKED_POINTWISE;
@@ -91,7 +95,7 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
     uint64_t bytes = 2 * (uint64_t)quads * 16 * (uint64_t)h;
     if (gpu_paths(v) || in->vk != VK_FORMAT_R8G8B8A8_UNORM || out->vk != VK_FORMAT_R8G8B8A8_UNORM ||
         d->spec.src_n != d->spec.dst_n || w != d->params.size[2] || h != d->params.size[3] ||
-        bytes > v->dev->props.limits.maxStorageBufferRange)
+        (int64_t)w * h < PACKED_MIN_PIXELS || bytes > v->dev->props.limits.maxStorageBufferRange)
         return 0;
     d->shader = AMP__SHADER_PACKED;
     d->params.counts[0] = quads;
@@ -603,22 +607,26 @@ static amp_status prepare(amp_accelerator_view *view, const amp_image_filter *fi
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: the source's extent is %d x %d (width x height); it must "
                          "be at least 1 x 1", fn, src->dims[1], src->dims[0]);
     /* The pipelines depend on the types, the filters and their parameters, and for
-       conv_block.comp on the image's size: the same chain on a 16 x 16 texture (a
-       megapixel one, left uninitialized, where a filter would take conv_block.comp on
-       the image: on any large image when its size is not known), with resizes to 8 x 8
-       of the same interpolation, makes them all. */
+       conv_block.comp and packed.comp on the image's size: the same chain on a 16 x 16
+       texture (a megapixel one, left uninitialized, where a pass would take one of them
+       on the image: on any large image when its size is not known), with resizes to 8 x 8
+       of the same interpolation, makes them all. packed.comp: any pass from an 8-bit
+       RGBA image on a CPU device. */
     if (!view && !(view = amp_default_view())) return amp_last_status();
     amp_image_filter small[MAX_CHAIN];
     memcpy(small, filters, (size_t)count * sizeof *small);
-    bool big = false;
+    bool packed = !gpu_paths(view) && bits == 8 && amp_type_scalar(type) == AMP_SCALAR_UNORM &&
+                  amp_type_components(type) == 4, big = packed && !src;
     if (src) { /* the passes' leading filters at their destinations' sizes */
         group g[MAX_CHAIN];
         int n = 0;
         amp_status st = plan(filters, count, *src, amp_type_components(type), (amp_extent){0}, g, &n);
         if (st != AMP_OK) return st;
-        for (int j = 0; j < n; j++)
-            big |= g[j].lead && block_pass(view, g[j].lead, amp__filter_radius(g[j].lead, bits),
-                                           (int64_t)g[j].out_extent.dims[0] * g[j].out_extent.dims[1]);
+        for (int j = 0; j < n; j++) {
+            int64_t pixels = (int64_t)g[j].out_extent.dims[0] * g[j].out_extent.dims[1];
+            big |= (g[j].lead && block_pass(view, g[j].lead, amp__filter_radius(g[j].lead, bits), pixels)) ||
+                   (packed && pixels >= PACKED_MIN_PIXELS);
+        }
     }
     for (int i = 0; i < count; i++) {
         if (!src) big |= block_pass(view, &small[i], amp__filter_radius(&small[i], bits), BLOCK_MIN_PIXELS);
