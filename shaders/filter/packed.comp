@@ -1,26 +1,27 @@
 #version 450
 // Filters of 8-bit RGBA images on CPU devices (lavapipe), on buffers: the copy and the
 // pointwise filters (MODE 0), the integer sums (conv.glsl's: gaussians and boxes of
-// weights W_k / S; MODE 1, or 2 where T = S^2 is a power of two), erode (MODE 3),
-// dilate (4), the other sums in floats (5) and sharpen (6), of radius up to R_MAX.
-// lavapipe fetches and
-// stores a texel of an image through its sampling code: a 4K RGBA8 copy took 52 ms as
-// texelFetch and imageStore, 11 ms as loads and stores of four texels of a buffer. So
-// pass.c copies the source image into a buffer (a memcpy on a CPU device: 2.5 ms for 4K
-// RGBA8), runs this on it, and copies the result into the destination image. The
-// buffer's first half holds the source and its second half the result, row after row of
-// quads (four texels, a uvec4, each as the images hold it: R | G << 8 | B << 16 | A << 24).
-// An invocation takes one quad (MODE 0) or a column of PACKED_STRIP quads (sums), which
-// it walks down taking each input row's horizontal sums once, the last 2r + 1 of them in
-// a ring of registers. The sums add two channels at once in the halves of a word (R and
-// B, G and A): at most 255 S^2 < 2^16; erode, dilate and the float sums take each
+// weights W_k / S; MODE 1, or 2 where T = S^2 is a power of two), erode (MODE 3), dilate
+// (4), the other sums in floats (5: OpenCV's fixed-point gaussians among them) and
+// sharpen (6), of radius up to R_MAX. lavapipe fetches and stores a texel of an image
+// through its sampling code: a 4K RGBA8 copy took 52 ms as texelFetch and imageStore,
+// 11 ms as loads and stores of four texels of a buffer. So pass.c copies the source image
+// into a buffer (a memcpy on a CPU device: 2.5 ms for 4K RGBA8), runs this on it, and
+// copies the result into the destination image. The buffer's first half holds the source
+// and its second half the result, row after row of quads (four texels, a uvec4, each as
+// the images hold it: R | G << 8 | B << 16 | A << 24).
+//
+// An invocation takes one quad (MODE 0) or a column of PACKED_STRIP quads, which it walks
+// down taking each input row's horizontal results once, the last 2r + 1 of them in a
+// ring of registers. The integer sums add two channels at once in the halves of a word
+// (R and B, G and A): at most 255 S^2 < 2^16; erode, dilate and the float sums take each
 // channel of four texels at once in a uvec4 or vec4 (a word a texel; the ring keeps
-// floats as their bits). lavapipe runs both sides of a branch that its
-// lanes take differently, so the few quads at the left and right edges, whose windows
-// need the border, are a pass of their own (PASS 1) and the others (PASS 0), which read
-// their row's quads from Q to the left to Q to the right (Q = ceil(r / 4)), have none.
-// P.counts.x: the quads of a row; .y: T (MODE 1, 2); .z: log2(T) (MODE 2)
-// .w: the quad where the result begins.
+// floats as their bits). lavapipe runs both sides of a branch that its lanes take
+// differently, so the few quads at the left and right edges, whose windows need the
+// border, are a pass of their own (PASS 1), and the others (PASS 0), which read their
+// row's quads from Q to the left to Q to the right (Q = ceil(r / 4)), test nothing.
+// P.counts.x: the quads of a row; .y: T (MODE 1, 2); .z: log2(T) (MODE 2); .w: the quad
+// where the result begins.
 #extension GL_EXT_control_flow_attributes : require
 #include "filter.glsl"
 layout(local_size_x = 64, local_size_y = 1) in;
@@ -41,7 +42,7 @@ int right_edge()
     int r = radius();
     return max(P.size.x >= 4 + r ? (P.size.x - 4 - r) / 4 + 1 : 1, quads_aside());
 }
-uint border_code() { return packUnorm4x8(P.border_value); } // whole codes (chain.c's integer_sum)
+uint border_code() { return packUnorm4x8(P.border_value); } // whole codes (chain.c's border_codes)
 
 // The texel at column x and row y, through the border.
 uint texel(int x, int y)
@@ -115,8 +116,8 @@ void row_of(int x0, int y, out uvec4 h[4])
 // A code from the sum n of a 16-bit half: floor((n + T / 2 + 1 / 4) / T) in floats.
 // n / T + 1 / 2 is an integer or at least 1 / 2T from one, so a quarter of that added
 // leaves 1 / 4T (>= 2^-10) each side, and the float's error is at most 255 * 2^-23
-// (checked for every n and S on the host). Twice as fast on lavapipe as the multiply-high
-// of filter.glsl's nearest_code (a 4K box 5 x 5: 145 -> 72-82 ms).
+// (checked for every n and S on the host). Twice as fast on lavapipe as conv.glsl's
+// multiply-high (rounded_code; a 4K box 5 x 5: 145 -> 72-82 ms).
 uvec4 code_of(uvec4 n)
 {
     float t = float(P.counts.y);

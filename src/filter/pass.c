@@ -364,11 +364,12 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
         vkCmdDispatch(cmd, fd[i].groups[0], fd[i].groups[1], 1);
         v->stats.dispatches++;
     }
-    if (r != AMP_OK) return r;
-    buffer_barrier(cmd, buf, half, half, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-    r = amp__texture_buffer_copy(fd->dst, v, buf, half, row, true);
-    amp__profile_end(b, timing);
+    if (r == AMP_OK) {
+        buffer_barrier(cmd, buf, half, half, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+        r = amp__texture_buffer_copy(fd->dst, v, buf, half, row, true);
+    }
+    amp__profile_end(b, timing); /* on every path: the span's queries come in pairs */
     return r;
 }
 
