@@ -20,8 +20,8 @@
 // differently, so the few quads at the left and right edges, whose windows need the
 // border, are a pass of their own (PASS 1), and the others (PASS 0), which read their
 // row's quads from Q to the left to Q to the right (Q = ceil(r / 4)), test nothing.
-// P.counts.x: the quads of a row; .y: T (MODE 1, 2); .z: log2(T) (MODE 2); .w: the quad
-// where the result begins.
+// P.counts.x: the quads of a row; .y: T (MODE 1, 2); .w: the quad where the result
+// begins.
 #extension GL_EXT_control_flow_attributes : require
 #include "filter.glsl"
 layout(local_size_x = 64, local_size_y = 1) in;
@@ -129,9 +129,9 @@ uvec4 code_of(uvec4 n)
 uvec4 codes_of(uvec4 lo, uvec4 hi)
 {
     if (MODE == 2) {
-        uint half_t = (1u << P.counts.z) >> 1;
-        lo = ((lo + half_t * 0x10001u) >> P.counts.z) & LOW;
-        hi = ((hi + half_t * 0x10001u) >> P.counts.z) & LOW;
+        uint t = uint(P.counts.y), s = uint(findLSB(t)); // T = 2^s
+        lo = ((lo + (t >> 1) * 0x10001u) >> s) & LOW;
+        hi = ((hi + (t >> 1) * 0x10001u) >> s) & LOW;
         return lo | (hi << 8);
     }
     return code_of(lo & 0xffffu) | (code_of(hi & 0xffffu) << 8) | (code_of(lo >> 16) << 16) |

@@ -166,6 +166,22 @@ static amp_status texture_init(amp_texture *t, VkImageLayout from, bool clear)
 
 static void texture_free(amp_texture *t);
 
+/* Records a copy c between t and buf (into t where to_image) on v's batch b, after t's
+ * barrier for it; buf's barriers are the caller's. */
+static void record_buffer_image_copy(amp_accelerator_view *v, amp__batch *b, amp_texture *t, VkBuffer buf,
+                                     const VkBufferImageCopy *c, bool to_image)
+{
+    VkCommandBuffer cmd = amp__batch_cmd(b);
+    VkImageLayout layout = to_image ? VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    amp__barrier bar = {0};
+    amp__track_image_access(&t->track, t->image, &t->layout, layout, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                            to_image ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT, to_image,
+                            amp__batch_serial(b), &bar);
+    amp__barrier_record(v, cmd, &bar);
+    if (to_image) vkCmdCopyBufferToImage(cmd, buf, t->image, layout, 1, c);
+    else vkCmdCopyImageToBuffer(cmd, t->image, layout, buf, 1, c);
+}
+
 static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *region, void *host, size_t size,
                                     bool to_device, amp_future **future, const char *who);
 
@@ -658,20 +674,13 @@ static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *re
         return amp_last_status();
     }
     VkCommandBuffer cmd = amp__batch_cmd(b);
-    VkImageLayout layout = to_device ? VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
     uint64_t serial = amp__batch_serial(b);
     uint32_t timing = amp__profile_begin(b, to_device ? "upload" : "download", bytes);
     if (packed) {
         s = record_pack(v, b, cmd, t, &r, st, to_device);
     } else {
-        amp__barrier bar = {0};
-        amp__track_image_access(&t->track, t->image, &t->layout, layout, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                                to_device ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT, to_device,
-                                serial, &bar);
-        amp__barrier_record(v, cmd, &bar);
         VkBufferImageCopy c = image_copy(&r);
-        if (to_device) vkCmdCopyBufferToImage(cmd, st->buf.buffer, t->image, layout, 1, &c);
-        else vkCmdCopyImageToBuffer(cmd, t->image, layout, st->buf.buffer, 1, &c);
+        record_buffer_image_copy(v, b, t, st->buf.buffer, &c, to_device);
     }
     amp__profile_end(b, timing);
     if (s != AMP_OK) {
@@ -1194,18 +1203,10 @@ amp_status amp__texture_buffer_copy(amp_texture *t, amp_accelerator_view *v, VkB
     if (s != AMP_OK) return s;
     amp__batch *b = amp__batch_current(v);
     if (!b) return amp_last_status();
-    VkCommandBuffer cmd = amp__batch_cmd(b);
-    VkImageLayout layout = to_image ? VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    amp__barrier bar = {0};
-    amp__track_image_access(&t->track, t->image, &t->layout, layout, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                            to_image ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT, to_image,
-                            amp__batch_serial(b), &bar);
-    amp__barrier_record(v, cmd, &bar);
     VkBufferImageCopy c = {.bufferOffset = offset, .bufferRowLength = row_texels,
                            .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
                            .imageExtent = vk_extent(t->extent)};
-    if (to_image) vkCmdCopyBufferToImage(cmd, buf, t->image, layout, 1, &c);
-    else vkCmdCopyImageToBuffer(cmd, t->image, layout, buf, 1, &c);
+    record_buffer_image_copy(v, b, t, buf, &c, to_image);
     t->home = v;
     return AMP_OK;
 }

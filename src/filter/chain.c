@@ -62,13 +62,16 @@ void amp__filter_force_gpu_paths(bool on) { atomic_store(&force_gpu, on); }
  * CPU device, unless a test forces them. */
 static bool gpu_paths(const amp_accelerator_view *v) { return !amp__device_is_cpu(v->dev) || atomic_load(&force_gpu); }
 
+/* The quads each side that packed.comp's window of radius r reaches (its quads_aside). */
+static int packed_aside(int r) { return (r + 3) / 4; }
+
 /* packed.comp's first quad from the left whose window of radius r reaches past the right
- * edge of an image w wide, or the quads its window reaches each side if that is more
- * (its right_edge): quads from those up to it are its first pass's. */
+ * edge of an image w wide, or packed_aside if that is more (its right_edge): quads from
+ * packed_aside up to it are its first pass's. */
 static int packed_edge(int w, int r)
 {
     int edge = w >= 4 + r ? (w - 4 - r) / 4 + 1 : 1;
-    return edge > (r + 3) / 4 ? edge : (r + 3) / 4;
+    return edge > packed_aside(r) ? edge : packed_aside(r);
 }
 
 /* packed.comp's modes */
@@ -108,8 +111,7 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
     }
     uint32_t t = (uint32_t)d->params.counts[1]; /* T: a power of two rounds by a shift */
     d->spec.mode = mode == PACKED_SUM && !(t & (t - 1)) ? PACKED_SUM + 1 : mode;
-    for (int s = 0; d->spec.mode == PACKED_SUM + 1 && (1u << s) <= t; s++) d->params.counts[2] = s;
-    int edge = packed_edge(w, d->spec.radius), aside = (d->spec.radius + 3) / 4;
+    int edge = packed_edge(w, d->spec.radius), aside = packed_aside(d->spec.radius);
     d[1] = d[0];
     d[1].spec.pass = 1;
     d[0].groups[0] = (uint32_t)(edge - aside + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
@@ -189,13 +191,13 @@ static bool mma_pass(const amp_accelerator_view *v, bool sum, const amp__filter_
            lim->maxComputeWorkGroupInvocations >= MMA_GROUP && lim->maxComputeWorkGroupSize[0] >= MMA_GROUP;
 }
 
-/* Makes d, a gaussian (weights w[0..r]), OpenCV's fixed-point 8-bit gaussian where it can:
- * from 8 bits into 8 bits, a border other than a constant one but 0 (OpenCV's constant
- * border is 0 and the second of two passes reads it as a row of sums), of radius up to
- * AMP__FIXED_RADIUS. Then the weights are its integers W_k over 256 and the sums of codes
- * exact (conv.glsl; conv_mma.comp splits its 16-bit-float row sums in two): OpenCV's
- * bytes for any sigma, where the float kernel was up to 2 levels off (sigma 1.5 on a
- * photograph). True if it did. */
+/* Makes d, a gaussian (weights w[0..r], which it replaces), OpenCV's fixed-point 8-bit
+ * gaussian where it can: from 8 bits into 8 bits, a border other than a constant one but
+ * 0 (OpenCV's constant border is 0 and the second of two passes reads it as a row of
+ * sums), of radius up to AMP__FIXED_RADIUS. Then the weights are its integers W_k over
+ * 256 and the sums of codes exact (conv.glsl; conv_mma.comp splits its 16-bit-float row
+ * sums in two): OpenCV's bytes for any sigma, where the float kernel was up to 2 levels
+ * off (sigma 1.5 on a photograph). True if it did. */
 static bool fixed_gaussian(amp__filter_dispatch *d, const amp_image_filter *f, float *w)
 {
     int r = d->spec.radius, fixed[AMP__FIXED_RADIUS + 1];
@@ -206,7 +208,6 @@ static bool fixed_gaussian(amp__filter_dispatch *d, const amp_image_filter *f, f
         return false;
     amp__gaussian_fixed(r, f->sigma, fixed);
     for (int k = 0; k <= r; k++) w[k] = (float)fixed[k] / 256.0f;
-    memcpy(d->params.weights, w, (size_t)(r + 1) * sizeof(float));
     d->spec.flags |= AMP__FLAG_FIXED;
     return true;
 }
@@ -403,11 +404,13 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
             d[0].params.f[0] = 1.0f + amount;
             d[0].params.f[1] = -amount;
         }
-        /* the weights: in the parameter block up to radius 63, else in the scratch buffer */
-        size_t wsize = sum && r >= 64 ? (size_t)(r + 1) * sizeof(float) : 0;
-        if (sum && r < 64) memcpy(d[0].params.weights, weights, (size_t)(r + 1) * sizeof(float));
+        /* an integer sum (its weights in the parameter block) or OpenCV's fixed-point gaussian
+           (weights in 256ths); the weights in the parameter block up to radius 63, else in
+           the scratch buffer */
         bool integer = r <= TILE_RADIUS && sum && integer_sum(&d[0], f, weights);
         bool fixed = !integer && fixed_gaussian(&d[0], f, weights);
+        size_t wsize = sum && r >= 64 ? (size_t)(r + 1) * sizeof(float) : 0;
+        if (sum && r < 64 && !integer) memcpy(d[0].params.weights, weights, (size_t)(r + 1) * sizeof(float));
         int mode = integer ? PACKED_SUM : f->op == AMP_IMAGE_ERODE ? PACKED_ERODE : f->op == AMP_IMAGE_DILATE
             ? PACKED_DILATE : f->op == AMP_IMAGE_SHARPEN ? PACKED_SHARPEN : PACKED_FLOAT_SUM;
         int packed = r <= PACKED_RADIUS && border_codes(&d[0]) ? packed_pass(v, &d[0], mode) : 0;

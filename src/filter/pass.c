@@ -304,6 +304,17 @@ static void buffer_barrier(VkCommandBuffer cmd, VkBuffer buf, VkDeviceSize offse
     vkCmdPipelineBarrier(cmd, from, to, 0, 0, NULL, 1, &mb, 0, NULL);
 }
 
+/* Records one dispatch of pipe with its descriptor set. */
+static void dispatch(amp_accelerator_view *v, filter_state *s, amp__batch *b, VkPipeline pipe, VkDescriptorSet set,
+                     const uint32_t groups[2])
+{
+    VkCommandBuffer cmd = amp__batch_cmd(b);
+    if (amp__batch_bind(b, pipe)) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->layout, 0, 1, &set, 0, NULL);
+    vkCmdDispatch(cmd, groups[0], groups[1], 1);
+    v->stats.dispatches++;
+}
+
 /* v's buffer for packed.comp of at least size bytes: a larger one replaces a smaller one,
  * which goes back to the device's pool when b is done. */
 static VkBuffer packed_buffer_get(amp_accelerator_view *v, filter_state *s, amp__batch *b, VkDeviceSize size)
@@ -359,10 +370,7 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
                        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
         before = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
         written = VK_ACCESS_SHADER_WRITE_BIT;
-        if (amp__batch_bind(b, pipes[i])) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipes[i]);
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->layout, 0, 1, &set, 0, NULL);
-        vkCmdDispatch(cmd, fd[i].groups[0], fd[i].groups[1], 1);
-        v->stats.dispatches++;
+        dispatch(v, s, b, pipes[i], set, fd[i].groups);
     }
     if (r == AMP_OK) {
         buffer_barrier(cmd, buf, half, half, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
@@ -417,12 +425,9 @@ amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, 
         if (i > 0)
             buffer_barrier(cmd, sbuf, off, size, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-        if (amp__batch_bind(b, pipes[i])) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipes[i]);
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->layout, 0, 1, &set, 0, NULL);
         uint32_t timing = amp__profile_begin(b, shaders[d[i].shader].name, 0);
-        vkCmdDispatch(cmd, d[i].groups[0], d[i].groups[1], 1);
+        dispatch(v, s, b, pipes[i], set, d[i].groups);
         amp__profile_end(b, timing);
-        v->stats.dispatches++;
     }
     return amp__view_command_done(v);
 }
