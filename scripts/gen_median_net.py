@@ -1,26 +1,43 @@
 #!/usr/bin/env python3
-"""Writes shaders/filter/median_net.glsl: amp_median25x2, the selection network for the
-medians of two vertically adjacent 5x5 windows (rows 0-4 and 1-5 of 30 values) that
-shaders/filter/median.comp runs. (Its 3x3 windows need no generated network: their rows
+"""Writes shaders/filter/median_net.glsl: the selection networks for the medians of a tile
+of 5x5 windows (outputs side by side and one above the other) that
+shaders/filter/median.comp runs: amp_median25_2x4 on GPUs, amp_median25_1x2 on CPU devices
+(lavapipe, where the larger tile's values no longer fit its registers: 12% slower there
+though it takes fewer operations). (Its 3x3 windows need no generated network: their rows
 are sorted once and shared, see there.)
 
-The 20 values the windows share give their ranks 7..12 in order (the others cannot be
-either median: each has 13 of the 25 on one side), and each median is then the median of
-those 6 and the window's own 5 values: a network of 11 inputs whose first 6 are known
-sorted. Each network is Batcher's odd-even merge sort of the next power of two, the
+How (after A. Adams, "Fast median filters using separable sorting networks", 2021): the
+tile is split in halves, the halves again, down to single windows. Each part of the tree
+has a core, the values every window of the part holds; a part's core is its parent's
+plus some values of its own. What it knows of its core is a sorted list of the ranks that
+can still be a median: of a set of s values that are in every window of 25, those with 13
+or more above them (rank < s - 13) are below the median of each window and those with 13
+or more below them above it, so only ranks s - 13 .. 12 are kept (the lows dropped are
+counted, so a kept value's rank is known). A part sorts its own new values (one group, or
+column by column when there are many), merges them into its parent's list and keeps the
+ranks that can matter; a single window's core is its 25 values and rank 12 is its median.
+A tile of 2 x 4 windows takes 72 min/max operations a window, 1 x 2 114, one window
+alone about 200.
+
+Every network is Batcher's odd-even merge sort or merge of the next power of two, the
 missing inputs taken as +infinity and resolved here (a compare with +infinity is no
 compare); knowing inputs sorted, each compare that can never exchange goes (and one that
 always does becomes a renaming of its wires), found by running every 0-1 input that
 respects the order; then it is pruned backwards from the wires it must deliver: a compare
 whose outputs are not needed goes, and one of which only the smaller (larger) is needed
 becomes a min (max). Each network is checked on every 0-1 input it accepts (a network
-that selects rank k of every 0-1 sequence selects it of every sequence), the whole on
-random inputs. Run it after changing it (about 3 minutes):
-python3 scripts/gen_median_net.py
+that selects rank k of every 0-1 sequence selects it of every sequence), the whole tile
+on random inputs. Run it after changing it (seconds): python3 scripts/gen_median_net.py
 """
 import itertools
 import os
 import random
+
+SIDE = 5                  # the window
+COUNT = SIDE * SIDE
+MEDIAN = COUNT // 2       # its rank
+TILES = ((2, 4), (1, 2))  # windows an invocation (GPUs, CPU devices): median.comp and chain.c take these
+GROUP = 8                 # new values up to this many are sorted as one group, else by column
 
 
 class Net:
@@ -38,6 +55,9 @@ class Net:
         elif not self.real[i] and self.real[j]:
             self.ops.append(('move', i, j))
             self.real[i], self.real[j] = True, False
+
+    def pad(self, wires, size):
+        return wires + [self.wire_inf() for _ in range(size - len(wires))]
 
     def merge(self, a, b):
         """Batcher's odd-even merge of the sorted wire lists a and b (same power-of-2 length)."""
@@ -59,7 +79,7 @@ class Net:
         size = 1
         while size < len(wires):
             size *= 2
-        wires = wires + [self.wire_inf() for _ in range(size - len(wires))]
+        wires = self.pad(wires, size)
 
         def rec(w):
             if len(w) == 1:
@@ -69,41 +89,50 @@ class Net:
         return rec(wires)
 
 
-def pruned_ops(n, ranks, sorted_groups=()):
-    """Batcher's sort of n values pruned to the wires of the given ranks (in order), where
-    each list of sorted_groups names inputs known to be ascending. Compares decided by that
-    knowledge go (found on every 0-1 input it allows, as bit masks: a wire's mask has a 1 for
-    each input on which the wire holds 1), and the result is checked on all of them.
-    Returns the ops on the input wires (values stay on their wires: no scratch) and the
-    wires holding the ranks."""
+def pruned_merge(la, lb, first, last, b_sorted):
+    """The network that merges wires 0..la-1 (ascending) with wires la..la+lb-1 (ascending
+    if b_sorted, else sorted here first) and delivers the merged ranks first..last.
+    Returns its ops on the input wires (('cmp', i, j): min to i, max to j; ('min', i, j):
+    min to i; ('max', i, j): max to j) and the wires holding those ranks."""
+    n = la + lb
     net = Net(n)
-    sorted_wires = net.sort(list(range(n)))
+    a, b = list(range(la)), list(range(la, n))
+    if not b_sorted:
+        b = net.sort(b)
+    if la:
+        size = 1
+        while size < max(la, len(b)):
+            size *= 2
+        b = net.merge(net.pad(a, size), net.pad(b, size))
+    # the 0-1 inputs that respect the order: a's zeros first, then b's
+    if b_sorted:
+        cases = [(za, zb) for za in range(la + 1) for zb in range(lb + 1)]
+    else:
+        cases = [(za,) + bits for za in range(la + 1) for bits in itertools.product((0, 1), repeat=lb)]
+
+    def zeros(case):
+        return case[0] + (case[1] if b_sorted else lb - sum(case[1:]))
     width = len(net.real)
-    grouped = {w for g in sorted_groups for w in g}
-    free = [w for w in range(n) if w not in grouped]
-    cases = list(itertools.product(*([range(len(g) + 1) for g in sorted_groups] + [range(2)] * len(free))))
-    val = [0] * width
-    for c, zeros in enumerate(cases):
-        for g, z in zip(sorted_groups, zeros):
-            for k, w in enumerate(g):
-                if k >= z:
-                    val[w] |= 1 << c
-        for w, bit in zip(free, zeros[len(sorted_groups):]):
-            if bit:
-                val[w] |= 1 << c
+    val = [0] * width  # a wire's mask: a 1 for each case in which it holds 1
+    for c, case in enumerate(cases):
+        for k in range(la):
+            val[k] |= (k >= case[0]) << c
+        for k in range(lb):
+            val[la + k] |= (k >= case[1] if b_sorted else case[1 + k]) << c
     for w in range(n, width):
         val[w] = (1 << len(cases)) - 1  # +infinity
     inputs = val[:n]
     where = list(range(width))  # the wire of the network -> the wire its value is on
     ops = []
     for kind, i, j in net.ops:
-        a, b = where[i], where[j]
-        if kind == 'move' or val[b] & ~val[a] == 0:  # always exchanges: rename
-            where[i], where[j] = b, a
-        elif val[a] & ~val[b] != 0:  # may exchange
-            ops.append(('cmp', a, b))
-            val[a], val[b] = val[a] & val[b], val[a] | val[b]
-    outs = [where[sorted_wires[r]] for r in ranks]
+        x, y = where[i], where[j]
+        if kind == 'move' or val[y] & ~val[x] == 0:  # always exchanges: rename
+            where[i], where[j] = y, x
+        elif val[x] & ~val[y] != 0:  # may exchange
+            ops.append(('cmp', x, y))
+            val[x], val[y] = val[x] & val[y], val[x] | val[y]
+    ranks = range(first, last + 1)
+    outs = [where[b[r]] for r in ranks]
     need, kept = set(outs), []
     for kind, i, j in reversed(ops):
         lo, hi = i in need, j in need
@@ -111,7 +140,7 @@ def pruned_ops(n, ranks, sorted_groups=()):
             kept.append(('cmp' if lo and hi else 'min' if lo else 'max', i, j))
             need.update((i, j))
     kept.reverse()
-    assert max(max(i, j) for _, i, j in kept) < n
+    assert max([max(i, j) for _, i, j in kept] + [0]) < n
     # the check: the pruned network on every allowed 0-1 input; rank r holds 1 where at
     # most r inputs are 0
     w = list(inputs)
@@ -122,91 +151,122 @@ def pruned_ops(n, ranks, sorted_groups=()):
         if kind != 'min':
             w[j] = hi
     for r, o in zip(ranks, outs):
-        want = sum(1 << c for c, zeros in enumerate(cases)
-                   if sum(zeros[:len(sorted_groups)]) + sum(1 - b for b in zeros[len(sorted_groups):]) <= r)
-        assert w[o] == want, (n, r)
+        assert w[o] == sum(1 << c for c, case in enumerate(cases) if zeros(case) <= r), (la, lb, r)
     return kept, outs
 
 
-def run_all(ops, values):
-    w = list(values)
-    for kind, i, j in ops:
-        if kind == 'min':
-            w[i] = min(w[i], w[j])
-        elif kind == 'max':
-            w[j] = max(w[i], w[j])
+def useful(size):
+    """The ranks of a set of size values, in every window, that can be a window's median."""
+    return max(0, size - (COUNT - MEDIAN)), min(size - 1, MEDIAN)
+
+
+def window(o):
+    return {(o[0] + dx, o[1] + dy) for dx in range(SIDE) for dy in range(SIDE)}
+
+
+class Tile:
+    """The straight-line program of a tile's medians: values in SSA form ('k<i>' the inputs,
+    'v<i>' the results of min and max), one network per (sizes, ranks) made once."""
+
+    def __init__(self, tw, th):
+        self.tw, self.th, self.lines, self.nets, self.results = tw, th, [], {}, {}
+        self.load_w = tw + SIDE - 1
+        outs = [(x, y) for y in range(th) for x in range(tw)]
+        self.part(outs, [], 0, set())
+
+    def input(self, e):
+        return 'k%d' % (e[0] + e[1] * self.load_w)
+
+    def run(self, la, lb, first, last, b_sorted, values):
+        key = (la, lb, first, last, b_sorted)
+        if key not in self.nets:
+            self.nets[key] = pruned_merge(*key)
+        ops, outs = self.nets[key]
+        values = list(values)
+        for kind, i, j in ops:
+            x, y = values[i], values[j]
+            for op, at in (('min', i), ('max', j)):
+                if kind in ('cmp', op):
+                    values[at] = 'v%d' % len(self.lines)
+                    self.lines.append((op, values[at], x, y))
+        return [values[o] for o in outs]
+
+    def part(self, outs, kept, low, parent):
+        """Medians of the windows outs, given their parent's core: its kept sorted ranks
+        (kept) and how many below them were dropped (low)."""
+        core = set.intersection(*[window(o) for o in outs])
+        new = sorted(core - parent)
+        groups = {}
+        for e in new:
+            groups.setdefault(e[0] if len(new) > GROUP else 0, []).append(e)
+        size = len(parent)
+        for g in groups.values():
+            first, last = useful(len(g))
+            sorted_g = self.run(0, len(g), first, last, False, [self.input(e) for e in g])
+            if not kept and size == 0:
+                kept, low, size = sorted_g, first, len(g)
+                continue
+            size += len(g)
+            lo, hi = useful(size)
+            # a kept value's rank is the dropped lows of both lists plus its place
+            kept = self.run(len(kept), len(sorted_g), lo - low - first, hi - low - first, True, kept + sorted_g)
+            low = lo
+        if len(outs) == 1:
+            assert len(kept) == 1 and low == MEDIAN
+            self.results[outs[0]] = kept[0]
+            return
+        xs, ys = sorted({o[0] for o in outs}), sorted({o[1] for o in outs})
+        if len(ys) >= len(xs):
+            cut = ys[len(ys) // 2]
+            halves = [o for o in outs if o[1] < cut], [o for o in outs if o[1] >= cut]
         else:
-            w[i], w[j] = min(w[i], w[j]), max(w[i], w[j])
-    return w
+            cut = xs[len(xs) // 2]
+            halves = [o for o in outs if o[0] < cut], [o for o in outs if o[0] >= cut]
+        for h in halves:
+            self.part(h, kept, low, core)
 
+    def check(self, trials):
+        rng = random.Random(3)
+        for _ in range(trials):
+            val = {self.input((x, y)): rng.randrange(6)
+                   for x in range(self.load_w) for y in range(self.th + SIDE - 1)}
+            for op, out, x, y in self.lines:
+                val[out] = min(val[x], val[y]) if op == 'min' else max(val[x], val[y])
+            for o, name in self.results.items():
+                assert val[name] == sorted(val[self.input(e)] for e in window(o))[MEDIAN], o
 
-def median25x2():
-    """amp_median25x2's parts: the shared network (ranks 7..12 of 20) and the final one
-    (the median of 11 whose first 6 are sorted)."""
-    shared, shared_outs = pruned_ops(20, range(7, 13))
-    final, final_out = pruned_ops(11, [5], [list(range(6))])
-    rng = random.Random(3)
-    for _ in range(20000):
-        v = [rng.randrange(6) for _ in range(30)]
-        w = run_all(shared, v[5:25])
-        mid = [w[o] for o in shared_outs]
-        for own, rows in ((v[0:5], v[0:25]), (v[25:30], v[5:30])):
-            got = run_all(final, mid + own)[final_out[0]]
-            assert got == sorted(rows)[12], v
-    return shared, shared_outs, final, final_out[0]
-
-
-def count_ops(ops):
-    return sum(2 if k == 'cmp' else 1 for k, _, _ in ops if k != 'move')
-
-
-def glsl_ops(ops, name, offset=0):
-    out = []
-    for kind, i, j in ops:
-        i, j = i + offset, j + offset
-        if kind == 'min':
-            out.append(f'    {name}[{i}] = min({name}[{i}], {name}[{j}]);')
-        elif kind == 'max':
-            out.append(f'    {name}[{j}] = max({name}[{i}], {name}[{j}]);')
-        else:
-            out.append(f'    {{ T t = {name}[{i}]; {name}[{i}] = min(t, {name}[{j}]); {name}[{j}] = max(t, {name}[{j}]); }}')
-    return out
-
-
-def glsl25x2(shared, shared_outs, final, final_out):
-    """The networks as a macro that defines them for a vector type T: amp_median11_6 (the
-    final one, run for each window) and amp_median25x2."""
-    count = count_ops(shared) + 2 * count_ops(final)
-    lines = [f'// amp_median25x2(k, m0, m1): the medians of k[0..24] (m0) and k[5..29] (m1), {count}',
-             f'// min/max operations ({count_ops(shared)} shared, {count_ops(final)} each); amp_median11_6(s):',
-             '// the median of s[0..10] whose first 6 are ascending.',
-             '#define AMP_MEDIAN25X2(T)', 'T amp_median11_6(T s[11])', '{']
-    lines += glsl_ops(final, 's')
-    lines += [f'    return s[{final_out}];', '}',
-              'void amp_median25x2(T k[30], out T m0, out T m1)', '{']
-    lines += glsl_ops(shared, 'k', 5)
-    lines.append('    T s[11];')
-    for lo, name in ((0, 'm0'), (25, 'm1')):
-        for a, o in enumerate(shared_outs):
-            lines.append(f'    s[{a}] = k[{o + 5}];')
-        for a in range(5):
-            lines.append(f'    s[{6 + a}] = k[{lo + a}];')
-        lines.append(f'    {name} = amp_median11_6(s);')
-    lines.append('}')
-    width = max(len(l) for l in lines[3:])
-    body = [l.ljust(width) + ' \\' for l in lines[3:-1]] + [lines[-1]]
-    return '\n'.join(lines[:3] + body), count
+    def glsl(self):
+        loads = self.load_w * (self.th + SIDE - 1)
+        n, shape = len(self.lines), f'{self.tw}x{self.th}'
+        lines = [f'// amp_median25_{shape}(k, m): the medians of the {self.tw} x {self.th} 5x5 windows in k, the',
+                 f'// {self.load_w} x {self.th + SIDE - 1} values around them (row by row), into m (window (x, y) at',
+                 f'// m[x + y * {self.tw}]); {n} min/max operations, {n / len(self.results):.2f} a window.',
+                 f'#define AMP_MEDIAN25_{shape.upper()}(T)',
+                 f'void amp_median25_{shape}(T k[{loads}], out T m[{len(self.results)}])', '{']
+        lines += [f'    T k{i} = k[{i}];' for i in range(loads)]
+        lines += [f'    T {out} = {op}({x}, {y});' for op, out, x, y in self.lines]
+        lines += [f'    m[{x + y * self.tw}] = {name};' for (x, y), name in sorted(self.results.items())]
+        lines.append('}')
+        width = max(len(l) for l in lines[3:])
+        return '\n'.join(lines[:3] + [l.ljust(width) + ' \\' for l in lines[3:-1]] + [lines[-1]])
 
 
 def main():
-    text, count = glsl25x2(*median25x2())
-    print(f'medians of two 5x5 windows: {count} min/max operations')
-    head = ('// Generated by scripts/gen_median_net.py (read there how): do not edit.\n'
-            '// A selection network for the medians of two overlapping 5x5 windows, componentwise\n'
-            '// on uvec4 (keys of any order) and on vec4 (values without NaN or -0).\n\n')
+    text = ('// Generated by scripts/gen_median_net.py (read there how): do not edit.\n'
+            '// Selection networks for the medians of tiles of overlapping 5x5 windows,\n'
+            '// componentwise on uvec4 (keys of any order) and on vec4 (values without NaN or -0);\n'
+            '// AMP_MEDIAN25(T) defines them for another type T.\n')
+    for tw, th in TILES:
+        tile = Tile(tw, th)
+        tile.check(20000)
+        n = len(tile.lines)
+        print(f'medians of {tw} x {th} 5x5 windows: {n} min/max operations, {n / (tw * th):.2f} a window')
+        text += '\n' + tile.glsl() + '\n'
+    text += '#define AMP_MEDIAN25(T) ' + ' '.join(f'AMP_MEDIAN25_{tw}X{th}(T)' for tw, th in TILES) + '\n'
+    text += 'AMP_MEDIAN25(uvec4)\nAMP_MEDIAN25(vec4)\n'
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'shaders', 'filter', 'median_net.glsl')
     with open(path, 'w') as f:
-        f.write(head + text + '\nAMP_MEDIAN25X2(uvec4)\nAMP_MEDIAN25X2(vec4)\n')
+        f.write(text)
 
 
 if __name__ == '__main__':

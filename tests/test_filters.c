@@ -714,9 +714,10 @@ int main(int argc, char **argv)
            two-pass conv_run.comp (lavapipe takes 1-2 s to compile each of its pipelines,
            so a few cases): gaussian radius 12 (1, 3 and 4 components, the
            constant and wrap borders), erode and dilate 5, sharpen at sigma 2, box radius
-           70 (weights in the scratch buffer) against the host; median_half on one 8-bit
-           5 x 5 case (4 components, a border), where the device has 16-bit floats
-           (lavapipe takes 10 s to compile each of its pipelines) */
+           70 (weights in the scratch buffer) against the host; the 5 x 5 median's GPU tile
+           on 16 bits, 32-bit floats and one 8-bit case (4 components, a border: median_half
+           where the device has 16-bit floats; lavapipe takes about a minute to compile its
+           pipeline) */
         if (amp__filter_force_gpu_paths) {
             amp__filter_force_gpu_paths(true);
             static const char *const separable[] = {"gaussian_r2", "gaussian_r1_s0", "sharpen_a1_s1", "box_r1_",
@@ -731,7 +732,8 @@ int main(int argc, char **argv)
                                                    "sharpen_a0.5_s2"};
             for (int i = 0; i < 4; i++) opencv_cases(two_pass[i]);
             conv_against_host(AMP_IMAGE_BOX, 70, 0, 9, 7);
-            opencv_cases("median_r2_rgba8_replicate");
+            static const char *const median[] = {"median_r2_rgba8_replicate", "median_r2_rgb16", "median_r2_rgba_f32"};
+            for (int i = 0; i < 3; i++) opencv_cases(median[i]);
             amp__filter_force_gpu_paths(false);
         }
     }

@@ -9,13 +9,14 @@
 //   rows is the median of their largest low, their middle middle and their smallest high
 //   (18 min/max operations an output, against 40 for a network on 9 values; 3 texel
 //   fetches, not 9).
-// - 5 x 5: an invocation takes two outputs, one above the other: amp_median25x2, 116
-//   operations an output against 202 for one window, 15 fetches instead of 25.
+// - 5 x 5: an invocation takes a tile of windows (median_net.glsl), on GPUs 2 x 4: 72
+//   operations an output against about 200 for a window alone, 6 fetches instead of 25;
+//   on CPU devices (FLAG_WIDE off) 1 x 2, whose values fit lavapipe's registers: 114.
 //   Built with AMP_MEDIAN_HALF (the module median_half, for GPUs with shaderFloat16, an
-//   8-bit source and destination), it orders 16-bit floats: two per min or max, 0.298 ->
-//   0.186 ms on an H200 (4K RGBA8). Every 8-bit code's value stays distinct and in order
-//   as a 16-bit float, and back in 32 bits it is within 0.06 of a code of the same code,
-//   which the 8-bit store rounds to. (lavapipe emulates them: 20x slower.)
+//   8-bit source and destination), it orders 16-bit floats: two per min or max. Every
+//   8-bit code's value stays distinct and in order as a 16-bit float, and back in 32 bits
+//   it is within 0.06 of a code of the same code, which the 8-bit store rounds to.
+//   (lavapipe emulates them: 20x slower.)
 // Larger ones are found bit by bit: the largest key with at most n/2 keys below it.
 #extension GL_EXT_control_flow_attributes : require
 #ifdef AMP_MEDIAN_HALF
@@ -42,7 +43,7 @@ vec4 ordered(vec4 v, vec4 like) { return v; }
 uvec4 ordered(vec4 v, uvec4 like) { return uvec4(key_of(v.x), key_of(v.y), key_of(v.z), key_of(v.w)); }
 vec4 texel_of(vec4 m) { return m; }
 #ifdef AMP_MEDIAN_HALF
-AMP_MEDIAN25X2(f16vec4)
+AMP_MEDIAN25(f16vec4)
 f16vec4 ordered(vec4 v, f16vec4 like) { return f16vec4(v); }
 vec4 texel_of(f16vec4 m) { return vec4(m); }
 #endif
@@ -80,25 +81,34 @@ void walk3(ivec2 o, T like, inout vec4 res[RUN])                                
         }                                                                                    \
     }                                                                                        \
 }
-// The 5 x 5 pair for the type T of what it orders: the results of o and o + (0, 1).
-#define MEDIAN_PAIR(T)                                                                       \
-void pair5(ivec2 o, T like, inout vec4 res[RUN])                                             \
+// The 5 x 5 tile of W x H windows for the type T of what it orders, median_net.glsl's
+// amp_median25_WxH (NET): the result of o + (x, y) into res[x + y * W].
+#define TILE_LOAD(T, W, H, NET)                                                              \
 {                                                                                            \
-    T k[30], a, b;                                                                           \
-    int x[5], y[6];                                                                          \
-    [[unroll]] for (int j = 0; j < 5; j++) x[j] = col(o.x + j - 2);                          \
-    [[unroll]] for (int j = 0; j < 6; j++) y[j] = row(o.y + j - 2);                          \
-    [[unroll]] for (int j = 0; j < 30; j++) k[j] = ordered(texel_at(x[j % 5], y[j / 5]), like);    \
-    amp_median25x2(k, a, b);                                                                 \
-    res[0] = texel_of(a);                                                                    \
-    res[1] = texel_of(b);                                                                    \
+    T k[(W + 4) * (H + 4)], m[W * H];                                                        \
+    int x[W + 4], y[H + 4];                                                                  \
+    [[unroll]] for (int j = 0; j < W + 4; j++) x[j] = col(o.x + j - 2);                      \
+    [[unroll]] for (int j = 0; j < H + 4; j++) y[j] = row(o.y + j - 2);                      \
+    [[unroll]] for (int j = 0; j < (W + 4) * (H + 4); j++)                                   \
+        k[j] = ordered(texel_at(x[j % (W + 4)], y[j / (W + 4)]), like);                      \
+    NET(k, m);                                                                               \
+    [[unroll]] for (int j = 0; j < W * H; j++) res[j] = texel_of(m[j]);                      \
 }
+#define MEDIAN_TILE(T)                                                                       \
+void tile5(ivec2 o, T like, inout vec4 res[RUN])                                             \
+{                                                                                            \
+    if ((FLAGS & FLAG_WIDE) != 0) TILE_LOAD(T, 2, 4, amp_median25_2x4)                       \
+    else TILE_LOAD(T, 1, 2, amp_median25_1x2)                                                \
+}
+#if RUN < 8
+#error "res[RUN] must hold a 2 x 4 tile's outputs"
+#endif
 MEDIAN_WALK(vec4)
 MEDIAN_WALK(uvec4)
-MEDIAN_PAIR(vec4)
-MEDIAN_PAIR(uvec4)
+MEDIAN_TILE(vec4)
+MEDIAN_TILE(uvec4)
 #ifdef AMP_MEDIAN_HALF
-MEDIAN_PAIR(f16vec4)
+MEDIAN_TILE(f16vec4)
 #define CODES5 f16vec4 // what a 5 x 5 window of codes orders
 #else
 #define CODES5 vec4
@@ -107,8 +117,11 @@ MEDIAN_PAIR(f16vec4)
 void main()
 {
     int r = RADIUS, side = 2 * r + 1, n = side * side;
-    int outputs = r == 1 ? RUN : r == 2 ? 2 : 1; // as chain.c's dispatch
-    ivec2 o = ivec2(gl_GlobalInvocationID.xy) * ivec2(1, outputs);
+    // the outputs of an invocation, as chain.c's dispatch: a column of RUN for 3 x 3
+    // (scalars: Mesa 22.3 takes a select of vector specialization constants wrong)
+    bool wide = (FLAGS & FLAG_WIDE) != 0;
+    ivec2 block = ivec2(r == 2 && wide ? 2 : 1, r == 1 ? RUN : r == 2 ? (wide ? 4 : 2) : 1);
+    ivec2 o = ivec2(gl_GlobalInvocationID.xy) * block;
     if (outside(o)) return;
     bool codes = (FLAGS & FLAG_CODES) != 0;
     vec4 res[RUN];
@@ -116,8 +129,8 @@ void main()
         if (codes) walk3(o, vec4(0.0), res);
         else walk3(o, uvec4(0u), res);
     } else if (r == 2) {
-        if (codes) pair5(o, CODES5(0.0), res);
-        else pair5(o, uvec4(0u), res);
+        if (codes) tile5(o, CODES5(0.0), res);
+        else tile5(o, uvec4(0u), res);
     } else {
         int bits = codes ? (SRC_LEVELS > 255.0 ? 16 : 8) : 32;
         uint keys[225];
@@ -134,15 +147,16 @@ void main()
         }
     }
     // one store site (store inlines the whole pointwise program): the outputs leave from
-    // res[0], the rest moving up (constant indices: registers). A median is one of the
+    // res[0] in the block's order, the rest moving up (constant indices: registers). A median is one of the
     // source's texels (but for 16-bit floats' 5 x 5, within 0.06 of one).
 #ifdef AMP_MEDIAN_HALF
     bool exact = r != 2 && texel_exact();
 #else
     bool exact = texel_exact();
 #endif
-    [[dont_unroll]] for (int i = 0; i < outputs; i++) {
-        if (!outside(o + ivec2(0, i))) store(o + ivec2(0, i), res[0], exact);
+    [[dont_unroll]] for (int i = 0; i < block.x * block.y; i++) {
+        ivec2 p = o + ivec2(i % block.x, i / block.x);
+        if (!outside(p)) store(p, res[0], exact);
         [[unroll]] for (int m = 0; m < RUN - 1; m++) res[m] = res[m + 1];
     }
 }

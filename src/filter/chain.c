@@ -470,15 +470,18 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         if (f->signed_output) d[0].spec.flags |= AMP__FLAG_SIGNED;
         break;
     case AMP_IMAGE_MEDIAN: {
-        /* median.comp's outputs an invocation, one above the other: a walk of RUN for
-           3 x 3, a pair for 5 x 5 */
-        int outputs = r == 1 ? RUN : r == 2 ? 2 : 1;
+        /* median.comp's outputs an invocation: a walk of RUN down a column for 3 x 3, a
+           tile of 5 x 5 windows, 2 x 4 on GPUs (FLAG_WIDE), 1 x 2 on CPU devices */
+        bool wide = r == 2 && gpu_paths(v);
+        int across = wide ? 2 : 1, outputs = r == 1 ? RUN : r == 2 ? (wide ? 4 : 2) : 1;
         d[0].shader = AMP__SHADER_MEDIAN;
+        if (wide) d[0].spec.flags |= AMP__FLAG_WIDE;
         if (d[0].spec.src_levels > 0) d[0].spec.flags |= AMP__FLAG_CODES;
         /* 5 x 5 from 8 bits to 8 bits in 16-bit floats: a GPU's, which has them (lavapipe
            emulates them) */
         if (r == 2 && eight_bits(&d[0].spec) && v->dev->float16 && gpu_paths(v))
             d[0].shader = AMP__SHADER_MEDIAN_HALF;
+        d[0].groups[0] = (uint32_t)((w + 16 * across - 1) / (16 * across));
         d[0].groups[1] = (uint32_t)((h + 16 * outputs - 1) / (16 * outputs));
         break;
     }

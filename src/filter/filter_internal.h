@@ -57,6 +57,7 @@ typedef struct amp__filter_params {
 #define AMP__FLAG_CODES 4
 #define AMP__FLAG_INTEGER 8 /* an integer sum (conv.glsl; chain.c's integer_sum) */
 #define AMP__FLAG_FIXED 16  /* OpenCV's fixed-point 8-bit gaussian (conv.glsl; chain.c's fixed_gaussian) */
+#define AMP__FLAG_WIDE 32   /* median.comp: a GPU's 2 x 4 tile of 5 x 5 windows (else 1 x 2) */
 
 /* ---- params.c ---- */
 /* True for filters that map one texel to one texel (fused into the pass before). */
