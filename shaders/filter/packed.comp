@@ -3,7 +3,8 @@
 // pointwise filters (MODE 0), the integer sums (conv.glsl's: gaussians and boxes of
 // weights W_k / S; MODE 1, or 2 where T = S^2 is a power of two), erode (MODE 3), dilate
 // (4), the other sums in floats (5: OpenCV's fixed-point gaussians among them) and
-// sharpen (6), of radius up to R_MAX. lavapipe fetches and stores a texel of an image
+// sharpen (6), of radius up to R_MAX (8; 16 built as packed_wide, whose larger code
+// takes longer to make). lavapipe fetches and stores a texel of an image
 // through its sampling code: a 4K RGBA8 copy took 52 ms as texelFetch and imageStore,
 // 11 ms as loads and stores of four texels of a buffer. So pass.c copies the source image
 // into a buffer (a memcpy on a CPU device: 2.5 ms for 4K RGBA8), runs this on it, and
@@ -28,8 +29,12 @@ layout(local_size_x = 64, local_size_y = 1) in;
 layout(set = 0, binding = 3, std430) buffer Quads { uvec4 q[]; } B;
 
 #define PACKED_STRIP 16 // rows an invocation of a sum walks down (chain.c's PACKED_STRIP)
+#ifdef AMP_PACKED_WIDE  // the module packed_wide: radius 9 to 16 (larger code, longer to make)
+#define R_MAX 16        // the largest radius (chain.c's PACKED_WIDE_RADIUS)
+#else
 #define R_MAX 8         // the largest radius (chain.c's PACKED_RADIUS)
-#define Q_MAX 2         // the quads each side that a window of R_MAX reaches
+#endif
+#define Q_MAX ((R_MAX + 3) / 4) // the quads each side that a window of R_MAX reaches
 #define LOW 0x00ff00ffu // R and B of a texel; G and A are the same bits 8 up
 
 int pitch() { return P.counts.x; }

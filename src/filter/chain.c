@@ -31,6 +31,7 @@
 #define MMA_SHARED 20736 /* and the bytes of shared memory it declares */
 #define PACKED_STRIP 16  /* packed.comp's PACKED_STRIP: rows an invocation of a sum walks down */
 #define PACKED_RADIUS 8   /* and its largest radius (its R_MAX) */
+#define PACKED_WIDE_RADIUS 16 /* packed_wide's (the same shader's R_MAX there) */
 #define PACKED_MIN_PIXELS (1 << 20) /* and the smallest image it is for (its pipelines take lavapipe
                                        about 0.1 s more to make than the image paths': a 512 x 512
                                        gaussian 5 x 5 saves 8 ms a call, a 4K one 120) */
@@ -87,7 +88,8 @@ static int packed_edge(int w, int r)
  * 8-bit RGBA image of a megapixel or more into one of the same format and size (RGB too
  * where the device keeps it as RGBA), the two copies of the image in one storage buffer.
  * mode: the copy and pointwise filters, an integer sum (rounded by a shift where T is a
- * power of two), erode, dilate, a float sum or sharpen, up to PACKED_RADIUS; but for the
+ * power of two), erode, dilate, a float sum or sharpen, up to PACKED_RADIUS (packed_wide,
+ * the same shader with more registers, up to PACKED_WIDE_RADIUS); but for the
  * first, d[0] takes the quads whose window lies inside the image's columns, d[1] those at
  * the edges. The dispatches it made, or 0. */
 static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, int mode)
@@ -100,7 +102,7 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
         d->spec.src_n != d->spec.dst_n || w != d->params.size[2] || h != d->params.size[3] ||
         (int64_t)w * h < PACKED_MIN_PIXELS || bytes > v->dev->props.limits.maxStorageBufferRange)
         return 0;
-    d->shader = AMP__SHADER_PACKED;
+    d->shader = d->spec.radius > PACKED_RADIUS ? AMP__SHADER_PACKED_WIDE : AMP__SHADER_PACKED;
     d->params.counts[0] = quads;
     d->params.counts[3] = quads * h;
     int rows = sum ? (h + PACKED_STRIP - 1) / PACKED_STRIP : h; /* invocations down */
@@ -413,7 +415,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         if (sum && r < 64 && !integer) memcpy(d[0].params.weights, weights, (size_t)(r + 1) * sizeof(float));
         int mode = integer ? PACKED_SUM : f->op == AMP_IMAGE_ERODE ? PACKED_ERODE : f->op == AMP_IMAGE_DILATE
             ? PACKED_DILATE : f->op == AMP_IMAGE_SHARPEN ? PACKED_SHARPEN : PACKED_FLOAT_SUM;
-        int packed = r <= PACKED_RADIUS && border_codes(&d[0]) ? packed_pass(v, &d[0], mode) : 0;
+        int packed = r <= PACKED_WIDE_RADIUS && border_codes(&d[0]) ? packed_pass(v, &d[0], mode) : 0;
         if (packed) return amp__filter_record(v, d, packed, NULL, 0);
         if (r <= TILE_RADIUS) {
             int sub = subgroup_pass(v, f, r);

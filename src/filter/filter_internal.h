@@ -24,6 +24,7 @@ typedef enum amp__filter_shader {
     AMP__SHADER_CONV_MMA,      /* conv's sums of 8 bits in one pass on cooperative matrices */
     AMP__SHADER_CONV_SUBGROUP_HALF, /* conv_subgroup's, erode and dilate of 8 bits in 16-bit floats */
     AMP__SHADER_PACKED,        /* 8-bit RGBA copies, pointwise filters, integer sums, erode and dilate on CPU devices, on buffers */
+    AMP__SHADER_PACKED_WIDE,   /* packed's sums, erode and dilate of radius 9 to 16 */
     AMP__SHADER_COUNT
 } amp__filter_shader;
 

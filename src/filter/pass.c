@@ -24,6 +24,7 @@ SPIRV(median_half)
 SPIRV(conv_mma)
 SPIRV(conv_subgroup_half)
 SPIRV(packed)
+SPIRV(packed_wide)
 #undef SPIRV
 
 /* The modules in amp__filter_shader's order, with the names the profile and the trace
@@ -39,7 +40,8 @@ static const struct {
                SHADER(equalize, "equalize"),           SHADER(conv_block, "conv block"),
                SHADER(conv_subgroup, "conv subgroup"), SHADER(conv_run, "conv run"),
                SHADER(median_half, "median half"),     SHADER(conv_mma, "conv mma"),
-               SHADER(conv_subgroup_half, "conv subgroup half"), SHADER(packed, "packed")};
+               SHADER(conv_subgroup_half, "conv subgroup half"), SHADER(packed, "packed"),
+               SHADER(packed_wide, "packed wide")};
 #undef SHADER
 _Static_assert(sizeof shaders / sizeof *shaders == AMP__SHADER_COUNT, "a module per shader");
 
@@ -254,6 +256,9 @@ void amp__filter_pool_release(amp__device *d)
     for (pooled *p = s ? s->pool : NULL; p; p = p->next) p->busy = false;
 }
 
+/* Whether a shader works on the view's packed buffer (packed.comp's modules), not images. */
+static bool on_buffers(int shader) { return shader == AMP__SHADER_PACKED || shader == AMP__SHADER_PACKED_WIDE; }
+
 /* The descriptors and barriers of one dispatch (packed.comp's: its block and its buffer only). */
 static amp_status prepare(amp_accelerator_view *v, filter_state *s, amp__batch *b, amp__filter_dispatch *fd,
                           VkBuffer scratch, VkDeviceSize scratch_offset, VkDeviceSize scratch_size,
@@ -261,7 +266,7 @@ static amp_status prepare(amp_accelerator_view *v, filter_state *s, amp__batch *
 {
     VkImageView views[3];
     amp_texture *tex[3] = {fd->src, fd->orig ? fd->orig : fd->src, fd->dst};
-    bool images = fd->shader != AMP__SHADER_PACKED;
+    bool images = !on_buffers(fd->shader);
     for (int i = 0; i < 3 && images; i++) {
         amp__texture_use u = amp__texture_use_of(tex[i]);
         u.mip_count = 1;
@@ -355,7 +360,7 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
     buffer_barrier(cmd, buf, 0, VK_WHOLE_SIZE, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                    VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
                    VK_ACCESS_TRANSFER_WRITE_BIT);
-    uint32_t timing = amp__profile_begin(b, shaders[AMP__SHADER_PACKED].name, 0);
+    uint32_t timing = amp__profile_begin(b, shaders[fd->shader].name, 0);
     amp_status r = amp__texture_buffer_copy(fd->src, v, buf, 0, row, false);
     /* the dispatches bind the whole buffer (which is what the validation layer sees them
        write), and they follow each other */
@@ -409,9 +414,9 @@ amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, 
     else memset(mem, 0, size);
     VkCommandBuffer cmd = amp__batch_cmd(b);
     for (int i = 0; i < count; i++) {
-        if (d[i].shader == AMP__SHADER_PACKED) {
+        if (on_buffers(d[i].shader)) {
             int n = 1;
-            while (i + n < count && d[i + n].shader == AMP__SHADER_PACKED) n++;
+            while (i + n < count && d[i + n].shader == d[i].shader) n++;
             amp_status st = record_packed(v, s, b, &d[i], n, &pipes[i]);
             if (st != AMP_OK) return st;
             i += n - 1;
