@@ -267,7 +267,8 @@ static uint64_t dispatches(void)
  * the float rounding otherwise), OpenCV's fixed-point gaussians, erode and dilate, and
  * within a level for the float sums and the pointwise programs (a texel decoded from a
  * buffer or an image may differ in its last bit, and a value halfway between two codes
- * round either way). Fused ops and a 3-component image included. */
+ * round either way). Fused ops, passes that end in grayscale (gray and alpha) and a
+ * 3-component image (into gray) included. */
 __attribute__((weak)) void amp__filter_force_gpu_paths(bool on);
 static void packed_against_image_paths(void)
 {
@@ -276,14 +277,18 @@ static void packed_against_image_paths(void)
         "gaussian:radius=1", "gaussian:radius=2,border=wrap", "box:radius=2", "box:radius=4,border=reflect",
         "erode:radius=1", "dilate:radius=3,border=replicate", "gaussian:sigma=1.5", "gaussian:sigma=2,border=constant",
         "gaussian:radius=12,border=reflect", "erode:radius=16", /* packed_wide */
+        "grayscale", "box:radius=1 grayscale", /* into gray and alpha */
         "sharpen:amount=0.7,sigma=1", "sharpen:amount=0.5,sigma=3", "invert", "gamma:gamma=2.2 threshold:threshold=0.4",
-        "gaussian:radius=2 invert"};
-    const size_t exact_chains = 10; /* the first ones: the same bytes */
+        "gaussian:radius=2 invert", "sepia grayscale", "gaussian:radius=2 grayscale invert"};
+    const size_t exact_chains = 12; /* the first ones: the same bytes */
     for (int comps = 3; comps <= 4; comps++) {
         int w = comps == 4 ? 1030 : 1027, h = 1021;
-        amp_texture *src = sample_u8(comps, w, h), *a = make_texture("u8", comps, amp_extent2(h, w), NULL),
-                    *b = make_texture("u8", comps, amp_extent2(h, w), NULL);
+        amp_texture *src = sample_u8(comps, w, h), *same[2] = {make_texture("u8", comps, amp_extent2(h, w), NULL),
+                                                              make_texture("u8", comps, amp_extent2(h, w), NULL)},
+                    *gray[2] = {make_texture("u8", comps - 2, amp_extent2(h, w), NULL),
+                                make_texture("u8", comps - 2, amp_extent2(h, w), NULL)};
         for (size_t i = 0; i < sizeof chains / sizeof *chains; i++) {
+            amp_texture *a = strstr(chains[i], "grayscale") ? gray[0] : same[0], *b = a == gray[0] ? gray[1] : same[1];
             amp_image_filter f[4];
             char text[128], *save = NULL;
             int n = 0;
@@ -309,8 +314,10 @@ static void packed_against_image_paths(void)
             free(vb);
         }
         amp_texture_destroy(&src);
-        amp_texture_destroy(&a);
-        amp_texture_destroy(&b);
+        for (int k = 0; k < 2; k++) {
+            amp_texture_destroy(&same[k]);
+            amp_texture_destroy(&gray[k]);
+        }
     }
 }
 

@@ -10,7 +10,8 @@
 // into a buffer (a memcpy on a CPU device: 2.5 ms for 4K RGBA8), runs this on it, and
 // copies the result into the destination image. The buffer's first half holds the source
 // and its second half the result, row after row of quads (four texels, a uvec4, each as
-// the images hold it: R | G << 8 | B << 16 | A << 24).
+// the images hold it: R | G << 8 | B << 16 | A << 24); a result of a pass that ends in
+// grayscale is a word a quad (gray, DST_N 1) or two (gray and alpha), row after row too.
 //
 // An invocation takes one quad (MODE 0) or a column of PACKED_STRIP quads, which it walks
 // down taking each input row's horizontal results once, the last 2r + 1 of them in a
@@ -27,6 +28,7 @@
 #include "filter.glsl"
 layout(local_size_x = 64, local_size_y = 1) in;
 layout(set = 0, binding = 3, std430) buffer Quads { uvec4 q[]; } B;
+layout(set = 0, binding = 3, std430) buffer Words { uint w[]; } W; // the same buffer
 
 #define PACKED_STRIP 16 // rows an invocation of a sum walks down (chain.c's PACKED_STRIP)
 #ifdef AMP_PACKED_WIDE  // the module packed_wide: radius 9 to 16 (larger code, longer to make)
@@ -184,6 +186,16 @@ void main()
                                : v[0] | (v[1] << 8) | (v[2] << 16) | (v[3] << 24);
         }
         if (y >= P.size.w) break;
-        B.q[P.counts.w + y * pitch() + qx] = program(c);
+        uvec4 t = program(c);
+        int at = y * pitch() + qx;
+        if (DST_N == 1) { // gray: the quad's four codes in a word
+            W.w[4 * P.counts.w + at] = (t.x & 0xffu) | (t.y & 0xffu) << 8 | (t.z & 0xffu) << 16 | t.w << 24;
+        } else if (DST_N == 2) { // gray and alpha: two words
+            t &= 0xffffu;
+            W.w[4 * P.counts.w + 2 * at] = t.x | t.y << 16;
+            W.w[4 * P.counts.w + 2 * at + 1] = t.z | t.w << 16;
+        } else {
+            B.q[P.counts.w + at] = t;
+        }
     }
 }

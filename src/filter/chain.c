@@ -85,7 +85,8 @@ static int packed_edge(int w, int r)
 
 /* Makes d a pass of packed.comp on v's device where it can be one: a CPU device (lavapipe,
  * 4K RGBA8 on 2 cores: copy filter 53 -> 18 ms, gaussian 5 x 5 169 -> 51 ms), from an
- * 8-bit RGBA image of a megapixel or more into one of the same format and size (RGB too
+ * 8-bit RGBA image of a megapixel or more into one of the same format and size, or into an
+ * 8-bit gray (and alpha) one where the pass ends in grayscale (RGB too
  * where the device keeps it as RGBA), the two copies of the image in one storage buffer.
  * mode: the copy and pointwise filters, an integer sum (rounded by a shift where T is a
  * power of two), erode, dilate, a float sum or sharpen, up to PACKED_RADIUS (packed_wide,
@@ -98,8 +99,11 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
     const amp__format *in = amp__texture_format(d->src), *out = amp__texture_format(d->dst);
     int w = d->params.size[0], h = d->params.size[1], quads = (w + 3) / 4;
     uint64_t bytes = 2 * (uint64_t)quads * 16 * (uint64_t)h;
-    if (gpu_paths(v) || in->vk != VK_FORMAT_R8G8B8A8_UNORM || out->vk != VK_FORMAT_R8G8B8A8_UNORM ||
-        d->spec.src_n != d->spec.dst_n || w != d->params.size[2] || h != d->params.size[3] ||
+    /* a pass that ends in grayscale: gray, or gray and alpha */
+    bool gray = (out->vk == VK_FORMAT_R8_UNORM && d->spec.dst_n == 1) ||
+                (out->vk == VK_FORMAT_R8G8_UNORM && d->spec.dst_n == 2);
+    if (gpu_paths(v) || in->vk != VK_FORMAT_R8G8B8A8_UNORM || (out->vk != VK_FORMAT_R8G8B8A8_UNORM && !gray) ||
+        (d->spec.src_n != d->spec.dst_n && !gray) || w != d->params.size[2] || h != d->params.size[3] ||
         (int64_t)w * h < PACKED_MIN_PIXELS || bytes > v->dev->props.limits.maxStorageBufferRange)
         return 0;
     d->shader = d->spec.radius > PACKED_RADIUS ? AMP__SHADER_PACKED_WIDE : AMP__SHADER_PACKED;
