@@ -2,8 +2,8 @@
 // Filters of 8-bit RGBA images on CPU devices (lavapipe), on buffers: the copy and the
 // pointwise filters (MODE 0), the integer sums (conv.glsl's: gaussians and boxes of
 // weights W_k / S; MODE 1, or 2 where T = S^2 is a power of two), erode (MODE 3), dilate
-// (4), the other sums in floats (5: OpenCV's fixed-point gaussians among them) and
-// sharpen (6), of radius up to R_MAX (8; 16 built as packed_wide, whose larger code
+// (4), the other sums in floats (5: OpenCV's fixed-point gaussians among them),
+// sharpen (6) and the 3 x 3 median (7), of radius up to R_MAX (8; 16 built as packed_wide, whose larger code
 // takes longer to make). lavapipe fetches and stores a texel of an image
 // through its sampling code: a 4K RGBA8 copy took 52 ms as texelFetch and imageStore,
 // 11 ms as loads and stores of four texels of a buffer. So pass.c copies the source image
@@ -90,7 +90,10 @@ void step(inout uvec4 h[4], uvec4 a[4], int k, bool first)
     }
 }
 
-// Row y's horizontal results at the quad from column x0 into the ring's last row h.
+uvec4 median3(uvec4 a, uvec4 b, uvec4 c) { return max(min(a, b), min(max(a, b), c)); }
+
+// Row y's horizontal results at the quad from column x0 into the ring's last row h; for
+// the 3 x 3 median (MODE 7) each channel's three texels sorted, lo | mid << 8 | hi << 16.
 void row_of(int x0, int y, out uvec4 h[4])
 {
     int r = radius(), q = quads_aside(), base = 4 * Q_MAX;
@@ -107,6 +110,17 @@ void row_of(int x0, int y, out uvec4 h[4])
         }
         if (BORDER == BORDER_CONSTANT)
             [[unroll]] for (int m = 0; m < 4 + 8 * Q_MAX; m++) t[m] = row < 0 ? border_code() : t[m];
+    }
+    if (MODE == 7) {
+        uvec4 left = uvec4(t[base - 1], t[base], t[base + 1], t[base + 2]);
+        uvec4 mid = uvec4(t[base], t[base + 1], t[base + 2], t[base + 3]);
+        uvec4 right = uvec4(t[base + 1], t[base + 2], t[base + 3], t[base + 4]);
+        [[unroll]] for (int c = 0; c < 4; c++) {
+            uvec4 a = (left >> (8 * c)) & 0xffu, b = (mid >> (8 * c)) & 0xffu, d = (right >> (8 * c)) & 0xffu;
+            uvec4 lo = min(a, b), hi = max(a, b);
+            h[c] = min(lo, d) | max(lo, min(hi, d)) << 8 | max(hi, d) << 16;
+        }
+        return;
     }
     [[unroll]] for (int k = -R_MAX; k <= R_MAX; k++) {
         if (abs(k) > r) continue;
@@ -179,7 +193,15 @@ void main()
             uvec4 v[4];
             [[unroll]] for (int i = 0; i <= 2 * R_MAX; i++) {
                 int k = i - 2 * R_MAX + r; // the row's offset from the output's
-                if (k >= -r) step(v, ring[i], k, k == -r);
+                if (k >= -r && MODE != 7) step(v, ring[i], k, k == -r);
+            }
+            // the median of three sorted rows: of their largest low, middle middle and
+            // smallest high (as median.comp's 3 x 3 walk)
+            [[unroll]] for (int c = 0; c < 4 && MODE == 7; c++) {
+                uvec4 a = ring[2 * R_MAX - 2][c], b = ring[2 * R_MAX - 1][c], d = ring[2 * R_MAX][c];
+                v[c] = median3(max(max(a & 0xffu, b & 0xffu), d & 0xffu),
+                               median3((a >> 8) & 0xffu, (b >> 8) & 0xffu, (d >> 8) & 0xffu),
+                               min(min(a >> 16, b >> 16), d >> 16));
             }
             c = integer_sums() ? codes_of(v[0], v[1])
                 : float_sums() ? float_codes(v, qx, y)
