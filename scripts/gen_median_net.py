@@ -165,31 +165,30 @@ def window(o):
 
 
 class Tile:
-    """The straight-line program of a tile's medians: values in SSA form ('k<i>' the inputs,
-    'v<i>' the results of min and max), one network per (sizes, ranks) made once."""
+    """The program of a tile's medians: calls of networks (each made once for its sizes and
+    ranks, shared by every tile: NETS) on arrays of values. 'k[i]' are the inputs, 'a<c>'
+    the array of call c, whose wires the network orders in place."""
 
     def __init__(self, tw, th):
-        self.tw, self.th, self.lines, self.nets, self.results = tw, th, [], {}, {}
+        self.tw, self.th, self.calls, self.results = tw, th, [], {}
         self.load_w = tw + SIDE - 1
         outs = [(x, y) for y in range(th) for x in range(tw)]
         self.part(outs, [], 0, set())
 
     def input(self, e):
-        return 'k%d' % (e[0] + e[1] * self.load_w)
+        return 'k[%d]' % (e[0] + e[1] * self.load_w)
 
     def run(self, la, lb, first, last, b_sorted, values):
         key = (la, lb, first, last, b_sorted)
-        if key not in self.nets:
-            self.nets[key] = pruned_merge(*key)
-        ops, outs = self.nets[key]
-        values = list(values)
-        for kind, i, j in ops:
-            x, y = values[i], values[j]
-            for op, at in (('min', i), ('max', j)):
-                if kind in ('cmp', op):
-                    values[at] = 'v%d' % len(self.lines)
-                    self.lines.append((op, values[at], x, y))
-        return [values[o] for o in outs]
+        if key not in NETS:
+            NETS[key] = (len(NETS),) + pruned_merge(*key)
+        net, _, outs = NETS[key]
+        self.calls.append((net, list(values)))
+        return ['a%d[%d]' % (len(self.calls) - 1, o) for o in outs]
+
+    def operations(self):
+        by_id = {n: ops for n, ops, _ in NETS.values()}
+        return sum(sum(2 if k == 'cmp' else 1 for k, _, _ in by_id[n]) for n, _ in self.calls)
 
     def part(self, outs, kept, low, parent):
         """Medians of the windows outs, given their parent's core: its kept sorted ranks
@@ -226,47 +225,89 @@ class Tile:
             self.part(h, kept, low, core)
 
     def check(self, trials):
+        by_id = {n: ops for n, ops, _ in NETS.values()}
         rng = random.Random(3)
         for _ in range(trials):
             val = {self.input((x, y)): rng.randrange(6)
                    for x in range(self.load_w) for y in range(self.th + SIDE - 1)}
-            for op, out, x, y in self.lines:
-                val[out] = min(val[x], val[y]) if op == 'min' else max(val[x], val[y])
+            for c, (net, args) in enumerate(self.calls):
+                w = run_all(by_id[net], [val[a] for a in args])
+                for o, v in enumerate(w):
+                    val['a%d[%d]' % (c, o)] = v
             for o, name in self.results.items():
                 assert val[name] == sorted(val[self.input(e)] for e in window(o))[MEDIAN], o
 
     def glsl(self):
         loads = self.load_w * (self.th + SIDE - 1)
-        n, shape = len(self.lines), f'{self.tw}x{self.th}'
+        n, shape = self.operations(), f'{self.tw}x{self.th}'
         lines = [f'// amp_median25_{shape}(k, m): the medians of the {self.tw} x {self.th} 5x5 windows in k, the',
                  f'// {self.load_w} x {self.th + SIDE - 1} values around them (row by row), into m (window (x, y) at',
                  f'// m[x + y * {self.tw}]); {n} min/max operations, {n / len(self.results):.2f} a window.',
-                 f'#define AMP_MEDIAN25_{shape.upper()}(T)',
                  f'void amp_median25_{shape}(T k[{loads}], out T m[{len(self.results)}])', '{']
-        lines += [f'    T k{i} = k[{i}];' for i in range(loads)]
-        lines += [f'    T {out} = {op}({x}, {y});' for op, out, x, y in self.lines]
+        for c, (net, args) in enumerate(self.calls):
+            at = f'    T a{c}[{len(args)}] = T[]('
+            for k in range(0, len(args), 8):  # lines of 8 values
+                end = ');' if k + 8 >= len(args) else ','
+                lines.append((at if k == 0 else ' ' * len(at)) + ', '.join(args[k:k + 8]) + end)
+            lines.append(f'    amp_mnet{net}(a{c});')
         lines += [f'    m[{x + y * self.tw}] = {name};' for (x, y), name in sorted(self.results.items())]
         lines.append('}')
-        width = max(len(l) for l in lines[3:])
-        return '\n'.join(lines[:3] + [l.ljust(width) + ' \\' for l in lines[3:-1]] + [lines[-1]])
+        return lines
+
+
+NETS = {}  # (sizes, ranks, sorted) -> (id, ops, outs): the networks every tile calls
+
+
+def run_all(ops, values):
+    w = list(values)
+    for kind, i, j in ops:
+        lo, hi = min(w[i], w[j]), max(w[i], w[j])
+        if kind != 'max':
+            w[i] = lo
+        if kind != 'min':
+            w[j] = hi
+    return w
+
+
+def nets_glsl():
+    """Each network as a function ordering its wires in place."""
+    lines = []
+    for (la, lb, first, last, b_sorted), (net, ops, outs) in sorted(NETS.items(), key=lambda kv: kv[1][0]):
+        what = f'{la} sorted and {lb} {"sorted" if b_sorted else "unsorted"}' if la else f'{lb} unsorted'
+        lines += [f'/* amp_mnet{net}: {what} values to their ranks {first}..{last} on wires {outs} */',
+                  f'void amp_mnet{net}(inout T w[{la + lb}])', '{']
+        for kind, i, j in ops:
+            if kind == 'min':
+                lines.append(f'    w[{i}] = min(w[{i}], w[{j}]);')
+            elif kind == 'max':
+                lines.append(f'    w[{j}] = max(w[{i}], w[{j}]);')
+            else:
+                lines.append(f'    {{ T t = w[{i}]; w[{i}] = min(t, w[{j}]); w[{j}] = max(t, w[{j}]); }}')
+        lines.append('}')
+    return lines
 
 
 def main():
-    text = ('// Generated by scripts/gen_median_net.py (read there how): do not edit.\n'
-            '// Selection networks for the medians of tiles of overlapping 5x5 windows,\n'
-            '// componentwise on uvec4 (keys of any order) and on vec4 (values without NaN or -0);\n'
-            '// AMP_MEDIAN25(T) defines them for another type T.\n')
-    for tw, th in TILES:
-        tile = Tile(tw, th)
+    tiles = [Tile(tw, th) for tw, th in TILES]
+    head = ['// Generated by scripts/gen_median_net.py (read there how): do not edit.',
+            '// Selection networks for the medians of tiles of overlapping 5x5 windows,',
+            '// componentwise on uvec4 (keys of any order) and on vec4 (values without NaN or -0);',
+            '// AMP_MEDIAN25(T) defines them for another type T: the tiles amp_median25_WxH and',
+            '// the networks amp_mnet<i> they share.']
+    body = nets_glsl()
+    for tile in tiles:
         tile.check(20000)
-        n = len(tile.lines)
-        print(f'medians of {tw} x {th} 5x5 windows: {n} min/max operations, {n / (tw * th):.2f} a window')
-        text += '\n' + tile.glsl() + '\n'
-    text += '#define AMP_MEDIAN25(T) ' + ' '.join(f'AMP_MEDIAN25_{tw}X{th}(T)' for tw, th in TILES) + '\n'
-    text += 'AMP_MEDIAN25(uvec4)\nAMP_MEDIAN25(vec4)\n'
+        n = tile.operations()
+        print(f'medians of {tile.tw} x {tile.th} 5x5 windows: {n} min/max operations, '
+              f'{n / (tile.tw * tile.th):.2f} a window')
+        text = tile.glsl()
+        head += text[:3]
+        body += text[3:]
+    width = max(len(l) for l in body)
+    macro = ['#define AMP_MEDIAN25(T)'.ljust(width) + ' \\'] + [l.ljust(width) + ' \\' for l in body[:-1]] + [body[-1]]
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'shaders', 'filter', 'median_net.glsl')
     with open(path, 'w') as f:
-        f.write(text)
+        f.write('\n'.join(head + macro) + '\nAMP_MEDIAN25(uvec4)\nAMP_MEDIAN25(vec4)\n')
 
 
 if __name__ == '__main__':
