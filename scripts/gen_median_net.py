@@ -17,7 +17,8 @@ counted, so a kept value's rank is known). A part sorts its own new values (one 
 column by column when there are many), merges them into its parent's list and keeps the
 ranks that can matter; a single window's core is its 25 values and rank 12 is its median.
 A tile of 2 x 4 windows takes 72 min/max operations a window, 1 x 2 114, one window
-alone about 200.
+alone about 200. Each network (its sizes and ranks) is a function of its own, written
+once and called wherever a tile needs it.
 
 Every network is Batcher's odd-even merge sort or merge of the next power of two, the
 missing inputs taken as +infinity and resolved here (a compare with +infinity is no

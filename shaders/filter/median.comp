@@ -147,8 +147,9 @@ void main()
         }
     }
     // one store site (store inlines the whole pointwise program): the outputs leave from
-    // res[0] in the block's order, the rest moving up (constant indices: registers). A median is one of the
-    // source's texels (but for 16-bit floats' 5 x 5, within 0.06 of one).
+    // res[0] in the block's order, the rest moving up (constant indices: registers). A
+    // median is one of the source's texels (but for 16-bit floats' 5 x 5, within 0.06 of
+    // one).
 #ifdef AMP_MEDIAN_HALF
     bool exact = r != 2 && texel_exact();
 #else

@@ -3,15 +3,16 @@
 // pointwise filters (MODE 0), the integer sums (conv.glsl's: gaussians and boxes of
 // weights W_k / S; MODE 1, or 2 where T = S^2 is a power of two), erode (MODE 3), dilate
 // (4), the other sums in floats (5: OpenCV's fixed-point gaussians among them),
-// sharpen (6) and the 3 x 3 median (7), of radius up to R_MAX (8; 16 built as packed_wide, whose larger code
-// takes longer to make). lavapipe fetches and stores a texel of an image
-// through its sampling code: a 4K RGBA8 copy took 52 ms as texelFetch and imageStore,
-// 11 ms as loads and stores of four texels of a buffer. So pass.c copies the source image
-// into a buffer (a memcpy on a CPU device: 2.5 ms for 4K RGBA8), runs this on it, and
-// copies the result into the destination image. The buffer's first half holds the source
-// and its second half the result, row after row of quads (four texels, a uvec4, each as
-// the images hold it: R | G << 8 | B << 16 | A << 24); a result of a pass that ends in
-// grayscale is a word a quad (gray, DST_N 1) or two (gray and alpha), row after row too.
+// sharpen (6) and the 3 x 3 median (7), of radius up to R_MAX (8; 16 built as
+// packed_wide, whose larger code takes longer to make). lavapipe fetches and stores a
+// texel of an image through its sampling code: a 4K RGBA8 copy took 52 ms as texelFetch
+// and imageStore, 11 ms as loads and stores of four texels of a buffer. So pass.c copies
+// the source image into a buffer (a memcpy on a CPU device: 2.5 ms for 4K RGBA8), runs
+// this on it, and copies the result into the destination image. The buffer's first half
+// holds the source and its second half the result, row after row of quads (four texels,
+// a uvec4, each as the images hold it: R | G << 8 | B << 16 | A << 24); a result of a
+// pass that ends in grayscale is a word a quad (gray, DST_N 1) or two (gray and alpha),
+// row after row too.
 //
 // An invocation takes one quad (MODE 0) or a column of PACKED_STRIP quads, which it walks
 // down taking each input row's horizontal results once, the last 2r + 1 of them in a

@@ -90,10 +90,10 @@ static int packed_edge(int w, int r)
  * 8-bit gray (and alpha) one where the pass ends in grayscale (RGB too
  * where the device keeps it as RGBA), the two copies of the image in one storage buffer.
  * mode: the copy and pointwise filters, an integer sum (rounded by a shift where T is a
- * power of two), erode, dilate, a float sum, sharpen or the 3 x 3 median, up to PACKED_RADIUS (packed_wide,
- * the same shader with more registers, up to PACKED_WIDE_RADIUS); but for the
- * first, d[0] takes the quads whose window lies inside the image's columns, d[1] those at
- * the edges. The dispatches it made, or 0. */
+ * power of two), erode, dilate, a float sum, sharpen or the 3 x 3 median, up to
+ * PACKED_RADIUS (packed_wide, the same shader with a larger ring, up to
+ * PACKED_WIDE_RADIUS); but for the first, d[0] takes the quads whose window lies inside
+ * the image's columns, d[1] those at the edges. The dispatches it made, or 0. */
 static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, int mode)
 {
     bool sum = mode != PACKED_POINTWISE;

@@ -23,7 +23,8 @@ typedef enum amp__filter_shader {
     AMP__SHADER_MEDIAN_HALF,   /* median 5x5 of 8 bits in 16-bit floats (GPUs with shaderFloat16) */
     AMP__SHADER_CONV_MMA,      /* conv's sums of 8 bits in one pass on cooperative matrices */
     AMP__SHADER_CONV_SUBGROUP_HALF, /* conv_subgroup's, erode and dilate of 8 bits in 16-bit floats */
-    AMP__SHADER_PACKED,        /* 8-bit RGBA copies, pointwise filters, integer sums, erode and dilate on CPU devices, on buffers */
+    AMP__SHADER_PACKED,        /* 8-bit RGBA copies, pointwise filters, sums, erode, dilate and the 3x3 median
+                                  on CPU devices, on buffers */
     AMP__SHADER_PACKED_WIDE,   /* packed's sums, erode and dilate of radius 9 to 16 */
     AMP__SHADER_COUNT
 } amp__filter_shader;
