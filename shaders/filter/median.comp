@@ -9,9 +9,9 @@
 //   rows is the median of their largest low, their middle middle and their smallest high
 //   (18 min/max operations an output, against 40 for a network on 9 values; 3 texel
 //   fetches, not 9).
-// - 5 x 5: an invocation takes a tile of windows (median_net.glsl), on GPUs 2 x 4: 72
+// - 5 x 5: an invocation takes a tile of windows (median_net.glsl), on GPUs 2 x 4 (wide): 72
 //   operations an output against about 200 for a window alone, 6 fetches instead of 25;
-//   on CPU devices (FLAG_WIDE off) 1 x 2, whose values fit lavapipe's registers: 114.
+//   on CPU devices (FLAG_WIDE off) 1 x 2 (narrow), whose values fit lavapipe's registers: 114.
 //   Built with AMP_MEDIAN_HALF (the module median_half, for GPUs with shaderFloat16, an
 //   8-bit source and destination), it orders 16-bit floats: two per min or max. Every
 //   8-bit code's value stays distinct and in order as a 16-bit float, and back in 32 bits
@@ -97,11 +97,11 @@ void walk3(ivec2 o, T like, inout vec4 res[RUN])                                
 #define MEDIAN_TILE(T)                                                                       \
 void tile5(ivec2 o, T like, inout vec4 res[RUN])                                             \
 {                                                                                            \
-    if ((FLAGS & FLAG_WIDE) != 0) TILE_LOAD(T, 2, 4, amp_median25_2x4)                       \
-    else TILE_LOAD(T, 1, 2, amp_median25_1x2)                                                \
+    if ((FLAGS & FLAG_WIDE) != 0) TILE_LOAD(T, AMP_MEDIAN_WIDE_W, AMP_MEDIAN_WIDE_H, amp_median25_wide) \
+    else TILE_LOAD(T, AMP_MEDIAN_NARROW_W, AMP_MEDIAN_NARROW_H, amp_median25_narrow)         \
 }
-#if RUN < 8
-#error "res[RUN] must hold a 2 x 4 tile's outputs"
+#if RUN < AMP_MEDIAN_WIDE_W * AMP_MEDIAN_WIDE_H || RUN < AMP_MEDIAN_NARROW_W * AMP_MEDIAN_NARROW_H
+#error "res[RUN] must hold a 5 x 5 tile's outputs"
 #endif
 MEDIAN_WALK(vec4)
 MEDIAN_WALK(uvec4)
@@ -120,7 +120,8 @@ void main()
     // the outputs of an invocation, as chain.c's dispatch: a column of RUN for 3 x 3
     // (scalars: Mesa 22.3 takes a select of vector specialization constants wrong)
     bool wide = (FLAGS & FLAG_WIDE) != 0;
-    ivec2 block = ivec2(r == 2 && wide ? 2 : 1, r == 1 ? RUN : r == 2 ? (wide ? 4 : 2) : 1);
+    ivec2 block = ivec2(r != 2 ? 1 : wide ? AMP_MEDIAN_WIDE_W : AMP_MEDIAN_NARROW_W,
+                        r == 1 ? RUN : r != 2 ? 1 : wide ? AMP_MEDIAN_WIDE_H : AMP_MEDIAN_NARROW_H);
     ivec2 o = ivec2(gl_GlobalInvocationID.xy) * block;
     if (outside(o)) return;
     bool codes = (FLAGS & FLAG_CODES) != 0;

@@ -19,6 +19,10 @@
 #define SUBGROUP_HALF_STRIP 16 /* and for erode and dilate in 16-bit floats (32: 10-20% slower) */
 #define INTEGER_SUM_MAX 16  /* the largest sum S of integer weights W_k / S (255 S^2 < 2^16) */
 #define RUN 8 /* filter.glsl's RUN: outputs per invocation of conv_run.comp and sobel.comp */
+#define MEDIAN_WIDE_W 2   /* median_net.glsl's AMP_MEDIAN_WIDE_W x _H: a GPU's 5 x 5 medians an invocation */
+#define MEDIAN_WIDE_H 4
+#define MEDIAN_NARROW_W 1 /* and AMP_MEDIAN_NARROW_W x _H: a CPU device's */
+#define MEDIAN_NARROW_H 2
 #define RUN_GROUP_X 32 /* conv_run.comp's work group */
 #define RUN_GROUP_Y 8
 #define POINT_ROWS 4 /* filter.glsl's POINT_ROWS: texels per invocation of pointwise.comp */
@@ -100,12 +104,13 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
     const amp__format *in = amp__texture_format(d->src), *out = amp__texture_format(d->dst);
     int w = d->params.size[0], h = d->params.size[1], quads = (w + 3) / 4;
     uint64_t bytes = 2 * (uint64_t)quads * 16 * (uint64_t)h;
-    /* a pass that ends in grayscale: gray, or gray and alpha */
+    /* into the same format, or a pass that ends in grayscale: gray, or gray and alpha */
+    bool same = out->vk == VK_FORMAT_R8G8B8A8_UNORM && d->spec.src_n == d->spec.dst_n;
     bool gray = (out->vk == VK_FORMAT_R8_UNORM && d->spec.dst_n == 1) ||
                 (out->vk == VK_FORMAT_R8G8_UNORM && d->spec.dst_n == 2);
-    if (gpu_paths(v) || in->vk != VK_FORMAT_R8G8B8A8_UNORM || (out->vk != VK_FORMAT_R8G8B8A8_UNORM && !gray) ||
-        (d->spec.src_n != d->spec.dst_n && !gray) || w != d->params.size[2] || h != d->params.size[3] ||
-        (int64_t)w * h < PACKED_MIN_PIXELS || bytes > v->dev->props.limits.maxStorageBufferRange)
+    if (gpu_paths(v) || in->vk != VK_FORMAT_R8G8B8A8_UNORM || !(same || gray) || w != d->params.size[2] ||
+        h != d->params.size[3] || (int64_t)w * h < PACKED_MIN_PIXELS ||
+        bytes > v->dev->props.limits.maxStorageBufferRange)
         return 0;
     d->shader = d->spec.radius > PACKED_RADIUS ? AMP__SHADER_PACKED_WIDE : AMP__SHADER_PACKED;
     d->params.counts[0] = quads;
@@ -480,14 +485,14 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         /* median.comp's outputs an invocation: a walk of RUN down a column for 3 x 3, a
            tile of 5 x 5 windows, 2 x 4 on GPUs (FLAG_WIDE), 1 x 2 on CPU devices */
         bool wide = r == 2 && gpu_paths(v);
-        int across = wide ? 2 : 1, outputs = r == 1 ? RUN : r == 2 ? (wide ? 4 : 2) : 1;
+        int across = r != 2 ? 1 : wide ? MEDIAN_WIDE_W : MEDIAN_NARROW_W;
+        int outputs = r == 1 ? RUN : r != 2 ? 1 : wide ? MEDIAN_WIDE_H : MEDIAN_NARROW_H;
         d[0].shader = AMP__SHADER_MEDIAN;
         if (wide) d[0].spec.flags |= AMP__FLAG_WIDE;
         if (d[0].spec.src_levels > 0) d[0].spec.flags |= AMP__FLAG_CODES;
         /* 5 x 5 from 8 bits to 8 bits in 16-bit floats: a GPU's, which has them (lavapipe
            emulates them) */
-        if (r == 2 && eight_bits(&d[0].spec) && v->dev->float16 && gpu_paths(v))
-            d[0].shader = AMP__SHADER_MEDIAN_HALF;
+        if (wide && eight_bits(&d[0].spec) && v->dev->float16) d[0].shader = AMP__SHADER_MEDIAN_HALF;
         d[0].groups[0] = (uint32_t)((w + 16 * across - 1) / (16 * across));
         d[0].groups[1] = (uint32_t)((h + 16 * outputs - 1) / (16 * outputs));
         int packed = r == 1 && border_codes(&d[0]) ? packed_pass(v, &d[0], PACKED_MEDIAN) : 0;
