@@ -88,6 +88,28 @@ amp_array_view *amp_array_view_create_const(amp_extent extent, amp_type type,
                                             size_t element_size, const void *data);
 /* A new view of the whole array (a handle to destroy). */
 amp_array_view *amp_array_view_of_array(amp_array *array);
+
+/* Registers [ptr, ptr + bytes) of the application's memory with the device of acc
+ * (NULL: the default accelerator) for transfers, as cudaHostRegister does: its pages
+ * are pinned once, now. From then on an array_view over memory inside the range, of
+ * any size, moves its data by DMA straight into and out of it from its first transfer
+ * on (downloads, amp_array_view_synchronize_to and the last view's write-back; the
+ * upload a kernel's use records without a wait still copies to staging, so that the
+ * host may change its memory once the call returns), and so do texture copies from
+ * and to it (amp_texture_copy_from_host / _to_host and their _async forms) where the
+ * image keeps texels as the host has them: no staging buffer, no host copy.
+ * Unregistered, a view of 1 MiB or more pins its memory at its first transfer, each
+ * new view again, and pinning can cost more than the copy (on an H200's host 11-13
+ * GB/s, against 45-50 for the copy). Register memory that is reused: frames, batches.
+ * It must stay allocated until amp_host_unregister. Errors: NULL ptr or 0 bytes, a
+ * range that overlaps one registered before, AMP_ERROR_UNSUPPORTED where the device
+ * cannot import host memory (VK_EXT_external_memory_host) or its driver refuses it. */
+amp_status amp_host_register(amp_accelerator *acc, void *ptr, size_t bytes);
+/* Ends the registration made at ptr on acc's device (NULL: the default
+ * accelerator), after the device's work: the memory is unpinned and may be freed.
+ * Errors: nothing registered at ptr; AMP_ERROR_INVALID_STATE while array_views over
+ * it are alive (their count; destroy them first). */
+amp_status amp_host_unregister(amp_accelerator *acc, void *ptr);
 /* Destroys a view handle; the last view of host memory writes pending device
  * data back first. NULL and *view == NULL are no-ops. */
 void amp_array_view_destroy(amp_array_view **view);

@@ -378,16 +378,19 @@ static amp_status ensure_host_memory(amp__data *d)
 
 /* Large transfers between the application's memory and the device go straight
  * from or into that memory where the device can import it: no staging copy on
- * the host, full DMA speed. Small ones are cheaper through staging. */
+ * the host, full DMA speed. Small ones are cheaper through staging, unless the memory
+ * is registered (amp_host_register): pinned already, any size goes straight. */
 #define IMPORT_MIN_BYTES ((size_t)1 << 20)
 
 static bool data_import(amp__data *d)
 {
     if (d->import.buffer) return true;
-    if (d->import_failed || !d->host || d->host_owned || d->size < IMPORT_MIN_BYTES || !d->dev) return false;
-    if (amp__buffer_import(d->dev, d->host, d->size, &d->import, &d->import_offset) != AMP_OK)
-        d->import_failed = true;
-    return !d->import_failed;
+    if (d->import_failed || !d->host || d->host_owned || !d->dev) return false;
+    /* registered memory at any size; elsewhere only what repays its pinning */
+    bool pin = d->size >= IMPORT_MIN_BYTES;
+    if (amp__buffer_import(d->dev, d->host, d->size, pin, &d->import, &d->import_offset) == AMP_OK) return true;
+    d->import_failed = pin;
+    return false;
 }
 
 /* Records a whole-storage copy between the imported host memory and the device
@@ -841,6 +844,39 @@ static amp_array_view *view_over_host(const char *who, amp_extent e, amp_type t,
     }
     pthread_mutex_unlock(&registry_lock);
     return v;
+}
+
+/* The device of acc (NULL: the default accelerator's), for the host registrations. */
+static amp__device *registry_device(amp_accelerator *acc)
+{
+    if (!acc && !(acc = amp_accelerator_default())) return NULL;
+    return amp__accelerator_device(acc);
+}
+
+amp_status amp_host_register(amp_accelerator *acc, void *ptr, size_t bytes)
+{
+    if (!ptr || !bytes)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_host_register: %s", ptr ? "0 bytes" : "NULL memory");
+    amp__device *d = registry_device(acc);
+    if (!d) return amp_last_status();
+    amp__lock(d);
+    amp_status s = amp__device_check(d);
+    if (s == AMP_OK) s = amp__host_register(d, ptr, bytes);
+    amp__unlock(d);
+    return s;
+}
+
+amp_status amp_host_unregister(amp_accelerator *acc, void *ptr)
+{
+    if (!ptr) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_host_unregister: NULL memory");
+    amp__device *d = registry_device(acc);
+    if (!d) return amp_last_status();
+    amp__lock(d);
+    /* a texture copy recorded from or into the range may still run */
+    amp_status s = amp__device_idle(d);
+    if (s == AMP_OK || s == AMP_ERROR_DEVICE_LOST) s = amp__host_unregister(d, ptr);
+    amp__unlock(d);
+    return s;
 }
 
 amp_array_view *amp_array_view_create(amp_extent e, amp_type t, size_t elem, void *data)

@@ -633,6 +633,41 @@ static VkBufferImageCopy image_copy(const amp_texture_region *r)
                                .imageOffset = vk_offset(r->offset), .imageExtent = vk_extent(r->extent)};
 }
 
+/* A host transfer of the region r of t straight from or into the application's
+ * registered memory (amp_host_register), which holds the image's own texels at `at` in
+ * buf: no staging buffer and no host copy. Downloads are waited for, or give a future. */
+static amp_status registered_copy(amp_accelerator_view *v, amp_texture *t, const amp_texture_region *r,
+                                  VkBuffer buf, VkDeviceSize at, bool to_device, amp_future **future)
+{
+    amp__device *d = t->dev;
+    amp_status s = amp__device_check(d);
+    amp__batch *b = s == AMP_OK ? amp__batch_current(v) : NULL;
+    if (!b) return amp_last_status();
+    size_t bytes = amp_extent_size(r->extent) * t->fmt.host_texel;
+    VkCommandBuffer cmd = amp__batch_cmd(b);
+    uint64_t serial = amp__batch_serial(b);
+    uint32_t timing = amp__profile_begin(b, to_device ? "upload" : "download", bytes);
+    VkBufferImageCopy c = image_copy(r);
+    c.bufferOffset = at;
+    record_buffer_image_copy(v, b, t, buf, &c, to_device);
+    amp__profile_end(b, timing);
+    if (to_device) {
+        v->stats.uploads++;
+        v->stats.upload_bytes += bytes;
+        s = amp__view_command_done(v);
+        if (s == AMP_OK && future && !(*future = amp_view_create_marker(v))) s = amp_last_status();
+        return s;
+    }
+    amp__barrier_to_host(cmd, buf, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    v->stats.downloads++;
+    v->stats.download_bytes += bytes;
+    s = amp__view_submit(v);
+    if (s != AMP_OK) return s;
+    if (!future) return amp__device_wait_serial(d, serial, UINT64_MAX);
+    *future = amp__future_new(d, serial, (amp__host_action){0});
+    return *future ? AMP_OK : amp_last_status();
+}
+
 static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *region, void *host, size_t size,
                                     bool to_device, amp_future **future, const char *who)
 {
@@ -656,6 +691,14 @@ static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *re
     amp__device *d = t->dev;
     amp__lock(d);
     bool packed = packed_on_device(t, texels);
+    VkBuffer direct = VK_NULL_HANDLE;
+    VkDeviceSize at = 0;
+    if (!packed && t->fmt.host_texel == t->fmt.image_texel &&
+        amp__host_registered(d, host, bytes, &direct, &at) && at % t->fmt.image_texel == 0 && at % 4 == 0) {
+        s = registered_copy(v, t, &r, direct, at, to_device, future);
+        amp__unlock(d);
+        return s;
+    }
     VkDeviceSize staged = staging_size(t, texels, packed);
     amp__staging *st = amp__device_check(d) == AMP_OK
                            ? amp__staging_get(d, staged, to_device ? AMP__MEM_UPLOAD : AMP__MEM_READBACK)

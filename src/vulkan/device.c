@@ -479,6 +479,7 @@ void amp__device_close(amp__device *d)
         amp__buffer_destroy(d, &s->buf);
         free(s);
     }
+    amp__host_ranges_release(d);
     amp__memory_release_all(d);
     if (d->pipeline_cache) vkDestroyPipelineCache(d->device, d->pipeline_cache, NULL);
     vkDestroySemaphore(d->device, d->timeline, NULL);

@@ -58,6 +58,7 @@ typedef struct amp__barrier {
 
 /* ---- device.c: a VkDevice with one compute queue, its features and caches ---- */
 typedef struct amp__staging amp__staging;
+typedef struct amp__host_range amp__host_range;
 
 typedef struct amp__device {
     VkInstance instance;
@@ -100,6 +101,7 @@ typedef struct amp__device {
     int lock_depth;           /* how many times its owner holds lock (read and written by the owner) */
     amp__block *blocks;
     amp__staging *staging;    /* free staging buffers */
+    amp__host_range *host_ranges; /* the application's memory imported for good (amp_host_register) */
     VkPipelineCache pipeline_cache;
     bool pipeline_cache_dirty;
     bool custom_border;       /* VK_EXT_custom_border_color is on */
@@ -194,11 +196,26 @@ AMP_HIDDEN bool amp__device_serial_done(amp__device *d, uint64_t serial);
 AMP_HIDDEN amp_status amp__buffer_create(amp__device *d, VkDeviceSize size, VkBufferUsageFlags usage,
                                          amp__mem_usage mem, amp__buffer *out);
 AMP_HIDDEN void amp__buffer_destroy(amp__device *d, amp__buffer *b);
-/* Wraps host memory [host, host+size) in a transfer buffer (VK_EXT_external_memory_host);
- * *offset is where host lies in the buffer. Anything but AMP_OK: not possible here
- * (no message is left; callers fall back to staging). */
-AMP_HIDDEN amp_status amp__buffer_import(amp__device *d, void *host, size_t size, amp__buffer *out,
+/* A transfer buffer over host memory [host, host+size) (VK_EXT_external_memory_host);
+ * *offset is where host lies in the buffer: a registered range's buffer where one holds
+ * the memory (borrowed until amp__buffer_destroy gives it back), else with pin the pages
+ * imported now. Anything but AMP_OK: not possible here (no message is left; callers fall
+ * back to staging). */
+AMP_HIDDEN amp_status amp__buffer_import(amp__device *d, void *host, size_t size, bool pin, amp__buffer *out,
                                          VkDeviceSize *offset);
+/* Imports [host, host+size) of the application's memory until amp__host_unregister
+ * (amp_host_register). Errors: overlap with a registered range, no import on the device,
+ * the driver's refusal. */
+AMP_HIDDEN amp_status amp__host_register(amp__device *d, void *host, size_t size);
+/* Ends the registration starting at host, once no storage borrows it; the caller has
+ * waited for the device's work (a texture copy may use the range without borrowing). */
+AMP_HIDDEN amp_status amp__host_unregister(amp__device *d, void *host);
+/* Whether a registered range holds [host, host+size): its buffer and host's offset in it
+ * (for a copy recorded now; unregistering waits for the device). */
+AMP_HIDDEN bool amp__host_registered(amp__device *d, const void *host, size_t size, VkBuffer *buffer,
+                                     VkDeviceSize *offset);
+/* Frees every registered range (the device is closing and idle). */
+AMP_HIDDEN void amp__host_ranges_release(amp__device *d);
 AMP_HIDDEN void amp__memory_release_all(amp__device *d);
 /* Allocates and binds device-local memory for an image (blocks apart from buffers). */
 AMP_HIDDEN amp_status amp__image_memory(amp__device *d, VkImage image, amp__alloc *out);

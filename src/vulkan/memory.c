@@ -274,7 +274,10 @@ amp_status amp__buffer_create(amp__device *d, VkDeviceSize size, VkBufferUsageFl
     return AMP_OK;
 }
 
-amp_status amp__buffer_import(amp__device *d, void *host, size_t size, amp__buffer *out, VkDeviceSize *offset)
+/* Imports the whole pages around [host, host + size) as a transfer buffer (the pinning
+ * happens here); *offset is where host lies in it. Anything but AMP_OK: not possible
+ * (no message left: the callers say what it means to them). */
+static amp_status import_pages(amp__device *d, void *host, size_t size, amp__buffer *out, VkDeviceSize *offset)
 {
     if (!d->host_import || !d->host_import_alignment) return AMP_ERROR_UNSUPPORTED;
     PFN_vkGetMemoryHostPointerPropertiesEXT props_fn =
@@ -321,15 +324,129 @@ amp_status amp__buffer_import(amp__device *d, void *host, size_t size, amp__buff
     return AMP_OK;
 }
 
+
+/* A range of the application's memory imported until amp_host_unregister: the transfers of
+ * storages inside it borrow its buffer (counted in users) instead of pinning their own. */
+struct amp__host_range {
+    uintptr_t start;
+    size_t bytes;
+    amp__buffer buf;
+    VkDeviceSize offset; /* where start lies in buf */
+    int users;           /* borrowed imports alive (amp__buffer_import) */
+    amp__host_range *next;
+};
+
+static amp__host_range *range_holding(amp__device *d, uintptr_t start, size_t size)
+{
+    for (amp__host_range *r = d->host_ranges; r; r = r->next)
+        if (start >= r->start && size <= r->bytes && start - r->start <= r->bytes - size) return r;
+    return NULL;
+}
+
+amp_status amp__host_register(amp__device *d, void *host, size_t size)
+{
+    uintptr_t start = (uintptr_t)host;
+    if (start + size < start)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                         "amp_host_register: %zu bytes at %p run past the end of the address space", size, host);
+    for (amp__host_range *r = d->host_ranges; r; r = r->next)
+        if (start < r->start + r->bytes && r->start < start + size)
+            return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                             "amp_host_register: %zu bytes at %p overlap the %zu bytes at %p registered before; "
+                             "unregister those first",
+                             size, host, r->bytes, (void *)r->start);
+    if (!d->host_import || !d->host_import_alignment)
+        return amp__fail(AMP_ERROR_UNSUPPORTED, "amp_host_register: device \"%s\" cannot import host memory (no "
+                         "VK_EXT_external_memory_host): its transfers go through staging buffers",
+                         d->props.deviceName);
+    amp__host_range *r = calloc(1, sizeof *r);
+    if (!r) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+    uint64_t span = amp__trace_begin();
+    amp_status s = import_pages(d, host, size, &r->buf, &r->offset);
+    amp__trace_end(span, "alloc", "register host memory", NULL);
+    if (s != AMP_OK) {
+        free(r);
+        return amp__fail(AMP_ERROR_UNSUPPORTED,
+                         "amp_host_register: device \"%s\" could not import the %zu bytes at %p (the driver "
+                         "refused the pages, "
+                         "or ran out of memory to pin them)",
+                         d->props.deviceName, size, host);
+    }
+    r->start = start;
+    r->bytes = size;
+    r->next = d->host_ranges;
+    d->host_ranges = r;
+    return AMP_OK;
+}
+
+amp_status amp__host_unregister(amp__device *d, void *host)
+{
+    amp__host_range **p = &d->host_ranges;
+    while (*p && (*p)->start != (uintptr_t)host) p = &(*p)->next;
+    amp__host_range *r = *p;
+    if (!r) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_host_unregister: no memory is registered at %p", host);
+    if (r->users)
+        return amp__fail(AMP_ERROR_INVALID_STATE,
+                         "amp_host_unregister: the %zu bytes at %p are still the host memory of %d array_view "
+                         "storage%s: destroy "
+                         "those views first",
+                         r->bytes, host, r->users, r->users == 1 ? "" : "s");
+    *p = r->next;
+    vkDestroyBuffer(d->device, r->buf.buffer, NULL);
+    vkFreeMemory(d->device, r->buf.alloc.memory, NULL);
+    free(r);
+    return AMP_OK;
+}
+
+bool amp__host_registered(amp__device *d, const void *host, size_t size, VkBuffer *buffer, VkDeviceSize *offset)
+{
+    amp__host_range *r = range_holding(d, (uintptr_t)host, size);
+    if (!r) return false;
+    *buffer = r->buf.buffer;
+    *offset = r->offset + ((uintptr_t)host - r->start);
+    return true;
+}
+
+amp_status amp__buffer_import(amp__device *d, void *host, size_t size, bool pin, amp__buffer *out,
+                              VkDeviceSize *offset)
+{
+    amp__host_range *r = range_holding(d, (uintptr_t)host, size);
+    if (r) {
+        r->users++;
+        *out = r->buf;
+        *offset = r->offset + ((uintptr_t)host - r->start);
+        return AMP_OK;
+    }
+    return pin ? import_pages(d, host, size, out, offset) : AMP_ERROR_UNSUPPORTED;
+}
+
+void amp__host_ranges_release(amp__device *d)
+{
+    while (d->host_ranges) {
+        amp__host_range *r = d->host_ranges;
+        d->host_ranges = r->next;
+        vkDestroyBuffer(d->device, r->buf.buffer, NULL);
+        vkFreeMemory(d->device, r->buf.alloc.memory, NULL);
+        free(r);
+    }
+}
+
 void amp__buffer_destroy(amp__device *d, amp__buffer *b)
 {
     if (!b || !b->buffer) return;
-    vkDestroyBuffer(d->device, b->buffer, NULL);
-    if (!b->alloc.block) { /* imported host memory: its own allocation */
+    if (!b->alloc.block) { /* imported host memory: its own allocation, or a registered range's */
+        for (amp__host_range *r = d->host_ranges; r; r = r->next)
+            if (r->buf.buffer == b->buffer) {
+                r->users--;
+                memset(b, 0, sizeof *b);
+                return;
+            }
+        vkDestroyBuffer(d->device, b->buffer, NULL);
         vkFreeMemory(d->device, b->alloc.memory, NULL);
         memset(b, 0, sizeof *b);
         return;
     }
+    vkDestroyBuffer(d->device, b->buffer, NULL);
     amp__block *blk = b->alloc.block;
     block_give(blk, b->alloc.offset, b->alloc.size);
     if (blk->dedicated && blk->used == 0) block_free(d, blk);
