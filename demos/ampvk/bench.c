@@ -151,6 +151,7 @@ typedef struct bench {
     /* a new view over registered memory (amp_host_register; 0: not possible), and the
        registration itself */
     double reg_up_gbps, reg_down_gbps, register_gbps;
+    double tex_up_ms[2], tex_down_ms[2]; /* a 4K RGBA8 texture from / to host memory: pageable, registered */
     int filter_width, filter_height;
     const char *const *specs; /* the chains the filters section times: filter_specs or --filter's */
     int spec_count;
@@ -318,6 +319,42 @@ done:
     return rc;
 }
 
+/* A 3840x2160 RGBA8 texture's copies from and to host memory (the median of 5 after a
+ * first of each), pageable and then registered (amp_host_register): ms each way into
+ * up[2], down[2]; registered 0 where not possible. */
+static int bench_texture_transfers(bench *b, double up[2], double down[2])
+{
+    enum { W = 3840, H = 2160, REPS = 5 };
+    size_t bytes = (size_t)W * H * 4;
+    amp_accelerator_view *v = b->view;
+    uint8_t *host = malloc(2 * bytes);
+    amp_texture *t = amp_texture_create(v, &(amp_texture_desc){.extent = amp_extent2(H, W), .type = AMP_UNORM_4,
+                                                                .bits_per_scalar_element = 8});
+    int rc = host && t ? 0 : failed(host ? amp_last_status() : AMP_ERROR_OUT_OF_MEMORY, "texture transfers");
+    if (host) memset(host, 7, 2 * bytes);
+    up[1] = down[1] = 0;
+    for (int registered = 0; !rc && registered < 2; registered++) {
+        if (registered && amp_host_register(amp_view_accelerator(v), host, 2 * bytes) != AMP_OK) break;
+        double u[REPS + 1], d[REPS + 1];
+        for (int r = 0; !rc && r <= REPS; r++) {
+            double t0 = tool_now();
+            rc = failed(amp_texture_copy_from_host(t, NULL, host, bytes), "amp_texture_copy_from_host") ||
+                 failed(amp_view_wait(v), "amp_texture_copy_from_host");
+            u[r] = tool_now() - t0;
+            t0 = tool_now();
+            rc = rc || failed(amp_texture_copy_to_host(t, NULL, host + bytes, bytes), "amp_texture_copy_to_host");
+            d[r] = tool_now() - t0;
+        }
+        up[registered] = median(u + 1, REPS) * 1e3;
+        down[registered] = median(d + 1, REPS) * 1e3;
+        if (registered && amp_host_unregister(amp_view_accelerator(v), host) != AMP_OK && !rc)
+            rc = failed(amp_last_status(), "amp_host_unregister");
+    }
+    amp_texture_destroy(&t);
+    free(host);
+    return rc;
+}
+
 /* array_view synchronize to and from the device of b->mb MiB. The first transfer
  * also pins the host memory (imported once per view): reported apart from the
  * steady state (the median of the rest). */
@@ -392,6 +429,14 @@ static int bench_transfers(bench *b)
     fprintf(b->out, "%-54s %10.1f / %.1f GB/s\n", "first transfer of registered memory to / from", b->reg_up_gbps,
             b->reg_down_gbps);
     rc = 0;
+    if (bench_texture_transfers(b, b->tex_up_ms, b->tex_down_ms)) rc = 1;
+    else {
+        fprintf(b->out, "%-54s %10.3f / %.3f ms\n", "4K RGBA8 texture from / to host memory", b->tex_up_ms[0],
+                b->tex_down_ms[0]);
+        if (b->tex_up_ms[1] > 0)
+            fprintf(b->out, "%-54s %10.3f / %.3f ms\n", "4K RGBA8 texture from / to registered memory",
+                    b->tex_up_ms[1], b->tex_down_ms[1]);
+    }
 unregister:
     amp_array_view_destroy(&hv);
     if (amp_host_unregister(acc, host) != AMP_OK && rc == 0) rc = failed(amp_last_status(), "amp_host_unregister");
@@ -886,6 +931,10 @@ static void print_json(const bench *b)
         json_num("register_gbps", b->register_gbps, 2, false);
         json_num("h2d_first_registered_gbps", b->reg_up_gbps, 2, false);
         json_num("d2h_first_registered_gbps", b->reg_down_gbps, 2, false);
+        json_num("texture_4k_upload_ms", b->tex_up_ms[0], 3, false);
+        json_num("texture_4k_download_ms", b->tex_down_ms[0], 3, false);
+        json_num("texture_4k_upload_registered_ms", b->tex_up_ms[1], 3, false);
+        json_num("texture_4k_download_registered_ms", b->tex_down_ms[1], 3, false);
         printf("}");
     }
     if (b->sections & SEC_FILTERS) {
