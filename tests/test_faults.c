@@ -380,6 +380,20 @@ static int large[LARGE];
 /* Synchronizing 1 MiB: the device writes straight into the imported host memory. */
 static void step_synchronize_large(void) { synchronize_changed(large, LARGE); }
 
+/* Registering host memory: done whole or not at all (then nothing is registered); a
+ * small view inside registered memory then synchronizes through it. */
+static void step_host_register(void)
+{
+    static int mem[N * 4];
+    amp_accelerator *acc = amp_view_accelerator(view);
+    if (!ARMED(amp_host_register(acc, mem, sizeof mem))) {
+        REQUIRE_FAIL(amp_host_unregister(acc, mem), AMP_ERROR_INVALID_ARGUMENT, "no memory is registered");
+        return;
+    }
+    synchronize_changed(mem + N, N);
+    REQUIRE_OK(amp_host_unregister(acc, mem));
+}
+
 /* ---- kernels ---- */
 
 static int kernel_runs;
@@ -851,6 +865,7 @@ int main(void)
     under_faults("amp_array_view_synchronize", step_synchronize, here);
     under_faults("amp_array_view_synchronize (1 MiB)", step_synchronize_large, here);
     under_faults("amp_array_view_synchronize_async", step_synchronize_async, here);
+    under_faults("amp_host_register", step_host_register, DEFAULT | EXHAUSTED);
 
     under_faults("amp_kernel_create", step_kernel_create, here);
     under_faults("amp_kernel_create (file)", step_kernel_create_file, here);

@@ -350,6 +350,44 @@ done:
     free(mem);
 }
 
+/* A large buffer's memory (a block of its own) is kept when the buffer goes, and the
+ * next buffer of about its size takes it without a vkAllocateMemory; its contents are
+ * the new array's. */
+static void spare_blocks(amp_accelerator_view *v, const char *path)
+{
+    enum { N = 40 << 20 }; /* 160 MiB of floats: above half of a 256 MiB block */
+    amp_array *a = amp_array_create(v, &(amp_array_desc){.extent = amp_extent1(N), .type = AMP_FLOAT});
+    REQUIRE(a);
+    amp_array_destroy(&a);
+    static float x[1 << 16];
+    for (int i = 0; i < 1 << 16; i++) x[i] = (float)i;
+    REQUIRE_OK(amp_trace_start(path));
+    a = amp_array_create(v, &(amp_array_desc){.extent = amp_extent1(N - 1000), .type = AMP_FLOAT});
+    REQUIRE(a);
+    amp_array_view *part = a ? amp_array_view_section(amp_array_as_view(a), amp_index1(N - 1000 - (1 << 16)),
+                                                      amp_extent1(1 << 16))
+                             : NULL;
+    REQUIRE(part);
+    REQUIRE_OK(amp_copy_from_host(x, sizeof x, part));
+    float y[4] = {0};
+    amp_array_view *tail = part ? amp_array_view_section(part, amp_index1((1 << 16) - 4), amp_extent1(4)) : NULL;
+    REQUIRE_OK(amp_copy_to_host(tail, y, sizeof y));
+    REQUIRE_OK(amp_trace_stop());
+    REQUIRE(y[0] == 65532.0f && y[3] == 65535.0f);
+    amp_array_view_destroy(&tail);
+    amp_array_view_destroy(&part);
+    amp_array_destroy(&a);
+    int n = 0;
+    event *ev = read_trace(path, &n);
+    int large = 0;
+    for (int i = 0; ev && i < n; i++) {
+        const char *b = strcmp(ev[i].cat, "alloc") == 0 ? strstr(ev[i].args, "\"bytes\":") : NULL;
+        large += b && strtoull(b + 8, NULL, 10) >= (unsigned long long)N * 3;
+    }
+    REQUIRE_INT(large, 0);
+    free(ev);
+}
+
 int main(void)
 {
     test_begin();
@@ -362,6 +400,7 @@ int main(void)
     check_trace(path);
     reserved_transfers(v, path);
     registered_transfers(v, path);
+    spare_blocks(v, path);
     if (!getenv("KEEP_TRACE")) remove(path);
     REQUIRE_FAIL(amp_trace_start("/nonexistent-dir/trace.json"), AMP_ERROR_INVALID_ARGUMENT,
                  "cannot create \"/nonexistent-dir/trace.json\"");

@@ -24,6 +24,8 @@ struct amp__block {
     int free_count, free_cap;
     int used;          /* live sub-allocations */
     bool dedicated;
+    bool spare;        /* a dedicated block whose resource has gone, kept for the next */
+    uint64_t spared;   /* when it became spare (the oldest goes first) */
     bool images;       /* holds optimal-tiling images (kept apart from buffers) */
     amp__block *next;
 };
@@ -64,6 +66,57 @@ static int find_type(amp__device *d, uint32_t allowed, amp__mem_usage u)
     return -1;
 }
 
+static void block_free(amp__device *d, amp__block *b);
+
+/* Frees the oldest spare dedicated blocks until those left hold at most keep bytes;
+ * whether any was freed. */
+static bool spares_free(amp__device *d, VkDeviceSize keep)
+{
+    bool freed = false;
+    for (;;) {
+        VkDeviceSize held = 0;
+        amp__block *oldest = NULL;
+        for (amp__block *k = d->blocks; k; k = k->next)
+            if (k->spare) {
+                held += k->size;
+                if (!oldest || k->spared < oldest->spared) oldest = k;
+            }
+        if (held <= keep) return freed;
+        block_free(d, oldest);
+        freed = true;
+    }
+}
+
+/* A dedicated block whose resource has gone stays for the next allocation of about its
+ * size (a view's storage made again, a frame's buffers), as PyTorch's and CuPy's memory
+ * pools keep theirs: an H200's driver took about 20 ms to allocate a GiB, which had
+ * halved a new view's first transfer of that size. Spares hold at most an eighth of
+ * their heap (the oldest go first), and all of them go before an allocation is refused. */
+static void block_unused(amp__device *d, amp__block *b)
+{
+    static uint64_t clock;
+    VkDeviceSize limit = d->memory.memoryHeaps[d->memory.memoryTypes[b->type_index].heapIndex].size / 8;
+    if (b->size > limit) {
+        block_free(d, b);
+        return;
+    }
+    spares_free(d, limit - b->size);
+    b->spare = true;
+    b->spared = __atomic_add_fetch(&clock, 1, __ATOMIC_RELAXED);
+}
+
+/* The smallest spare block of memory type `type` that holds size bytes and wastes at
+ * most a quarter of them, or NULL. */
+static amp__block *spare_for(amp__device *d, uint32_t type, VkDeviceSize size)
+{
+    amp__block *best = NULL;
+    for (amp__block *k = d->blocks; k; k = k->next)
+        if (k->spare && k->type_index == type && k->size >= size && k->size - size <= size / 4 &&
+            (!best || k->size < best->size))
+            best = k;
+    return best;
+}
+
 /* A block of size bytes of memory type `type` (mapped if host-visible), one free
  * range covering it; NULL with an error. */
 static amp__block *block_new(amp__device *d, uint32_t type, VkDeviceSize size, bool dedicated)
@@ -80,6 +133,7 @@ static amp__block *block_new(amp__device *d, uint32_t type, VkDeviceSize size, b
                                .memoryTypeIndex = type};
     uint64_t span = amp__trace_begin();
     VkResult r = vkAllocateMemory(d->device, &ai, NULL, &b->memory);
+    if (r != VK_SUCCESS && spares_free(d, 0)) r = vkAllocateMemory(d->device, &ai, NULL, &b->memory);
     if (r != VK_SUCCESS) {
         free(b);
         free(ranges);
@@ -236,8 +290,9 @@ static amp_status alloc_memory(amp__device *d, VkMemoryRequirements req, amp__me
             block_take(b, req.size, req.alignment, &offset);
         }
     } else {
-        b = block_new(d, (uint32_t)type, req.size, true);
-        if (!b) return amp_last_status();
+        b = spare_for(d, (uint32_t)type, req.size);
+        if (!b && !(b = block_new(d, (uint32_t)type, req.size, true))) return amp_last_status();
+        b->spare = false;
         block_take(b, req.size, 1, &offset);
     }
     *out = (amp__alloc){.memory = b->memory, .offset = offset, .size = req.size, .block = b,
@@ -274,10 +329,18 @@ amp_status amp__buffer_create(amp__device *d, VkDeviceSize size, VkBufferUsageFl
     return AMP_OK;
 }
 
+/* The Vulkan call that refused a host import, and its result. */
+typedef struct vk_refusal {
+    const char *call;
+    VkResult result;
+} vk_refusal;
+
 /* Imports the whole pages around [host, host + size) as a transfer buffer (the pinning
- * happens here); *offset is where host lies in it. Anything but AMP_OK: not possible
- * (no message left: the callers say what it means to them). */
-static amp_status import_pages(amp__device *d, void *host, size_t size, amp__buffer *out, VkDeviceSize *offset)
+ * happens here); *offset is where host lies in it. Anything but AMP_OK: not possible,
+ * *why the refusing call and its result (no message is left: the callers say what it
+ * means to them). */
+static amp_status import_pages(amp__device *d, void *host, size_t size, amp__buffer *out, VkDeviceSize *offset,
+                               vk_refusal *why)
 {
     if (!d->host_import || !d->host_import_alignment) return AMP_ERROR_UNSUPPORTED;
     PFN_vkGetMemoryHostPointerPropertiesEXT props_fn =
@@ -288,8 +351,9 @@ static amp_status import_pages(amp__device *d, void *host, size_t size, amp__buf
     uintptr_t base = (uintptr_t)host / align * align;
     VkDeviceSize bytes = ((uintptr_t)host + size - base + align - 1) / align * align;
     VkMemoryHostPointerPropertiesEXT hp = {.sType = VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
-    if (props_fn(d->device, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, (void *)base, &hp) != VK_SUCCESS)
-        return AMP_ERROR_UNSUPPORTED;
+    why->result = props_fn(d->device, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, (void *)base, &hp);
+    why->call = "vkGetMemoryHostPointerPropertiesEXT";
+    if (why->result != VK_SUCCESS) return AMP_ERROR_UNSUPPORTED;
     VkExternalMemoryBufferCreateInfo ext = {.sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO,
                                             .handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT};
     VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .pNext = &ext, .size = bytes,
@@ -297,7 +361,8 @@ static amp_status import_pages(amp__device *d, void *host, size_t size, amp__buf
                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                              .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
     VkBuffer buf;
-    if (vkCreateBuffer(d->device, &bi, NULL, &buf) != VK_SUCCESS) return AMP_ERROR_UNSUPPORTED;
+    why->call = "vkCreateBuffer";
+    if ((why->result = vkCreateBuffer(d->device, &bi, NULL, &buf)) != VK_SUCCESS) return AMP_ERROR_UNSUPPORTED;
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(d->device, buf, &req);
     uint32_t bits = req.memoryTypeBits & hp.memoryTypeBits;
@@ -310,11 +375,14 @@ static amp_status import_pages(amp__device *d, void *host, size_t size, amp__buf
     VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .pNext = &imp,
                                .allocationSize = bytes, .memoryTypeIndex = (uint32_t)type};
     VkDeviceMemory mem;
-    if (type < 0 || vkAllocateMemory(d->device, &ai, NULL, &mem) != VK_SUCCESS) {
+    why->call = "vkAllocateMemory";
+    why->result = type < 0 ? VK_ERROR_FORMAT_NOT_SUPPORTED : vkAllocateMemory(d->device, &ai, NULL, &mem);
+    if (why->result != VK_SUCCESS) {
         vkDestroyBuffer(d->device, buf, NULL);
         return AMP_ERROR_UNSUPPORTED;
     }
-    if (vkBindBufferMemory(d->device, buf, mem, 0) != VK_SUCCESS) {
+    why->call = "vkBindBufferMemory";
+    if ((why->result = vkBindBufferMemory(d->device, buf, mem, 0)) != VK_SUCCESS) {
         vkDestroyBuffer(d->device, buf, NULL);
         vkFreeMemory(d->device, mem, NULL);
         return AMP_ERROR_UNSUPPORTED;
@@ -323,7 +391,6 @@ static amp_status import_pages(amp__device *d, void *host, size_t size, amp__buf
     *offset = (uintptr_t)host - base;
     return AMP_OK;
 }
-
 
 /* A range of the application's memory imported until amp_host_unregister: the transfers of
  * storages inside it borrow its buffer (counted in users) instead of pinning their own. */
@@ -362,15 +429,16 @@ amp_status amp__host_register(amp__device *d, void *host, size_t size)
     amp__host_range *r = calloc(1, sizeof *r);
     if (!r) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
     uint64_t span = amp__trace_begin();
-    amp_status s = import_pages(d, host, size, &r->buf, &r->offset);
+    vk_refusal why = {"vkGetDeviceProcAddr", VK_ERROR_EXTENSION_NOT_PRESENT};
+    amp_status s = import_pages(d, host, size, &r->buf, &r->offset, &why);
     amp__trace_end(span, "alloc", "register host memory", NULL);
     if (s != AMP_OK) {
         free(r);
-        return amp__fail(AMP_ERROR_UNSUPPORTED,
-                         "amp_host_register: device \"%s\" could not import the %zu bytes at %p (the driver "
-                         "refused the pages, "
-                         "or ran out of memory to pin them)",
-                         d->props.deviceName, size, host);
+        bool memory = why.result == VK_ERROR_OUT_OF_HOST_MEMORY || why.result == VK_ERROR_OUT_OF_DEVICE_MEMORY;
+        return amp__fail(memory ? AMP_ERROR_OUT_OF_MEMORY : AMP_ERROR_UNSUPPORTED,
+                         "amp_host_register: device \"%s\" could not import the %zu bytes at %p: %s gave %s (%d)",
+                         d->props.deviceName, size, host, why.call, amp__vk_result_name(why.result),
+                         (int)why.result);
     }
     r->start = start;
     r->bytes = size;
@@ -417,7 +485,8 @@ amp_status amp__buffer_import(amp__device *d, void *host, size_t size, bool pin,
         *offset = r->offset + ((uintptr_t)host - r->start);
         return AMP_OK;
     }
-    return pin ? import_pages(d, host, size, out, offset) : AMP_ERROR_UNSUPPORTED;
+    vk_refusal why;
+    return pin ? import_pages(d, host, size, out, offset, &why) : AMP_ERROR_UNSUPPORTED;
 }
 
 void amp__host_ranges_release(amp__device *d)
@@ -449,7 +518,7 @@ void amp__buffer_destroy(amp__device *d, amp__buffer *b)
     vkDestroyBuffer(d->device, b->buffer, NULL);
     amp__block *blk = b->alloc.block;
     block_give(blk, b->alloc.offset, b->alloc.size);
-    if (blk->dedicated && blk->used == 0) block_free(d, blk);
+    if (blk->dedicated && blk->used == 0) block_unused(d, blk);
     memset(b, 0, sizeof *b);
 }
 
@@ -472,7 +541,7 @@ void amp__alloc_free(amp__device *d, amp__alloc *a)
     if (!a->block) return;
     amp__block *blk = a->block;
     block_give(blk, a->offset, a->size);
-    if (blk->dedicated && blk->used == 0) block_free(d, blk);
+    if (blk->dedicated && blk->used == 0) block_unused(d, blk);
     memset(a, 0, sizeof *a);
 }
 
