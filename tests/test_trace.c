@@ -340,7 +340,7 @@ static void registered_transfers(amp_accelerator_view *v, const char *path)
     int n = 0;
     event *ev = read_trace(path, &n);
     if (ev) {
-        REQUIRE(find(ev, n, "alloc", "register host memory", 0));
+        REQUIRE(find(ev, n, "alloc", "import host memory", 0));
         REQUIRE(find(ev, n, "device", "upload", 0) && find(ev, n, "device", "download", 0));
         REQUIRE(!find(ev, n, "copy", "host to staging", 0) && !find(ev, n, "copy", "staging to host", 0));
     }

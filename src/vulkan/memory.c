@@ -376,7 +376,13 @@ static amp_status import_pages(amp__device *d, void *host, size_t size, amp__buf
                                .allocationSize = bytes, .memoryTypeIndex = (uint32_t)type};
     VkDeviceMemory mem;
     why->call = "vkAllocateMemory";
+    uint64_t span = amp__trace_begin(); /* the pinning: a view's first transfer may wait longer on it than on the copy */
     why->result = type < 0 ? VK_ERROR_FORMAT_NOT_SUPPORTED : vkAllocateMemory(d->device, &ai, NULL, &mem);
+    if (span) {
+        char args[48];
+        snprintf(args, sizeof args, "\"bytes\":%llu", (unsigned long long)bytes);
+        amp__trace_end(span, "alloc", "import host memory", args);
+    }
     if (why->result != VK_SUCCESS) {
         vkDestroyBuffer(d->device, buf, NULL);
         return AMP_ERROR_UNSUPPORTED;
@@ -428,10 +434,8 @@ amp_status amp__host_register(amp__device *d, void *host, size_t size)
                          d->props.deviceName);
     amp__host_range *r = calloc(1, sizeof *r);
     if (!r) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
-    uint64_t span = amp__trace_begin();
     vk_refusal why = {"vkGetDeviceProcAddr", VK_ERROR_EXTENSION_NOT_PRESENT};
     amp_status s = import_pages(d, host, size, &r->buf, &r->offset, &why);
-    amp__trace_end(span, "alloc", "register host memory", NULL);
     if (s != AMP_OK) {
         free(r);
         bool memory = why.result == VK_ERROR_OUT_OF_HOST_MEMORY || why.result == VK_ERROR_OUT_OF_DEVICE_MEMORY;
