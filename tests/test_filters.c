@@ -270,6 +270,48 @@ static uint64_t dispatches(void)
  * round either way). Fused ops, passes that end in grayscale (gray and alpha) and a
  * 3-component image (into gray) included. */
 __attribute__((weak)) void amp__filter_force_gpu_paths(bool on);
+/* (the same for this switch of src/data/texture.c: textures made while it is on keep
+ * optimal tiling, so packed.comp's passes copy them to and from a buffer) */
+__attribute__((weak)) void amp__force_optimal_textures(bool on);
+
+/* The 8-bit RGBA image src through the chain f of n filters into dst, with packed.comp
+ * reading its source where it lies or from a copy, and writing its result where it lies
+ * or through a copy, as the textures' tiling decides (amp__force_optimal_textures): each
+ * combination gives the same bytes as both in place, made into `want` first. */
+static void packed_in_place_or_copied(const char *chain, const amp_image_filter *f, int n, amp_texture *src,
+                                      amp_texture *want, int comps)
+{
+    amp_extent e = amp_texture_extent(want);
+    int out = amp_type_components(amp_texture_type(want));
+    amp__force_optimal_textures(true);
+    amp_texture *src_copied = sample_u8(comps, e.dims[1], e.dims[0]);
+    amp_texture *dst_copied = make_texture("u8", out, e, NULL);
+    amp__force_optimal_textures(false);
+    amp_texture *dst = make_texture("u8", out, e, NULL);
+    struct { amp_texture *from, *to; const char *how; } runs[3] = {
+        {src_copied, dst_copied, "copied both ways"}, {src, dst_copied, "result copied"},
+        {src_copied, dst, "source copied"}};
+    size_t nw;
+    float *vw = read_values(want, &nw);
+    for (int k = 0; k < 3; k++) {
+        REQUIRE_OK(amp_image_filter_chain(f, n, runs[k].from, runs[k].to));
+        size_t nv;
+        float *v = read_values(runs[k].to, &nv);
+        size_t differ = 0;
+        for (size_t i = 0; v && vw && i < nv && nv == nw; i++) differ += v[i] != vw[i];
+        if (!v || !vw || nv != nw || differ) {
+            fprintf(stderr, "packed %s, %s: %zu values differ from the passes in place\n", chain, runs[k].how, differ);
+            test_failures++;
+        }
+        test_checks++;
+        free(v);
+    }
+    free(vw);
+    amp_texture_destroy(&src_copied);
+    amp_texture_destroy(&dst_copied);
+    amp_texture_destroy(&dst);
+}
+
 static void packed_against_image_paths(void)
 {
     if (!amp__filter_force_gpu_paths) return;
@@ -297,6 +339,7 @@ static void packed_against_image_paths(void)
             for (char *tok = strtok_r(text, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
                 REQUIRE_OK(amp_image_filter_parse(tok, &f[n++]));
             REQUIRE_OK(amp_image_filter_chain(f, n, src, a));
+            if (comps == 4 && amp__force_optimal_textures) packed_in_place_or_copied(chains[i], f, n, src, a, comps);
             amp__filter_force_gpu_paths(true);
             REQUIRE_OK(amp_image_filter_chain(f, n, src, b));
             amp__filter_force_gpu_paths(false);

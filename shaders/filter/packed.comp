@@ -6,13 +6,14 @@
 // sharpen (6) and the 3 x 3 median (7), of radius up to R_MAX (8; 16 built as
 // packed_wide, whose larger code takes longer to make). lavapipe fetches and stores a
 // texel of an image through its sampling code: a 4K RGBA8 copy took 52 ms as texelFetch
-// and imageStore, 11 ms as loads and stores of four texels of a buffer. So pass.c copies
-// the source image into a buffer (a memcpy on a CPU device: 2.5 ms for 4K RGBA8), runs
-// this on it, and copies the result into the destination image. The buffer's first half
-// holds the source and its second half the result, row after row of quads (four texels,
-// a uvec4, each as the images hold it: R | G << 8 | B << 16 | A << 24); a result of a
-// pass that ends in grayscale is a word a quad (gray, DST_N 1) or two (gray and alpha),
-// row after row too.
+// and imageStore, 11 ms as loads and stores of four texels of a buffer. So this reads the
+// source from a buffer (binding 3) and writes the result into one (binding 5): where the
+// image is linear (CPU devices make 8-bit textures so), a buffer over its own texels;
+// otherwise pass.c copies the source into the first half of the view's buffer and the
+// result from its second half (a memcpy on a CPU device: 2.5-3 ms each way for 4K
+// RGBA8). Both are rows of quads (four texels, a uvec4, each as the images hold it:
+// R | G << 8 | B << 16 | A << 24), P.counts.x and .z quads apart; a result of a pass
+// that ends in grayscale is a word a quad (gray, DST_N 1) or two (gray and alpha).
 //
 // An invocation takes one quad (MODE 0) or a column of PACKED_STRIP quads, which it walks
 // down taking each input row's horizontal results once, the last 2r + 1 of them in a
@@ -23,13 +24,14 @@
 // differently, so the few quads at the left and right edges, whose windows need the
 // border, are a pass of their own (PASS 1), and the others (PASS 0), which read their
 // row's quads from Q to the left to Q to the right (Q = ceil(r / 4)), test nothing.
-// P.counts.x: the quads of a row; .y: T (MODE 1, 2); .w: the quad where the result
-// begins.
+// P.counts.x: the source's quads from a row to the next; .y: T (MODE 1, 2); .z: the
+// result's; .w: the quad (of 16 bytes) of binding 5 where the result begins.
 #extension GL_EXT_control_flow_attributes : require
 #include "filter.glsl"
 layout(local_size_x = 64, local_size_y = 1) in;
-layout(set = 0, binding = 3, std430) buffer Quads { uvec4 q[]; } B;
-layout(set = 0, binding = 3, std430) buffer Words { uint w[]; } W; // the same buffer
+layout(set = 0, binding = 3, std430) readonly buffer Quads { uvec4 q[]; } B; // the source
+layout(set = 0, binding = 5, std430) writeonly buffer Results { uvec4 q[]; } D; // the result
+layout(set = 0, binding = 5, std430) writeonly buffer Words { uint w[]; } W;    // the same
 
 #define PACKED_STRIP 16 // rows an invocation of a sum walks down (chain.c's PACKED_STRIP)
 #ifdef AMP_PACKED_WIDE  // the module packed_wide: radius 9 to 16 (larger code, longer to make)
@@ -40,7 +42,8 @@ layout(set = 0, binding = 3, std430) buffer Words { uint w[]; } W; // the same b
 #define Q_MAX ((R_MAX + 3) / 4) // the quads each side that a window of R_MAX reaches
 #define LOW 0x00ff00ffu // R and B of a texel; G and A are the same bits 8 up
 
-int pitch() { return P.counts.x; }
+int pitch() { return P.counts.x; } // the source's quads from a row to the next
+int quads() { return (P.size.x + 3) >> 2; } // a row's quads
 int radius() { return MODE == 0 ? 0 : RADIUS; }
 int quads_aside() { return (radius() + 3) / 4; } // Q
 // The first quad from the left whose window reaches past the right edge, or Q if that is
@@ -178,7 +181,7 @@ void main()
     int r = radius(), e = int(gl_GlobalInvocationID.x), q = quads_aside();
     int qx = MODE == 0 ? e : PASS == 0 ? e + q : e < q ? e : right_edge() + e - q;
     int y0 = int(gl_GlobalInvocationID.y) * (MODE == 0 ? 1 : PACKED_STRIP);
-    if (qx >= (MODE != 0 && PASS == 0 ? right_edge() : pitch()) || y0 >= P.size.w) return;
+    if (qx >= (MODE != 0 && PASS == 0 ? right_edge() : quads()) || y0 >= P.size.w) return;
     uvec4 ring[2 * R_MAX + 1][4]; // the last 2 R_MAX + 1 rows' results, the newest last
     [[unroll]] for (int m = 0; m <= 2 * R_MAX; m++) ring[m][0] = ring[m][1] = ring[m][2] = ring[m][3] = uvec4(0u);
     int rows = MODE == 0 ? 1 : PACKED_STRIP + 2 * r;
@@ -210,7 +213,7 @@ void main()
         }
         if (y >= P.size.w) break;
         uvec4 t = program(c);
-        int at = y * pitch() + qx;
+        int at = y * P.counts.z + qx; // the result's quads from a row to the next: .z
         if (DST_N == 1) { // gray: the quad's four codes in a word
             W.w[4 * P.counts.w + at] = (t.x & 0xffu) | (t.y & 0xffu) << 8 | (t.z & 0xffu) << 16 | t.w << 24;
         } else if (DST_N == 2) { // gray and alpha: two words
@@ -218,7 +221,7 @@ void main()
             W.w[4 * P.counts.w + 2 * at] = t.x | t.y << 16;
             W.w[4 * P.counts.w + 2 * at + 1] = t.z | t.w << 16;
         } else {
-            B.q[P.counts.w + at] = t;
+            D.q[P.counts.w + at] = t;
         }
     }
 }

@@ -49,6 +49,16 @@ AMP_HIDDEN amp_status amp__texture_prepare(const amp__texture_use *u, amp_accele
 /* Records on v a copy of a 2-D texture's level 0 into the buffer at offset (to_image
  * false) or from it (true), rows row_texels texels apart, with the texture's barrier;
  * the buffer's barriers are the caller's. */
+/* tests/: textures made while on keep optimal tiling on CPU devices too (the filters'
+ * passes on buffers then copy in and out, as for the application's images). */
+AMP_HIDDEN void amp__force_optimal_textures(bool on);
+/* The bytes between rows of a linear image's texels (CPU devices: amp_texture_create
+ * makes one-level 2-D textures of 8-bit unorm texels linear there), else 0. */
+AMP_HIDDEN VkDeviceSize amp__texture_row_pitch(const amp_texture *t);
+/* A storage buffer over a linear image's texels (rows amp__texture_row_pitch apart), for
+ * a shader of v's batch to read or write, after the image's barrier for that (layout
+ * GENERAL); the texture keeps it. AMP_ERROR_UNSUPPORTED for other images. */
+AMP_HIDDEN amp_status amp__texture_buffer(amp_texture *t, amp_accelerator_view *v, bool write, VkBuffer *buf);
 AMP_HIDDEN amp_status amp__texture_buffer_copy(amp_texture *t, amp_accelerator_view *v, VkBuffer buf,
                                                VkDeviceSize offset, uint32_t row_texels, bool to_image);
 

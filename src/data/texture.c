@@ -6,6 +6,7 @@
  * for copies. Host data goes through staging buffers; 3-component texels are
  * widened to 4 channels on the way in and narrowed on the way out. */
 #include <stdint.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,10 @@ struct amp_texture {
     bool held;                  /* exported: the application's until imported */
     bool storage_ok, linear_ok;
     bool shader_copy;           /* can take views in fmt.uint_vk: copies run as a shader */
+    /* a linear image (CPU devices, amp__texture_buffer): its texels' place in its memory
+       and the buffer over them, made on first need; row_pitch 0 for other images */
+    VkDeviceSize row_pitch, texels_offset, texels_size;
+    VkBuffer texels;
     amp__track track;
     VkImageLayout layout;       /* of every level */
     amp_accelerator_view *home; /* view of the last use */
@@ -185,6 +190,26 @@ static void record_buffer_image_copy(amp_accelerator_view *v, amp__batch *b, amp
 static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *region, void *host, size_t size,
                                     bool to_device, amp_future **future, const char *who);
 
+/* Whether an image made as ci is linear: on CPU devices, one level of a 2-D texture of
+ * 8-bit unorm texels of 1, 2 or 4 channels, where the device takes the usage with linear
+ * tiling. lavapipe lays out every image linearly anyway; declared, the layout is defined,
+ * and a buffer over the memory reads and writes the texels (amp__texture_buffer: the
+ * filters' passes on buffers then need no copy in or out). */
+static atomic_bool force_optimal;
+void amp__force_optimal_textures(bool on) { atomic_store(&force_optimal, on); }
+
+static bool linear_tiling_fits(amp__device *d, const amp__format *f, const VkImageCreateInfo *ci)
+{
+    if (atomic_load(&force_optimal) || !amp__device_is_cpu(d) || ci->imageType != VK_IMAGE_TYPE_2D || ci->mipLevels != 1 || ci->flags ||
+        f->bits != 8 || f->sampled || f->emulated || f->channels == 3 ||
+        amp_type_scalar(f->type) != AMP_SCALAR_UNORM)
+        return false;
+    VkImageFormatProperties p;
+    return vkGetPhysicalDeviceImageFormatProperties(d->physical, ci->format, ci->imageType, VK_IMAGE_TILING_LINEAR,
+                                                    ci->usage, ci->flags, &p) == VK_SUCCESS &&
+           ci->extent.width <= p.maxExtent.width && ci->extent.height <= p.maxExtent.height;
+}
+
 amp_texture *amp_texture_create(amp_accelerator_view *v, const amp_texture_desc *desc)
 {
     if (!desc) {
@@ -231,6 +256,7 @@ amp_texture *amp_texture_create(amp_accelerator_view *v, const amp_texture_desc 
         .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
                  (storage ? VK_IMAGE_USAGE_STORAGE_BIT : 0),
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE, .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
+    if (linear_tiling_fits(v->dev, &f, &ci)) ci.tiling = VK_IMAGE_TILING_LINEAR;
     amp__lock(v->dev);
     amp_status s = amp__device_check(v->dev);
     VkResult r = s == AMP_OK ? vkCreateImage(v->dev->device, &ci, NULL, &t->image) : VK_SUCCESS;
@@ -242,7 +268,16 @@ amp_texture *amp_texture_create(amp_accelerator_view *v, const amp_texture_desc 
         r = vkCreateImage(v->dev->device, &ci, NULL, &t->image);
     }
     if (r != VK_SUCCESS) s = amp__vk_fail(r, "vkCreateImage");
-    if (s == AMP_OK) s = amp__image_memory(v->dev, t->image, &t->mem);
+    bool laid_linear = ci.tiling == VK_IMAGE_TILING_LINEAR;
+    if (s == AMP_OK) s = amp__image_memory(v->dev, t->image, laid_linear, &t->mem);
+    if (s == AMP_OK && laid_linear) {
+        VkSubresourceLayout l;
+        vkGetImageSubresourceLayout(v->dev->device, t->image,
+                                    &(VkImageSubresource){VK_IMAGE_ASPECT_COLOR_BIT, 0, 0}, &l);
+        t->row_pitch = l.rowPitch;
+        t->texels_offset = l.offset;
+        t->texels_size = l.size;
+    }
     if (s == AMP_OK) s = texture_init(t, VK_IMAGE_LAYOUT_UNDEFINED, true);
     amp__unlock(v->dev);
     if (s == AMP_OK && desc->data)
@@ -324,6 +359,7 @@ static void texture_free(amp_texture *t)
     amp__view_wait_through(t->home ? t->home : t->av, t->track.last_serial);
     for (int i = 0; i < t->view_count; i++) vkDestroyImageView(d->device, t->views[i].view, NULL);
     if (t->all_levels) vkDestroyImageView(d->device, t->all_levels, NULL);
+    if (t->texels) vkDestroyBuffer(d->device, t->texels, NULL);
     if (!t->wrapped && t->image) vkDestroyImage(d->device, t->image, NULL);
     amp__alloc_free(d, &t->mem);
     amp__unlock(d);
@@ -1251,6 +1287,49 @@ amp_status amp__texture_buffer_copy(amp_texture *t, amp_accelerator_view *v, VkB
                            .imageExtent = vk_extent(t->extent)};
     record_buffer_image_copy(v, b, t, buf, &c, to_image);
     t->home = v;
+    return AMP_OK;
+}
+
+VkDeviceSize amp__texture_row_pitch(const amp_texture *t) { return t->row_pitch; }
+
+amp_status amp__texture_buffer(amp_texture *t, amp_accelerator_view *v, bool write, VkBuffer *buf)
+{
+    if (!t->row_pitch) return amp__fail(AMP_ERROR_UNSUPPORTED, "the texture is not a linear image");
+    if (t->dev != v->dev)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "the texture lives on \"%s\", not on \"%s\"",
+                         t->dev->props.deviceName, v->dev->props.deviceName);
+    amp_status s = submit_other_home(t, v);
+    if (s != AMP_OK) return s;
+    if (!t->texels) {
+        VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = t->texels_size,
+                                 .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+        VkBuffer b;
+        VkResult r = vkCreateBuffer(t->dev->device, &bi, NULL, &b);
+        if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateBuffer");
+        VkMemoryRequirements req;
+        vkGetBufferMemoryRequirements(t->dev->device, b, &req);
+        VkDeviceSize at = t->mem.offset + t->texels_offset;
+        r = req.size > t->texels_size || at % req.alignment || !(req.memoryTypeBits & (1u << t->mem.type_index))
+                ? VK_ERROR_FORMAT_NOT_SUPPORTED
+                : vkBindBufferMemory(t->dev->device, b, t->mem.memory, at);
+        if (r != VK_SUCCESS) {
+            vkDestroyBuffer(t->dev->device, b, NULL);
+            if (r == VK_ERROR_FORMAT_NOT_SUPPORTED)
+                return amp__fail(AMP_ERROR_UNSUPPORTED, "the texture's memory cannot be bound to a buffer");
+            return amp__vk_fail(r, "vkBindBufferMemory");
+        }
+        t->texels = b;
+    }
+    amp__batch *b = amp__batch_current(v);
+    if (!b) return amp_last_status();
+    amp__barrier bar = {0};
+    amp__track_image_access(&t->track, t->image, &t->layout, VK_IMAGE_LAYOUT_GENERAL,
+                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                            write ? VK_ACCESS_SHADER_WRITE_BIT : VK_ACCESS_SHADER_READ_BIT, write,
+                            amp__batch_serial(b), &bar);
+    amp__barrier_record(v, amp__batch_cmd(b), &bar);
+    t->home = v;
+    *buf = t->texels;
     return AMP_OK;
 }
 

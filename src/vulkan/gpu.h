@@ -217,8 +217,9 @@ AMP_HIDDEN bool amp__host_registered(amp__device *d, const void *host, size_t si
 /* Frees every registered range (the device is closing and idle). */
 AMP_HIDDEN void amp__host_ranges_release(amp__device *d);
 AMP_HIDDEN void amp__memory_release_all(amp__device *d);
-/* Allocates and binds device-local memory for an image (blocks apart from buffers). */
-AMP_HIDDEN amp_status amp__image_memory(amp__device *d, VkImage image, amp__alloc *out);
+/* Allocates and binds device-local memory for an image: optimal-tiling images in
+ * blocks apart from buffers, linear ones (laid out as buffers are) among them. */
+AMP_HIDDEN amp_status amp__image_memory(amp__device *d, VkImage image, bool linear, amp__alloc *out);
 AMP_HIDDEN void amp__alloc_free(amp__device *d, amp__alloc *a);
 
 /* A buffer used for one transfer, returned to the pool when its batch completes:

@@ -526,11 +526,11 @@ void amp__buffer_destroy(amp__device *d, amp__buffer *b)
     memset(b, 0, sizeof *b);
 }
 
-amp_status amp__image_memory(amp__device *d, VkImage image, amp__alloc *out)
+amp_status amp__image_memory(amp__device *d, VkImage image, bool linear, amp__alloc *out)
 {
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(d->device, image, &req);
-    amp_status s = alloc_memory(d, req, AMP__MEM_DEVICE, true, out);
+    amp_status s = alloc_memory(d, req, AMP__MEM_DEVICE, !linear, out);
     if (s != AMP_OK) return s;
     VkResult r = vkBindImageMemory(d->device, image, out->memory, out->offset);
     if (r != VK_SUCCESS) {
