@@ -159,7 +159,9 @@ typedef struct amp_vulkan_access {
 /* ---- textures ---- */
 
 /* The image behind a texture, from amp_texture_get_vulkan_image or
- * amp_texture_export. */
+ * amp_texture_export. Its tiling is optimal, except on CPU devices (lavapipe), where a
+ * one-level 2-D texture of 8-bit unorm texels of 1, 2 or 4 channels is a linear image
+ * (the filters read and write its memory as a buffer there). */
 typedef struct amp_vulkan_image {
     uint64_t image;          /* VkImage */
     uint64_t image_view;     /* VkImageView of all levels */

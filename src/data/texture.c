@@ -190,18 +190,19 @@ static void record_buffer_image_copy(amp_accelerator_view *v, amp__batch *b, amp
 static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *region, void *host, size_t size,
                                     bool to_device, amp_future **future, const char *who);
 
+/* tests/: amp__force_optimal_textures (data.h) */
+static atomic_bool force_optimal;
+void amp__force_optimal_textures(bool on) { atomic_store(&force_optimal, on); }
+
 /* Whether an image made as ci is linear: on CPU devices, one level of a 2-D texture of
  * 8-bit unorm texels of 1, 2 or 4 channels, where the device takes the usage with linear
  * tiling. lavapipe lays out every image linearly anyway; declared, the layout is defined,
  * and a buffer over the memory reads and writes the texels (amp__texture_buffer: the
  * filters' passes on buffers then need no copy in or out). */
-static atomic_bool force_optimal;
-void amp__force_optimal_textures(bool on) { atomic_store(&force_optimal, on); }
-
 static bool linear_tiling_fits(amp__device *d, const amp__format *f, const VkImageCreateInfo *ci)
 {
-    if (atomic_load(&force_optimal) || !amp__device_is_cpu(d) || ci->imageType != VK_IMAGE_TYPE_2D || ci->mipLevels != 1 || ci->flags ||
-        f->bits != 8 || f->sampled || f->emulated || f->channels == 3 ||
+    if (atomic_load(&force_optimal) || !amp__device_is_cpu(d) || ci->imageType != VK_IMAGE_TYPE_2D ||
+        ci->mipLevels != 1 || ci->flags || f->bits != 8 || f->sampled || f->emulated || f->channels == 3 ||
         amp_type_scalar(f->type) != AMP_SCALAR_UNORM)
         return false;
     VkImageFormatProperties p;

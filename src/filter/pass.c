@@ -261,7 +261,8 @@ void amp__filter_pool_release(amp__device *d)
 /* Whether a shader works on the view's packed buffer (packed.comp's modules), not images. */
 static bool on_buffers(int shader) { return shader == AMP__SHADER_PACKED || shader == AMP__SHADER_PACKED_WIDE; }
 
-/* The descriptors and barriers of one dispatch (packed.comp's: its block and its buffer only). */
+/* The descriptors and barriers of one dispatch (packed.comp's: its block, the buffer it
+ * reads at binding 3 and the one it writes, out, at binding 5). */
 static amp_status prepare(amp_accelerator_view *v, filter_state *s, amp__batch *b, amp__filter_dispatch *fd,
                           VkBuffer scratch, VkDeviceSize scratch_offset, VkDeviceSize scratch_size, VkBuffer out,
                           amp__barrier *bar, VkDescriptorSet *set)
@@ -370,7 +371,8 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
     uint32_t row = (uint32_t)quads * 4;
     /* the source and the result in place, unless they are one image */
     int in_pitch = pitch_in_quads(fd->src, quads, 16);
-    int out_pitch = fd->src == fd->dst ? 0 : pitch_in_quads(fd->dst, quads, 4 * amp__texture_format(fd->dst)->image_texel);
+    VkDeviceSize out_quad = 4 * amp__texture_format(fd->dst)->image_texel; /* 16, or 4 or 8 for gray */
+    int out_pitch = fd->src == fd->dst ? 0 : pitch_in_quads(fd->dst, quads, out_quad);
     VkBuffer buf = in_pitch && out_pitch ? VK_NULL_HANDLE : packed_buffer_get(v, s, b, 2 * half);
     if (!buf && !(in_pitch && out_pitch)) return amp_last_status();
     VkBuffer in = buf, out = buf;

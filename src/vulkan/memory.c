@@ -376,7 +376,8 @@ static amp_status import_pages(amp__device *d, void *host, size_t size, amp__buf
                                .allocationSize = bytes, .memoryTypeIndex = (uint32_t)type};
     VkDeviceMemory mem;
     why->call = "vkAllocateMemory";
-    uint64_t span = amp__trace_begin(); /* the pinning: a view's first transfer may wait longer on it than on the copy */
+    /* the pinning: a view's first transfer may wait longer on it than on the copy */
+    uint64_t span = amp__trace_begin();
     why->result = type < 0 ? VK_ERROR_FORMAT_NOT_SUPPORTED : vkAllocateMemory(d->device, &ai, NULL, &mem);
     if (span) {
         char args[48];
