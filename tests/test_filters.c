@@ -281,10 +281,10 @@ __attribute__((weak)) void amp__force_optimal_textures(bool on);
 static void packed_in_place_or_copied(const char *chain, const amp_image_filter *f, int n, amp_texture *src,
                                       amp_texture *want, int comps)
 {
-    amp_extent e = amp_texture_extent(want);
+    amp_extent e = amp_texture_extent(want), se = amp_texture_extent(src);
     int out = amp_type_components(amp_texture_type(want));
     amp__force_optimal_textures(true);
-    amp_texture *src_copied = sample_u8(comps, e.dims[1], e.dims[0]);
+    amp_texture *src_copied = sample_u8(comps, se.dims[1], se.dims[0]);
     amp_texture *dst_copied = make_texture("u8", out, e, NULL);
     amp__force_optimal_textures(false);
     amp_texture *dst = make_texture("u8", out, e, NULL);
@@ -362,6 +362,45 @@ static void packed_against_image_paths(void)
             amp_texture_destroy(&same[k]);
             amp_texture_destroy(&gray[k]);
         }
+    }
+}
+
+/* packed.comp's resizes by a whole factor (CPU devices, megapixel 8-bit RGBA sources):
+ * the means of k x k blocks for INTER_AREA and INTER_LINEAR's halving, the same bytes as
+ * resize.comp's (the GPUs' path, forced; itself held to OpenCV on the small cases), a
+ * result width that ends inside a quad and a fused pointwise op included, read and
+ * written in place or through copies alike. */
+static void packed_resizes(void)
+{
+    if (!amp__filter_force_gpu_paths) return;
+    static const struct { int w, h, k; const char *interpolation, *then; } cases[] = {
+        {2060, 1030, 2, "linear", NULL}, {2060, 1030, 2, "area", "invert"}, {1545, 1032, 3, "area", NULL},
+        {2048, 1024, 4, "area", NULL}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        int ow = cases[c].w / cases[c].k, oh = cases[c].h / cases[c].k;
+        char spec[96];
+        snprintf(spec, sizeof spec, "resize:width=%d,height=%d,interpolation=%s", ow, oh, cases[c].interpolation);
+        amp_image_filter f[2];
+        int n = 0;
+        REQUIRE_OK(amp_image_filter_parse(spec, &f[n++]));
+        if (cases[c].then) REQUIRE_OK(amp_image_filter_parse(cases[c].then, &f[n++]));
+        amp_texture *src = sample_u8(4, cases[c].w, cases[c].h);
+        amp_texture *a = make_texture("u8", 4, amp_extent2(oh, ow), NULL), *b = make_texture("u8", 4, amp_extent2(oh, ow), NULL);
+        uint64_t before = dispatches();
+        REQUIRE_OK(amp_image_filter_chain(f, n, src, a));
+        REQUIRE_INT(dispatches() - before, 1);
+        amp__filter_force_gpu_paths(true);
+        REQUIRE_OK(amp_image_filter_chain(f, n, src, b));
+        amp__filter_force_gpu_paths(false);
+        if (!same_texels(a, b)) {
+            fprintf(stderr, "packed %s: differs from resize.comp's\n", spec);
+            test_failures++;
+        }
+        test_checks++;
+        if (amp__force_optimal_textures) packed_in_place_or_copied(spec, f, n, src, a, 4);
+        amp_texture_destroy(&src);
+        amp_texture_destroy(&a);
+        amp_texture_destroy(&b);
     }
 }
 
@@ -760,6 +799,7 @@ int main(int argc, char **argv)
         conv_check(AMP_IMAGE_BOX, 2, 0, 1050, 1010, 2, "u8");
         conv_check(AMP_IMAGE_BOX, 3, 0, 1003, 1047, 4, "u8");
         packed_against_image_paths();
+        packed_resizes();
         /* the GPUs' paths, forced here: the one-pass conv_subgroup.comp where subgroups
            allow (lavapipe's are 8 wide: radius up to 3): every border, component count
            and type of the 5 x 5 gaussian, sharpen (radius 3), 3 x 3 box and erode, 5 x 5

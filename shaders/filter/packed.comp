@@ -4,7 +4,8 @@
 // weights W_k / S; MODE 1, or 2 where T = S^2 is a power of two), erode (MODE 3), dilate
 // (4), the other sums in floats (5: OpenCV's fixed-point gaussians among them),
 // sharpen (6) and the 3 x 3 median (7), of radius up to R_MAX (8; 16 built as
-// packed_wide, whose larger code takes longer to make). lavapipe fetches and stores a
+// packed_wide, whose larger code takes longer to make), and resizes that take the means
+// of blocks of k x k texels (8: k = RADIUS up to R_MAX). lavapipe fetches and stores a
 // texel of an image through its sampling code: a 4K RGBA8 copy took 52 ms as texelFetch
 // and imageStore, 11 ms as loads and stores of four texels of a buffer. So this reads the
 // source from a buffer (binding 3) and writes the result into one (binding 5): where the
@@ -15,9 +16,9 @@
 // R | G << 8 | B << 16 | A << 24), P.counts.x and .z quads apart; a result of a pass
 // that ends in grayscale is a word a quad (gray, DST_N 1) or two (gray and alpha).
 //
-// An invocation takes one quad (MODE 0) or a column of PACKED_STRIP quads, which it walks
-// down taking each input row's horizontal results once, the last 2r + 1 of them in a
-// ring of registers. The integer sums add two channels at once in the halves of a word
+// An invocation takes one quad (MODE 0 and 8) or a column of PACKED_STRIP quads, which
+// it walks down taking each input row's horizontal results once, the last 2r + 1 of them
+// in a ring of registers. The integer sums add two channels at once in the halves of a word
 // (R and B, G and A): at most 255 S^2 < 2^16; erode, dilate and the float sums take each
 // channel of four texels at once in a uvec4 or vec4 (a word a texel; the ring keeps
 // floats as their bits). lavapipe runs both sides of a branch that its lanes take
@@ -43,8 +44,9 @@ layout(set = 0, binding = 5, std430) writeonly buffer Words { uint w[]; } W;    
 #define LOW 0x00ff00ffu // R and B of a texel; G and A are the same bits 8 up
 
 int pitch() { return P.counts.x; } // the source's quads from a row to the next
-int quads() { return (P.size.x + 3) >> 2; } // a row's quads
-int radius() { return MODE == 0 ? 0 : RADIUS; }
+int quads() { return (P.size.z + 3) >> 2; } // a result row's quads
+bool single() { return MODE == 0 || MODE == 8; } // a quad an invocation, no walk
+int radius() { return single() ? 0 : RADIUS; }
 int quads_aside() { return (radius() + 3) / 4; } // Q
 // The first quad from the left whose window reaches past the right edge, or Q if that is
 // less (chain.c's packed_edge): quads Q up to it are PASS 0's.
@@ -176,20 +178,56 @@ uvec4 float_codes(uvec4 v[4], int qx, int y)
     return c;
 }
 
+// One channel's codes from its sums n over blocks of k x k texels (k = RADIUS), rounded
+// as cv2.resize's INTER_AREA rounds by a whole factor: halves up where k = 2 (its own
+// path for 2 x 2 blocks, the same as INTER_LINEAR's halving), else halves to even.
+uvec4 mean_of(uvec4 n)
+{
+    uint t = uint(RADIUS * RADIUS);
+    uvec4 q = (n + t / 2u) / t;
+    if (RADIUS != 2) q -= uvec4(equal(2u * n + t, 2u * q * t)) & q & 1u; // a tie, rounded up to odd
+    return q;
+}
+
+// MODE 8: the means of k x k blocks, cv2.resize's INTER_AREA by a whole factor k (and
+// INTER_LINEAR's halving): the four results of the quad at qx of result row y, R and B
+// (G and A) summed in the halves of a word (at most 255 k^2 < 2^16) over the k quads of
+// each of the k rows.
+uvec4 shrunk(int qx, int y)
+{
+    uvec4 lo = uvec4(0u), hi = uvec4(0u);
+    int last = ((P.size.x + 3) >> 2) - 1; // the row's last quad (results past the width read it)
+    [[unroll]] for (int dy = 0; dy < R_MAX; dy++) {
+        if (dy >= RADIUS) continue;
+        int row = (y * RADIUS + dy) * pitch();
+        [[unroll]] for (int j = 0; j < R_MAX; j++) {
+            if (j >= RADIUS) continue;
+            uvec4 u = B.q[row + min(RADIUS * qx + j, last)];
+            [[unroll]] for (int i = 0; i < 4; i++) { // texel 4j + i of the k quads: result (4j + i) / k
+                lo[(4 * j + i) / RADIUS] += u[i] & LOW;
+                hi[(4 * j + i) / RADIUS] += (u[i] >> 8) & LOW;
+            }
+        }
+    }
+    return mean_of(lo & 0xffffu) | mean_of(hi & 0xffffu) << 8 | mean_of(lo >> 16) << 16 | mean_of(hi >> 16) << 24;
+}
+
 void main()
 {
     int r = radius(), e = int(gl_GlobalInvocationID.x), q = quads_aside();
-    int qx = MODE == 0 ? e : PASS == 0 ? e + q : e < q ? e : right_edge() + e - q;
-    int y0 = int(gl_GlobalInvocationID.y) * (MODE == 0 ? 1 : PACKED_STRIP);
-    if (qx >= (MODE != 0 && PASS == 0 ? right_edge() : quads()) || y0 >= P.size.w) return;
+    int qx = single() ? e : PASS == 0 ? e + q : e < q ? e : right_edge() + e - q;
+    int y0 = int(gl_GlobalInvocationID.y) * (single() ? 1 : PACKED_STRIP);
+    if (qx >= (!single() && PASS == 0 ? right_edge() : quads()) || y0 >= P.size.w) return;
     uvec4 ring[2 * R_MAX + 1][4]; // the last 2 R_MAX + 1 rows' results, the newest last
     [[unroll]] for (int m = 0; m <= 2 * R_MAX; m++) ring[m][0] = ring[m][1] = ring[m][2] = ring[m][3] = uvec4(0u);
-    int rows = MODE == 0 ? 1 : PACKED_STRIP + 2 * r;
+    int rows = single() ? 1 : PACKED_STRIP + 2 * r;
     for (int j = 0; j < rows; j++) { // input row y0 - r + j
         int y = y0 + j - 2 * r;      // the output row whose window ends there
         uvec4 c;
         if (MODE == 0) {
             c = B.q[y * pitch() + qx];
+        } else if (MODE == 8) {
+            c = shrunk(qx, y);
         } else {
             [[unroll]] for (int m = 0; m < 2 * R_MAX; m++) ring[m] = ring[m + 1];
             row_of(4 * qx, y0 - r + j, ring[2 * R_MAX]);

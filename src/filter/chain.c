@@ -87,6 +87,7 @@ static int packed_edge(int w, int r)
 #define PACKED_FLOAT_SUM 5
 #define PACKED_SHARPEN 6
 #define PACKED_MEDIAN 7 /* 3 x 3 */
+#define PACKED_SHRINK 8 /* the means of k x k blocks (k: spec.radius), a resize */
 
 /* Makes d a pass of packed.comp on v's device where it can be one: a CPU device (lavapipe,
  * 4K RGBA8 on 2 cores: copy filter 53 -> 18 ms, gaussian 5 x 5 169 -> 51 ms), from an
@@ -100,25 +101,26 @@ static int packed_edge(int w, int r)
  * the image's columns, d[1] those at the edges. The dispatches it made, or 0. */
 static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, int mode)
 {
-    bool sum = mode != PACKED_POINTWISE;
+    bool sum = mode != PACKED_POINTWISE && mode != PACKED_SHRINK;
     const amp__format *in = amp__texture_format(d->src), *out = amp__texture_format(d->dst);
     int w = d->params.size[0], h = d->params.size[1], quads = (w + 3) / 4;
+    int ow = d->params.size[2], oh = d->params.size[3], k = mode == PACKED_SHRINK ? d->spec.radius : 1;
     uint64_t bytes = 2 * (uint64_t)quads * 16 * (uint64_t)h;
     /* into the same format, or a pass that ends in grayscale: gray, or gray and alpha */
     bool same = out->vk == VK_FORMAT_R8G8B8A8_UNORM && d->spec.src_n == d->spec.dst_n;
     bool gray = (out->vk == VK_FORMAT_R8_UNORM && d->spec.dst_n == 1) ||
                 (out->vk == VK_FORMAT_R8G8_UNORM && d->spec.dst_n == 2);
-    if (gpu_paths(v) || in->vk != VK_FORMAT_R8G8B8A8_UNORM || !(same || gray) || w != d->params.size[2] ||
-        h != d->params.size[3] || (int64_t)w * h < PACKED_MIN_PIXELS ||
-        bytes > v->dev->props.limits.maxStorageBufferRange)
+    if (gpu_paths(v) || in->vk != VK_FORMAT_R8G8B8A8_UNORM || !(same || gray) || w != k * ow || h != k * oh ||
+        (int64_t)w * h < PACKED_MIN_PIXELS || bytes > v->dev->props.limits.maxStorageBufferRange)
         return 0;
     d->shader = d->spec.radius > PACKED_RADIUS ? AMP__SHADER_PACKED_WIDE : AMP__SHADER_PACKED;
     d->params.counts[0] = quads;
     d->params.counts[3] = quads * h;
-    int rows = sum ? (h + PACKED_STRIP - 1) / PACKED_STRIP : h; /* invocations down */
+    int rows = sum ? (h + PACKED_STRIP - 1) / PACKED_STRIP : oh; /* invocations down */
     d->groups[1] = (uint32_t)(rows + PACKED_GROUP_Y - 1) / PACKED_GROUP_Y;
     if (!sum) {
-        d->groups[0] = (uint32_t)(quads + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
+        d->spec.mode = mode;
+        d->groups[0] = (uint32_t)((ow + 3) / 4 + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
         return 1;
     }
     uint32_t t = (uint32_t)d->params.counts[1]; /* T: a power of two rounds by a shift */
@@ -129,6 +131,17 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
     d[0].groups[0] = (uint32_t)(edge - aside + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
     d[1].groups[0] = (uint32_t)(aside + quads - edge + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
     return 2;
+}
+
+/* The factor k by which resize f makes out from in where that is packed.comp's mean of
+ * k x k blocks (PACKED_SHRINK), else 0: a whole k up to PACKED_RADIUS both ways, for
+ * INTER_AREA, and INTER_LINEAR's halving (OpenCV's 11-bit weights of 1/2 round to the
+ * same bytes). */
+static int shrink_factor(const amp_image_filter *f, amp_extent in, amp_extent out)
+{
+    int k = out.dims[1] > 0 ? in.dims[1] / out.dims[1] : 0;
+    bool whole = k >= 1 && k <= PACKED_RADIUS && in.dims[1] == k * out.dims[1] && in.dims[0] == k * out.dims[0];
+    return whole && (f->interpolation == AMP_INTERP_AREA || (f->interpolation == AMP_INTERP_LINEAR && k == 2)) ? k : 0;
 }
 
 /* The subgroup size with which conv_subgroup.comp runs filter f (radius r) on v's device,
@@ -515,6 +528,10 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         d[0].params.f[1] = (float)(1.0 / iy);
         d[0].params.f[2] = (float)ix;
         d[0].params.f[3] = (float)iy;
+        amp__filter_dispatch shrink = d[0];
+        shrink.spec.radius = shrink_factor(f, amp_extent2(d[0].params.size[1], d[0].params.size[0]),
+                                           amp_extent2(h, w));
+        if (shrink.spec.radius && packed_pass(v, &shrink, PACKED_SHRINK)) d[0] = shrink;
         break;
     }
     case AMP_IMAGE_EQUALIZE: {
@@ -631,12 +648,15 @@ static amp_status prepare(amp_accelerator_view *view, const amp_image_filter *fi
        texture (a megapixel one, left uninitialized, where a pass would take one of them
        on the image: on any large image when its size is not known), with resizes to 8 x 8
        of the same interpolation, makes them all. packed.comp: any pass from an 8-bit
-       RGBA image on a CPU device. */
+       RGBA image on a CPU device; a resize of the source itself by a whole factor k there
+       (PACKED_SHRINK, the factor one of its constants) shrinks a source of a megapixel or
+       more by k. */
     if (!view && !(view = amp_default_view())) return amp_last_status();
     amp_image_filter small[MAX_CHAIN];
     memcpy(small, filters, (size_t)count * sizeof *small);
     bool packed = !gpu_paths(view) && bits == 8 && amp_type_scalar(type) == AMP_SCALAR_UNORM &&
                   amp_type_components(type) == 4, big = packed && !src;
+    int shrink = 0, shrunk = -1; /* the factor of a whole-factor resize of the source, its index */
     if (src) { /* the passes' leading filters at their destinations' sizes */
         group g[MAX_CHAIN];
         int n = 0;
@@ -646,13 +666,21 @@ static amp_status prepare(amp_accelerator_view *view, const amp_image_filter *fi
             int64_t pixels = (int64_t)g[j].out_extent.dims[0] * g[j].out_extent.dims[1];
             big |= (g[j].lead && block_pass(view, g[j].lead, amp__filter_radius(g[j].lead, bits), pixels)) ||
                    (packed && pixels >= PACKED_MIN_PIXELS);
+            if (packed && !shrink && amp_extent_equal(g[j].in_extent, *src) && g[j].lead &&
+                g[j].lead->op == AMP_IMAGE_RESIZE &&
+                (int64_t)src->dims[0] * src->dims[1] >= PACKED_MIN_PIXELS &&
+                (shrink = shrink_factor(g[j].lead, *src, g[j].out_extent)))
+                shrunk = g[j].lead_index;
         }
     }
+    big |= shrink > 0;
+    int side = shrink ? (1024 + shrink - 1) / shrink : 0; /* the shrunk stand-in's */
     for (int i = 0; i < count; i++) {
         if (!src) big |= block_pass(view, &small[i], amp__filter_radius(&small[i], bits), BLOCK_MIN_PIXELS);
-        if (small[i].op == AMP_IMAGE_RESIZE) small[i].width = small[i].height = 8;
+        if (small[i].op == AMP_IMAGE_RESIZE) small[i].width = small[i].height = i == shrunk ? side : 8;
     }
-    amp_extent in = big ? amp_extent2(1024, 1024) : amp_extent2(16, 16), out;
+    amp_extent in = shrink ? amp_extent2(side * shrink, side * shrink) : big ? amp_extent2(1024, 1024)
+                                                                            : amp_extent2(16, 16), out;
     amp_status st = amp_image_filter_output_extent(small, count, in, &out);
     if (st != AMP_OK) return st;
     float zeros[16 * 16 * 4] = {0}; /* the largest texel: 4 floats */

@@ -366,13 +366,12 @@ static int pitch_in_quads(const amp_texture *t, int quads, VkDeviceSize quad)
 static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__batch *b, amp__filter_dispatch *fd,
                                 int n, const VkPipeline *pipes)
 {
-    int quads = (fd->params.size[0] + 3) / 4;
+    int quads = (fd->params.size[0] + 3) / 4, out_quads = (fd->params.size[2] + 3) / 4; /* a row's */
     VkDeviceSize half = (VkDeviceSize)fd->params.counts[3] * 16; /* the source's quads */
-    uint32_t row = (uint32_t)quads * 4;
     /* the source and the result in place, unless they are one image */
     int in_pitch = pitch_in_quads(fd->src, quads, 16);
     VkDeviceSize out_quad = 4 * amp__texture_format(fd->dst)->image_texel; /* 16, or 4 or 8 for gray */
-    int out_pitch = fd->src == fd->dst ? 0 : pitch_in_quads(fd->dst, quads, out_quad);
+    int out_pitch = fd->src == fd->dst ? 0 : pitch_in_quads(fd->dst, out_quads, out_quad);
     VkBuffer buf = in_pitch && out_pitch ? VK_NULL_HANDLE : packed_buffer_get(v, s, b, 2 * half);
     if (!buf && !(in_pitch && out_pitch)) return amp_last_status();
     VkBuffer in = buf, out = buf;
@@ -388,14 +387,14 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
                        VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     uint32_t timing = amp__profile_begin(b, shaders[fd->shader].name, 0);
-    if (!in_pitch) r = amp__texture_buffer_copy(fd->src, v, buf, 0, row, false);
+    if (!in_pitch) r = amp__texture_buffer_copy(fd->src, v, buf, 0, (uint32_t)quads * 4, false);
     /* the dispatches bind whole buffers (which is what the validation layer sees them
        write), and they follow each other */
     VkPipelineStageFlags before = in_pitch ? 0 : VK_PIPELINE_STAGE_TRANSFER_BIT;
     VkAccessFlags written = VK_ACCESS_TRANSFER_WRITE_BIT;
     for (int i = 0; i < n && r == AMP_OK; i++) {
         fd[i].params.counts[0] = in_pitch ? in_pitch : quads;
-        fd[i].params.counts[2] = out_pitch ? out_pitch : quads;
+        fd[i].params.counts[2] = out_pitch ? out_pitch : out_quads;
         fd[i].params.counts[3] = out_pitch ? 0 : (int32_t)(half / 16);
         amp__barrier bar = {0};
         VkDescriptorSet set = VK_NULL_HANDLE;
@@ -414,7 +413,7 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
     if (r == AMP_OK && !out_pitch) {
         buffer_barrier(cmd, buf, half, half, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-        r = amp__texture_buffer_copy(fd->dst, v, buf, half, row, true);
+        r = amp__texture_buffer_copy(fd->dst, v, buf, half, (uint32_t)out_quads * 4, true);
     }
     amp__profile_end(b, timing); /* on every path: the span's queries come in pairs */
     return r;
