@@ -736,8 +736,8 @@ __attribute__((weak)) int amp__filter_pipeline_count(amp_accelerator_view *v);
  * is given, so that the chain's first run there makes none: a small image, and a
  * megapixel one (which a CPU device filters through another pass: conv_block.comp).
  * A gaussian of radius 3 with the wrap border on gray + alpha, which no other test
- * runs, so that its pipelines are new here. Extents that are not 2-D or empty are
- * errors. */
+ * runs, so that its pipelines are new here; a resize by a whole factor (its own
+ * pipelines). Extents that are not 2-D or empty are errors. */
 static void prepare_sizes(void)
 {
     amp_image_filter f[2] = {{.op = AMP_IMAGE_GAUSSIAN, .radius = 3, .border = AMP_BORDER_WRAP},
@@ -759,6 +759,24 @@ static void prepare_sizes(void)
         REQUIRE(made > before || i == 1); /* the large image's pass may be the small one's */
         amp_texture *src = make_texture("u8", 2, e, NULL), *dst = make_texture("u8", 2, e, NULL);
         REQUIRE_OK(amp_image_filter_chain(f, 2, src, dst));
+        REQUIRE_INT(amp__filter_pipeline_count(view), made);
+        amp_texture_destroy(&src);
+        amp_texture_destroy(&dst);
+    }
+    /* a resize of the source by a whole factor (its pipelines take the factor), with a
+       fused op, on a small and a megapixel 8-bit RGBA image (packed.comp's on a CPU device) */
+    amp_image_filter r[2] = {{.op = AMP_IMAGE_RESIZE, .interpolation = AMP_INTERP_AREA},
+                             {.op = AMP_IMAGE_GAMMA, .gamma = 1.3f}};
+    amp_type rgba = AMP_MAKE_TYPE(AMP_SCALAR_UNORM, 4);
+    static const int shrink[2][2] = {{201, 300}, {999, 1500}};
+    for (int i = 0; i < 2; i++) {
+        amp_extent e = amp_extent2(shrink[i][0], shrink[i][1]), o = amp_extent2(shrink[i][0] / 3, shrink[i][1] / 3);
+        r[0].width = o.dims[1];
+        r[0].height = o.dims[0];
+        REQUIRE_OK(amp_image_filter_prepare_extent(view, r, 2, rgba, 8, e));
+        int made = amp__filter_pipeline_count(view);
+        amp_texture *src = make_texture("u8", 4, e, NULL), *dst = make_texture("u8", 4, o, NULL);
+        REQUIRE_OK(amp_image_filter_chain(r, 2, src, dst));
         REQUIRE_INT(amp__filter_pipeline_count(view), made);
         amp_texture_destroy(&src);
         amp_texture_destroy(&dst);

@@ -79,24 +79,26 @@ vec4 area(ivec2 p)
     return sum / (cell.x * cell.y);
 }
 
-// The factor k of an INTER_AREA shrink by a whole k both ways from codes into the same
-// codes, else 0.
+// The factor k (RADIUS: chain.c's shrink_factor) of a shrink by a whole k both ways that
+// takes the means of k x k blocks, INTER_AREA's and INTER_LINEAR's halving, from codes
+// into the same codes, else 0.
 int whole_factor()
 {
-    int k = P.size.x / P.size.z;
-    return MODE == AREA && texel_exact() && k * P.size.z == P.size.x && k * P.size.w == P.size.y ? k : 0;
+    int k = RADIUS;
+    return k > 0 && texel_exact() && k * P.size.z == P.size.x && k * P.size.w == P.size.y ? k : 0;
 }
 
-// The mean of the k x k block of codes at p, rounded as cv2.resize rounds it there:
-// halves up for 2 x 2 blocks (its own path), to even for larger ones (its float scale
-// and cvRound); in floats, area() misses ties and drifts across them (4 x 4 blocks of
+// The mean of the k x k block (k = RADIUS) of codes at p, rounded as cv2.resize rounds
+// it there: halves up for 2 x 2 blocks (its own path), to even for larger ones (its float
+// scale and cvRound); in floats, area() misses ties and drifts across them (4 x 4 blocks of
 // noise: 979 of 32768 values off by one). packed.comp's MODE 8 rounds the same way.
-vec4 block_mean(ivec2 p, int k)
+vec4 block_mean(ivec2 p)
 {
+    const int k = RADIUS;
     uvec4 n = uvec4(0u);
     for (int y = 0; y < k; y++)
         for (int x = 0; x < k; x++) n += uvec4(floor(at(k * p.x + x, k * p.y + y) * SRC_LEVELS + 0.5));
-    uint t = uint(k * k);
+    uint t = uint(k * k); // a constant: the division is a multiply
     uvec4 q = (n + t / 2u) / t;
     if (k != 2) q -= uvec4(equal(2u * n + t, 2u * q * t)) & q & 1u; // a tie, rounded up to odd
     return vec4(q) / SRC_LEVELS;
@@ -112,9 +114,8 @@ void main()
         store(p, texelFetch(src, s, 0));
         return;
     }
-    int k = whole_factor();
-    if (k > 0) {
-        store(p, block_mean(p, k), true);
+    if (whole_factor() > 0) {
+        store(p, block_mean(p), true);
         return;
     }
     if (mode == AREA && P.f.x >= 1.0 && P.f.y >= 1.0) {

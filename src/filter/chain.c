@@ -528,9 +528,9 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         d[0].params.f[1] = (float)(1.0 / iy);
         d[0].params.f[2] = (float)ix;
         d[0].params.f[3] = (float)iy;
+        /* the means of k x k blocks (resize.comp and packed.comp take them as integers) */
+        d[0].spec.radius = shrink_factor(f, amp_extent2(d[0].params.size[1], d[0].params.size[0]), amp_extent2(h, w));
         amp__filter_dispatch shrink = d[0];
-        shrink.spec.radius = shrink_factor(f, amp_extent2(d[0].params.size[1], d[0].params.size[0]),
-                                           amp_extent2(h, w));
         if (shrink.spec.radius && packed_pass(v, &shrink, PACKED_SHRINK)) d[0] = shrink;
         break;
     }
@@ -648,9 +648,9 @@ static amp_status prepare(amp_accelerator_view *view, const amp_image_filter *fi
        texture (a megapixel one, left uninitialized, where a pass would take one of them
        on the image: on any large image when its size is not known), with resizes to 8 x 8
        of the same interpolation, makes them all. packed.comp: any pass from an 8-bit
-       RGBA image on a CPU device; a resize of the source itself by a whole factor k there
-       (PACKED_SHRINK, the factor one of its constants) shrinks a source of a megapixel or
-       more by k. */
+       RGBA image on a CPU device. A resize of the source itself by a whole factor k
+       (shrink_factor: one of its constants, in resize.comp and packed.comp) shrinks a
+       stand-in by k, a megapixel one where packed.comp would take the source. */
     if (!view && !(view = amp_default_view())) return amp_last_status();
     amp_image_filter small[MAX_CHAIN];
     memcpy(small, filters, (size_t)count * sizeof *small);
@@ -666,15 +666,13 @@ static amp_status prepare(amp_accelerator_view *view, const amp_image_filter *fi
             int64_t pixels = (int64_t)g[j].out_extent.dims[0] * g[j].out_extent.dims[1];
             big |= (g[j].lead && block_pass(view, g[j].lead, amp__filter_radius(g[j].lead, bits), pixels)) ||
                    (packed && pixels >= PACKED_MIN_PIXELS);
-            if (packed && !shrink && amp_extent_equal(g[j].in_extent, *src) && g[j].lead &&
-                g[j].lead->op == AMP_IMAGE_RESIZE &&
-                (int64_t)src->dims[0] * src->dims[1] >= PACKED_MIN_PIXELS &&
-                (shrink = shrink_factor(g[j].lead, *src, g[j].out_extent)))
+            if (!shrink && amp_extent_equal(g[j].in_extent, *src) && g[j].lead &&
+                g[j].lead->op == AMP_IMAGE_RESIZE && (shrink = shrink_factor(g[j].lead, *src, g[j].out_extent)))
                 shrunk = g[j].lead_index;
         }
+        big |= shrink && packed && (int64_t)src->dims[0] * src->dims[1] >= PACKED_MIN_PIXELS;
     }
-    big |= shrink > 0;
-    int side = shrink ? (1024 + shrink - 1) / shrink : 0; /* the shrunk stand-in's */
+    int side = !shrink ? 0 : big ? (1024 + shrink - 1) / shrink : 2; /* the shrunk stand-in's (2k <= 16) */
     for (int i = 0; i < count; i++) {
         if (!src) big |= block_pass(view, &small[i], amp__filter_radius(&small[i], bits), BLOCK_MIN_PIXELS);
         if (small[i].op == AMP_IMAGE_RESIZE) small[i].width = small[i].height = i == shrunk ? side : 8;
