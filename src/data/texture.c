@@ -34,10 +34,10 @@ struct amp_texture {
     bool held;                  /* exported: the application's until imported */
     bool storage_ok, linear_ok;
     bool shader_copy;           /* can take views in fmt.uint_vk: copies run as a shader */
-    /* a linear image (CPU devices, amp__texture_buffer): its texels' place in its memory
-       and the buffer over them, made on first need; row_pitch 0 for other images */
-    VkDeviceSize row_pitch, texels_offset, texels_size;
+    /* a linear image (CPU devices, amp__texture_buffer): a buffer over its texels and
+       their row pitch; none and 0 for other images */
     VkBuffer texels;
+    VkDeviceSize row_pitch;
     amp__track track;
     VkImageLayout layout;       /* of every level */
     amp_accelerator_view *home; /* view of the last use */
@@ -190,6 +190,30 @@ static void record_buffer_image_copy(amp_accelerator_view *v, amp__batch *b, amp
 static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *region, void *host, size_t size,
                                     bool to_device, amp_future **future, const char *who);
 
+/* The storage buffer over the texels of t, a linear image whose memory is bound (for
+ * amp__texture_buffer), with their row pitch; where the driver's layout or alignment does
+ * not allow it, or the buffer cannot be made, none (row_pitch 0: the filters copy). */
+static void texels_buffer(amp_texture *t)
+{
+    VkDevice dev = t->dev->device;
+    VkSubresourceLayout l;
+    vkGetImageSubresourceLayout(dev, t->image, &(VkImageSubresource){VK_IMAGE_ASPECT_COLOR_BIT, 0, 0}, &l);
+    VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = l.size,
+                             .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+    VkBuffer b;
+    if (!l.size || vkCreateBuffer(dev, &bi, NULL, &b) != VK_SUCCESS) return;
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(dev, b, &req);
+    VkDeviceSize at = t->mem.offset + l.offset;
+    if (req.size > l.size || at % req.alignment || !(req.memoryTypeBits & (1u << t->mem.type_index)) ||
+        vkBindBufferMemory(dev, b, t->mem.memory, at) != VK_SUCCESS) {
+        vkDestroyBuffer(dev, b, NULL);
+        return;
+    }
+    t->texels = b;
+    t->row_pitch = l.rowPitch;
+}
+
 /* tests/: amp__force_optimal_textures (data.h) */
 static atomic_bool force_optimal;
 void amp__force_optimal_textures(bool on) { atomic_store(&force_optimal, on); }
@@ -271,14 +295,7 @@ amp_texture *amp_texture_create(amp_accelerator_view *v, const amp_texture_desc 
     if (r != VK_SUCCESS) s = amp__vk_fail(r, "vkCreateImage");
     bool laid_linear = ci.tiling == VK_IMAGE_TILING_LINEAR;
     if (s == AMP_OK) s = amp__image_memory(v->dev, t->image, laid_linear, &t->mem);
-    if (s == AMP_OK && laid_linear) {
-        VkSubresourceLayout l;
-        vkGetImageSubresourceLayout(v->dev->device, t->image,
-                                    &(VkImageSubresource){VK_IMAGE_ASPECT_COLOR_BIT, 0, 0}, &l);
-        t->row_pitch = l.rowPitch;
-        t->texels_offset = l.offset;
-        t->texels_size = l.size;
-    }
+    if (s == AMP_OK && laid_linear) texels_buffer(t);
     if (s == AMP_OK) s = texture_init(t, VK_IMAGE_LAYOUT_UNDEFINED, true);
     amp__unlock(v->dev);
     if (s == AMP_OK && desc->data)
@@ -1295,32 +1312,12 @@ VkDeviceSize amp__texture_row_pitch(const amp_texture *t) { return t->row_pitch;
 
 amp_status amp__texture_buffer(amp_texture *t, amp_accelerator_view *v, bool write, VkBuffer *buf)
 {
-    if (!t->row_pitch) return amp__fail(AMP_ERROR_UNSUPPORTED, "the texture is not a linear image");
+    if (!t->texels) return amp__fail(AMP_ERROR_UNSUPPORTED, "the texture is not a linear image");
     if (t->dev != v->dev)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "the texture lives on \"%s\", not on \"%s\"",
                          t->dev->props.deviceName, v->dev->props.deviceName);
     amp_status s = submit_other_home(t, v);
     if (s != AMP_OK) return s;
-    if (!t->texels) {
-        VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = t->texels_size,
-                                 .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
-        VkBuffer b;
-        VkResult r = vkCreateBuffer(t->dev->device, &bi, NULL, &b);
-        if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateBuffer");
-        VkMemoryRequirements req;
-        vkGetBufferMemoryRequirements(t->dev->device, b, &req);
-        VkDeviceSize at = t->mem.offset + t->texels_offset;
-        r = req.size > t->texels_size || at % req.alignment || !(req.memoryTypeBits & (1u << t->mem.type_index))
-                ? VK_ERROR_FORMAT_NOT_SUPPORTED
-                : vkBindBufferMemory(t->dev->device, b, t->mem.memory, at);
-        if (r != VK_SUCCESS) {
-            vkDestroyBuffer(t->dev->device, b, NULL);
-            if (r == VK_ERROR_FORMAT_NOT_SUPPORTED)
-                return amp__fail(AMP_ERROR_UNSUPPORTED, "the texture's memory cannot be bound to a buffer");
-            return amp__vk_fail(r, "vkBindBufferMemory");
-        }
-        t->texels = b;
-    }
     amp__batch *b = amp__batch_current(v);
     if (!b) return amp_last_status();
     amp__barrier bar = {0};

@@ -87,22 +87,26 @@ static bool spares_free(amp__device *d, VkDeviceSize keep)
     }
 }
 
-/* A dedicated block whose resource has gone stays for the next allocation of about its
- * size (a view's storage made again, a frame's buffers), as PyTorch's and CuPy's memory
- * pools keep theirs: an H200's driver took about 20 ms to allocate a GiB, which had
- * halved a new view's first transfer of that size. Spares hold at most an eighth of
- * their heap (the oldest go first), and all of them go before an allocation is refused. */
+/* A dedicated block of device-local memory whose resource has gone stays for the next
+ * allocation of about its size (a view's storage made again, a frame's buffers), as
+ * PyTorch's and CuPy's memory pools keep theirs: an H200's driver took about 20 ms to
+ * allocate a GiB, which had halved a new view's first transfer of that size. Spares hold
+ * at most an eighth of their heap (the oldest go first), and all of them go before an
+ * allocation is refused. */
 static void block_unused(amp__device *d, amp__block *b)
 {
-    static uint64_t clock;
-    VkDeviceSize limit = d->memory.memoryHeaps[d->memory.memoryTypes[b->type_index].heapIndex].size / 8;
-    if (b->size > limit) {
+    static uint64_t spare_clock;
+    const VkMemoryType *type = &d->memory.memoryTypes[b->type_index];
+    VkDeviceSize limit = d->memory.memoryHeaps[type->heapIndex].size / 8;
+    /* (host memory that the device pins, a large staging buffer's, goes at once: the
+       staging pool keeps few for that reason) */
+    if (b->size > limit || !(type->propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)) {
         block_free(d, b);
         return;
     }
     spares_free(d, limit - b->size);
     b->spare = true;
-    b->spared = __atomic_add_fetch(&clock, 1, __ATOMIC_RELAXED);
+    b->spared = __atomic_add_fetch(&spare_clock, 1, __ATOMIC_RELAXED);
 }
 
 /* The smallest spare block of memory type `type` that holds size bytes and wastes at
@@ -461,8 +465,7 @@ amp_status amp__host_unregister(amp__device *d, void *host)
     if (r->users)
         return amp__fail(AMP_ERROR_INVALID_STATE,
                          "amp_host_unregister: the %zu bytes at %p are still the host memory of %d array_view "
-                         "storage%s: destroy "
-                         "those views first",
+                         "storage%s: destroy those views first",
                          r->bytes, host, r->users, r->users == 1 ? "" : "s");
     *p = r->next;
     vkDestroyBuffer(d->device, r->buf.buffer, NULL);
