@@ -1290,15 +1290,22 @@ amp_status amp__texture_prepare(const amp__texture_use *u, amp_accelerator_view 
     return AMP_OK;
 }
 
+/* v's batch for a command on t that a filter records there (t's earlier work on another
+ * view submitted first), or NULL with an error. */
+static amp__batch *filter_batch(amp_texture *t, amp_accelerator_view *v)
+{
+    if (t->dev != v->dev) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "the texture lives on \"%s\", not on \"%s\"",
+                  t->dev->props.deviceName, v->dev->props.deviceName);
+        return NULL;
+    }
+    return submit_other_home(t, v) == AMP_OK ? amp__batch_current(v) : NULL;
+}
+
 amp_status amp__texture_buffer_copy(amp_texture *t, amp_accelerator_view *v, VkBuffer buf, VkDeviceSize offset,
                                     uint32_t row_texels, bool to_image)
 {
-    if (t->dev != v->dev)
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "the texture lives on \"%s\", not on \"%s\"",
-                         t->dev->props.deviceName, v->dev->props.deviceName);
-    amp_status s = submit_other_home(t, v);
-    if (s != AMP_OK) return s;
-    amp__batch *b = amp__batch_current(v);
+    amp__batch *b = filter_batch(t, v);
     if (!b) return amp_last_status();
     VkBufferImageCopy c = {.bufferOffset = offset, .bufferRowLength = row_texels,
                            .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
@@ -1313,12 +1320,7 @@ VkDeviceSize amp__texture_row_pitch(const amp_texture *t) { return t->row_pitch;
 amp_status amp__texture_buffer(amp_texture *t, amp_accelerator_view *v, bool write, VkBuffer *buf)
 {
     if (!t->texels) return amp__fail(AMP_ERROR_UNSUPPORTED, "the texture is not a linear image");
-    if (t->dev != v->dev)
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "the texture lives on \"%s\", not on \"%s\"",
-                         t->dev->props.deviceName, v->dev->props.deviceName);
-    amp_status s = submit_other_home(t, v);
-    if (s != AMP_OK) return s;
-    amp__batch *b = amp__batch_current(v);
+    amp__batch *b = filter_batch(t, v);
     if (!b) return amp_last_status();
     amp__barrier bar = {0};
     amp__track_image_access(&t->track, t->image, &t->layout, VK_IMAGE_LAYOUT_GENERAL,
