@@ -273,6 +273,7 @@ __attribute__((weak)) void amp__filter_force_gpu_paths(bool on);
 /* (the same for this switch of src/data/texture.c: textures made while it is on keep
  * optimal tiling, so packed.comp's passes copy them to and from a buffer) */
 __attribute__((weak)) void amp__force_optimal_textures(bool on);
+__attribute__((weak)) uint64_t amp__texture_row_pitch(const amp_texture *t); /* a VkDeviceSize */
 
 /* The 8-bit RGBA image src through the chain f of n filters into dst, with packed.comp
  * reading its source where it lies or from a copy, and writing its result where it lies
@@ -283,6 +284,12 @@ static void packed_in_place_or_copied(const char *chain, const amp_image_filter 
 {
     amp_extent e = amp_texture_extent(want), se = amp_texture_extent(src);
     int out = amp_type_components(amp_texture_type(want));
+    /* on a CPU device `want` came from linear images read and written in place (else every
+       run below would be copies) */
+    amp_accelerator_info info;
+    if (amp__texture_row_pitch && amp_accelerator_get_info(amp_view_accelerator(view), &info) == AMP_OK &&
+        info.is_emulated)
+        REQUIRE(amp__texture_row_pitch(src) > 0 && amp__texture_row_pitch(want) > 0);
     amp__force_optimal_textures(true);
     amp_texture *src_copied = sample_u8(comps, se.dims[1], se.dims[0]);
     amp_texture *dst_copied = make_texture("u8", out, e, NULL);

@@ -405,7 +405,7 @@ static int bench_transfers(bench *b)
     if (amp_host_register(acc, host, nbytes) != AMP_OK) {
         fprintf(b->out, "%-54s %10s\n", "registered memory (amp_host_register)", "n/a");
         rc = 0;
-        goto done;
+        goto textures;
     }
     b->register_gbps = (double)nbytes / (tool_now() - t0) / 1e9;
     for (size_t i = 0; i < nbytes / 4; i++) host[i] = (float)(i & 511);
@@ -429,17 +429,18 @@ static int bench_transfers(bench *b)
     fprintf(b->out, "%-54s %10.1f / %.1f GB/s\n", "first transfer of registered memory to / from", b->reg_up_gbps,
             b->reg_down_gbps);
     rc = 0;
-    if (bench_texture_transfers(b, b->tex_up_ms, b->tex_down_ms)) rc = 1;
-    else {
+unregister:
+    amp_array_view_destroy(&hv);
+    if (amp_host_unregister(acc, host) != AMP_OK && rc == 0) rc = failed(amp_last_status(), "amp_host_unregister");
+textures: /* (whether or not the device registers memory) */
+    if (rc == 0 && bench_texture_transfers(b, b->tex_up_ms, b->tex_down_ms)) rc = 1;
+    else if (rc == 0) {
         fprintf(b->out, "%-54s %10.3f / %.3f ms\n", "4K RGBA8 texture from / to host memory", b->tex_up_ms[0],
                 b->tex_down_ms[0]);
         if (b->tex_up_ms[1] > 0)
             fprintf(b->out, "%-54s %10.3f / %.3f ms\n", "4K RGBA8 texture from / to registered memory",
                     b->tex_up_ms[1], b->tex_down_ms[1]);
     }
-unregister:
-    amp_array_view_destroy(&hv);
-    if (amp_host_unregister(acc, host) != AMP_OK && rc == 0) rc = failed(amp_last_status(), "amp_host_unregister");
 done:
     amp_kernel_destroy(&touch);
     amp_array_view_destroy(&hv); /* before the memory it wraps */

@@ -79,14 +79,10 @@ vec4 area(ivec2 p)
     return sum / (cell.x * cell.y);
 }
 
-// The factor k (RADIUS: chain.c's shrink_factor) of a shrink by a whole k both ways that
-// takes the means of k x k blocks, INTER_AREA's and INTER_LINEAR's halving, from codes
-// into the same codes, else 0.
-int whole_factor()
-{
-    int k = RADIUS;
-    return k > 0 && texel_exact() && k * P.size.z == P.size.x && k * P.size.w == P.size.y ? k : 0;
-}
+// Whether this is a shrink by a whole factor k both ways that takes the means of k x k
+// blocks (INTER_AREA's, and INTER_LINEAR's halving) from codes into the same codes: k is
+// RADIUS, which chain.c's shrink_factor sets only for such a shrink (else 0).
+bool whole_factor() { return RADIUS > 0 && texel_exact(); }
 
 // The mean of the k x k block (k = RADIUS) of codes at p, rounded as cv2.resize rounds
 // it there: halves up for 2 x 2 blocks (its own path), to even for larger ones (its float
@@ -114,7 +110,7 @@ void main()
         store(p, texelFetch(src, s, 0));
         return;
     }
-    if (whole_factor() > 0) {
+    if (whole_factor()) {
         store(p, block_mean(p), true);
         return;
     }

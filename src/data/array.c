@@ -872,8 +872,10 @@ amp_status amp_host_unregister(amp_accelerator *acc, void *ptr)
     amp__device *d = registry_device(acc);
     if (!d) return amp_last_status();
     amp__lock(d);
-    /* a texture copy recorded from or into the range may still run */
-    amp_status s = amp__device_idle(d);
+    /* a texture copy recorded from or into the range may still run: waited for once the
+       range may go */
+    amp_status s = amp__host_unregister_check(d, ptr);
+    if (s == AMP_OK) s = amp__device_idle(d);
     if (s == AMP_OK || s == AMP_ERROR_DEVICE_LOST) s = amp__host_unregister(d, ptr);
     amp__unlock(d);
     return s;

@@ -46,9 +46,6 @@ AMP_HIDDEN amp_status amp__texture_make_ready(const amp__texture_use *u, amp_acc
  * image view for the use (one level for storage access, the range for reads). */
 AMP_HIDDEN amp_status amp__texture_prepare(const amp__texture_use *u, amp_accelerator_view *v, bool storage,
                                            bool write, amp__barrier *bar, VkImageView *view);
-/* Records on v a copy of a 2-D texture's level 0 into the buffer at offset (to_image
- * false) or from it (true), rows row_texels texels apart, with the texture's barrier;
- * the buffer's barriers are the caller's. */
 /* tests/: textures made while on keep optimal tiling on CPU devices too (the filters'
  * passes on buffers then copy in and out, as for the application's images). */
 AMP_HIDDEN void amp__force_optimal_textures(bool on);
@@ -59,6 +56,9 @@ AMP_HIDDEN VkDeviceSize amp__texture_row_pitch(const amp_texture *t);
  * a shader of v's batch to read or write, after the image's barrier for that (layout
  * GENERAL); the texture keeps it. AMP_ERROR_UNSUPPORTED for other images. */
 AMP_HIDDEN amp_status amp__texture_buffer(amp_texture *t, amp_accelerator_view *v, bool write, VkBuffer *buf);
+/* Records on v a copy of a 2-D texture's level 0 into the buffer at offset (to_image
+ * false) or from it (true), rows row_texels texels apart, with the texture's barrier;
+ * the buffer's barriers are the caller's. */
 AMP_HIDDEN amp_status amp__texture_buffer_copy(amp_texture *t, amp_accelerator_view *v, VkBuffer buf,
                                                VkDeviceSize offset, uint32_t row_texels, bool to_image);
 

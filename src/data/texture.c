@@ -687,41 +687,6 @@ static VkBufferImageCopy image_copy(const amp_texture_region *r)
                                .imageOffset = vk_offset(r->offset), .imageExtent = vk_extent(r->extent)};
 }
 
-/* A host transfer of the region r of t straight from or into the application's
- * registered memory (amp_host_register), which holds the image's own texels at `at` in
- * buf: no staging buffer and no host copy. Downloads are waited for, or give a future. */
-static amp_status registered_copy(amp_accelerator_view *v, amp_texture *t, const amp_texture_region *r,
-                                  VkBuffer buf, VkDeviceSize at, bool to_device, amp_future **future)
-{
-    amp__device *d = t->dev;
-    amp_status s = amp__device_check(d);
-    amp__batch *b = s == AMP_OK ? amp__batch_current(v) : NULL;
-    if (!b) return amp_last_status();
-    size_t bytes = amp_extent_size(r->extent) * t->fmt.host_texel;
-    VkCommandBuffer cmd = amp__batch_cmd(b);
-    uint64_t serial = amp__batch_serial(b);
-    uint32_t timing = amp__profile_begin(b, to_device ? "upload" : "download", bytes);
-    VkBufferImageCopy c = image_copy(r);
-    c.bufferOffset = at;
-    record_buffer_image_copy(v, b, t, buf, &c, to_device);
-    amp__profile_end(b, timing);
-    if (to_device) {
-        v->stats.uploads++;
-        v->stats.upload_bytes += bytes;
-        s = amp__view_command_done(v);
-        if (s == AMP_OK && future && !(*future = amp_view_create_marker(v))) s = amp_last_status();
-        return s;
-    }
-    amp__barrier_to_host(cmd, buf, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-    v->stats.downloads++;
-    v->stats.download_bytes += bytes;
-    s = amp__view_submit(v);
-    if (s != AMP_OK) return s;
-    if (!future) return amp__device_wait_serial(d, serial, UINT64_MAX);
-    *future = amp__future_new(d, serial, (amp__host_action){0});
-    return *future ? AMP_OK : amp_last_status();
-}
-
 static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *region, void *host, size_t size,
                                     bool to_device, amp_future **future, const char *who)
 {
@@ -745,26 +710,26 @@ static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *re
     amp__device *d = t->dev;
     amp__lock(d);
     bool packed = packed_on_device(t, texels);
-    VkBuffer direct = VK_NULL_HANDLE;
+    /* registered memory (amp_host_register) that holds the image's own texels is copied
+       straight from or into: no staging buffer, no host copy */
+    VkBuffer buf = VK_NULL_HANDLE;
     VkDeviceSize at = 0;
-    if (!packed && t->fmt.host_texel == t->fmt.image_texel &&
-        amp__host_registered(d, host, bytes, &direct, &at) && at % t->fmt.image_texel == 0 && at % 4 == 0) {
-        s = registered_copy(v, t, &r, direct, at, to_device, future);
-        amp__unlock(d);
-        return s;
+    bool registered = !packed && t->fmt.host_texel == t->fmt.image_texel &&
+                      amp__host_registered(d, host, bytes, &buf, &at) && at % t->fmt.image_texel == 0 &&
+                      at % 4 == 0;
+    amp__staging *st = NULL;
+    if (!registered && amp__device_check(d) == AMP_OK &&
+        (st = amp__staging_get(d, staging_size(t, texels, packed), to_device ? AMP__MEM_UPLOAD : AMP__MEM_READBACK))) {
+        buf = st->buf.buffer;
+        if (to_device) {
+            /* the texels go into the staging buffer (ours until it joins a batch) outside
+               the device lock: other threads record and copy meanwhile */
+            amp__unlock(d);
+            convert_texels(&t->fmt, packed, host, st->buf.alloc.mapped, texels, true);
+            amp__lock(d);
+        }
     }
-    VkDeviceSize staged = staging_size(t, texels, packed);
-    amp__staging *st = amp__device_check(d) == AMP_OK
-                           ? amp__staging_get(d, staged, to_device ? AMP__MEM_UPLOAD : AMP__MEM_READBACK)
-                           : NULL;
-    if (st && to_device) {
-        /* the texels go into the staging buffer (ours until it joins a batch) outside
-           the device lock: other threads record and copy meanwhile */
-        amp__unlock(d);
-        convert_texels(&t->fmt, packed, host, st->buf.alloc.mapped, texels, true);
-        amp__lock(d);
-    }
-    amp__batch *b = st ? amp__batch_current(v) : NULL;
+    amp__batch *b = buf && amp__device_check(d) == AMP_OK ? amp__batch_current(v) : NULL;
     if (!b) {
         if (st) amp__staging_put(d, st);
         amp__unlock(d);
@@ -777,16 +742,17 @@ static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *re
         s = record_pack(v, b, cmd, t, &r, st, to_device);
     } else {
         VkBufferImageCopy c = image_copy(&r);
-        record_buffer_image_copy(v, b, t, st->buf.buffer, &c, to_device);
+        c.bufferOffset = at;
+        record_buffer_image_copy(v, b, t, buf, &c, to_device);
     }
     amp__profile_end(b, timing);
     if (s != AMP_OK) {
-        amp__staging_put(d, st);
+        if (st) amp__staging_put(d, st);
         amp__unlock(d);
         return s;
     }
     if (to_device) {
-        amp__batch_keep_staging(b, st);
+        if (st) amp__batch_keep_staging(b, st);
         v->stats.uploads++;
         v->stats.upload_bytes += bytes;
         s = amp__view_command_done(v);
@@ -794,17 +760,19 @@ static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *re
         amp__unlock(d);
         return s;
     }
-    amp__barrier_to_host(cmd, st->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    amp__barrier_to_host(cmd, buf, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     v->stats.downloads++;
     v->stats.download_bytes += bytes;
     s = amp__view_submit(v);
     if (s != AMP_OK) {
-        amp__staging_put(d, st);
+        if (st) amp__staging_put(d, st);
         amp__unlock(d);
         return s;
     }
-    amp_future *f = amp__readback_future(d, serial, st, unpack_texels, &(texture_job){t->fmt, packed, host, texels},
-                                         sizeof(texture_job));
+    /* through staging, the texels go to the host when the copy is done; registered, they are there */
+    amp_future *f = st ? amp__readback_future(d, serial, st, unpack_texels,
+                                              &(texture_job){t->fmt, packed, host, texels}, sizeof(texture_job))
+                       : amp__future_new(d, serial, (amp__host_action){0});
     amp__unlock(d);
     if (!f) return amp_last_status();
     if (future) {

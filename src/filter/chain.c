@@ -114,8 +114,6 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
         (int64_t)w * h < PACKED_MIN_PIXELS || bytes > v->dev->props.limits.maxStorageBufferRange)
         return 0;
     d->shader = d->spec.radius > PACKED_RADIUS ? AMP__SHADER_PACKED_WIDE : AMP__SHADER_PACKED;
-    d->params.counts[0] = quads;
-    d->params.counts[3] = quads * h;
     int rows = sum ? (h + PACKED_STRIP - 1) / PACKED_STRIP : oh; /* invocations down */
     d->groups[1] = (uint32_t)(rows + PACKED_GROUP_Y - 1) / PACKED_GROUP_Y;
     if (!sum) {
@@ -530,8 +528,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         d[0].params.f[3] = (float)iy;
         /* the means of k x k blocks (resize.comp and packed.comp take them as integers) */
         d[0].spec.radius = shrink_factor(f, amp_extent2(d[0].params.size[1], d[0].params.size[0]), amp_extent2(h, w));
-        amp__filter_dispatch shrink = d[0];
-        if (shrink.spec.radius && packed_pass(v, &shrink, PACKED_SHRINK)) d[0] = shrink;
+        if (d[0].spec.radius) packed_pass(v, &d[0], PACKED_SHRINK);
         break;
     }
     case AMP_IMAGE_EQUALIZE: {

@@ -367,7 +367,7 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
                                 int n, const VkPipeline *pipes)
 {
     int quads = (fd->params.size[0] + 3) / 4, out_quads = (fd->params.size[2] + 3) / 4; /* a row's */
-    VkDeviceSize half = (VkDeviceSize)fd->params.counts[3] * 16; /* the source's quads */
+    VkDeviceSize half = (VkDeviceSize)quads * (VkDeviceSize)fd->params.size[1] * 16; /* the source's quads */
     /* the source and the result in place, unless they are one image */
     int in_pitch = pitch_in_quads(fd->src, quads, 16);
     VkDeviceSize out_quad = 4 * amp__texture_format(fd->dst)->image_texel; /* 16, or 4 or 8 for gray */

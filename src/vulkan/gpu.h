@@ -207,6 +207,9 @@ AMP_HIDDEN amp_status amp__buffer_import(amp__device *d, void *host, size_t size
  * (amp_host_register). Errors: overlap with a registered range, no import on the device,
  * the driver's refusal. */
 AMP_HIDDEN amp_status amp__host_register(amp__device *d, void *host, size_t size);
+/* The error amp__host_unregister would give now (nothing registered at host, storages
+ * still borrowing it), else AMP_OK: checked before the caller waits for the device. */
+AMP_HIDDEN amp_status amp__host_unregister_check(amp__device *d, void *host);
 /* Ends the registration starting at host, once no storage borrows it; the caller has
  * waited for the device's work (a texture copy may use the range without borrowing). */
 AMP_HIDDEN amp_status amp__host_unregister(amp__device *d, void *host);

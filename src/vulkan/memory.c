@@ -456,21 +456,46 @@ amp_status amp__host_register(amp__device *d, void *host, size_t size)
     return AMP_OK;
 }
 
-amp_status amp__host_unregister(amp__device *d, void *host)
+static void range_free(amp__device *d, amp__host_range *r)
+{
+    vkDestroyBuffer(d->device, r->buf.buffer, NULL);
+    vkFreeMemory(d->device, r->buf.alloc.memory, NULL);
+    free(r);
+}
+
+/* The link to the range registered at host, or NULL with the error unregistering it
+ * would give (none there; storages still borrowing it). */
+static amp__host_range **range_at(amp__device *d, void *host)
 {
     amp__host_range **p = &d->host_ranges;
     while (*p && (*p)->start != (uintptr_t)host) p = &(*p)->next;
     amp__host_range *r = *p;
-    if (!r) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_host_unregister: no memory is registered at %p", host);
-    if (r->users)
-        return amp__fail(AMP_ERROR_INVALID_STATE,
-                         "amp_host_unregister: the %zu bytes at %p are still the host memory of %d array_view "
-                         "storage%s: destroy those views first",
-                         r->bytes, host, r->users, r->users == 1 ? "" : "s");
+    if (!r) {
+        amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_host_unregister: no memory is registered at %p", host);
+        return NULL;
+    }
+    if (r->users) {
+        amp__fail(AMP_ERROR_INVALID_STATE,
+                  "amp_host_unregister: the %zu bytes at %p are still the host memory of %d array_view "
+                  "storage%s: destroy those views first",
+                  r->bytes, host, r->users, r->users == 1 ? "" : "s");
+        return NULL;
+    }
+    return p;
+}
+
+amp_status amp__host_unregister_check(amp__device *d, void *host)
+{
+    return range_at(d, host) ? AMP_OK : amp_last_status();
+}
+
+amp_status amp__host_unregister(amp__device *d, void *host)
+{
+    amp__host_range **p = range_at(d, host);
+    if (!p) return amp_last_status();
+    amp__host_range *r = *p;
     *p = r->next;
-    vkDestroyBuffer(d->device, r->buf.buffer, NULL);
-    vkFreeMemory(d->device, r->buf.alloc.memory, NULL);
-    free(r);
+    range_free(d, r);
     return AMP_OK;
 }
 
@@ -502,9 +527,7 @@ void amp__host_ranges_release(amp__device *d)
     while (d->host_ranges) {
         amp__host_range *r = d->host_ranges;
         d->host_ranges = r->next;
-        vkDestroyBuffer(d->device, r->buf.buffer, NULL);
-        vkFreeMemory(d->device, r->buf.alloc.memory, NULL);
-        free(r);
+        range_free(d, r);
     }
 }
 
