@@ -274,6 +274,9 @@ __attribute__((weak)) void amp__filter_force_gpu_paths(bool on);
  * optimal tiling, so packed.comp's passes copy them to and from a buffer) */
 __attribute__((weak)) void amp__force_optimal_textures(bool on);
 __attribute__((weak)) uint64_t amp__texture_row_pitch(const amp_texture *t); /* a VkDeviceSize */
+/* (and this one of src/filter/chain.c: packed.comp computes each pointwise program instead
+ * of looking its codes up in a table made by the same program) */
+__attribute__((weak)) void amp__filter_tables_off(bool on);
 
 /* The 8-bit RGBA image src through the chain f of n filters into dst, with packed.comp
  * reading its source where it lies or from a copy, and writing its result where it lies
@@ -329,7 +332,10 @@ static void packed_against_image_paths(void)
         "grayscale", "box:radius=1 grayscale", /* into gray and alpha */
         "median:radius=1", "median:radius=1,border=constant,border_value=1",
         "sharpen:amount=0.7,sigma=1", "sharpen:amount=0.5,sigma=3", "invert", "gamma:gamma=2.2 threshold:threshold=0.4",
-        "gaussian:radius=2 invert", "sepia grayscale", "gaussian:radius=2 grayscale invert"};
+        "gaussian:radius=2 invert", "sepia grayscale", "gaussian:radius=2 grayscale invert",
+        "brightness_contrast:contrast=1.3,brightness=0.1 srgb_to_linear", "linear_to_srgb",
+        "threshold:threshold=0.3,type=trunc", "tonemap:exposure=2,curve=aces", "grayscale gamma:gamma=0.5",
+        "threshold:threshold=0.6,type=binary_inv,max_value=0.8 box:radius=1 invert"};
     const size_t exact_chains = 14; /* the first ones: the same bytes */
     for (int comps = 3; comps <= 4; comps++) {
         int w = comps == 4 ? 1030 : 1027, h = 1021;
@@ -347,6 +353,23 @@ static void packed_against_image_paths(void)
                 REQUIRE_OK(amp_image_filter_parse(tok, &f[n++]));
             REQUIRE_OK(amp_image_filter_chain(f, n, src, a));
             if (comps == 4 && amp__force_optimal_textures) packed_in_place_or_copied(chains[i], f, n, src, a, comps);
+            if (amp__filter_tables_off) { /* a program of a table (invert, gamma, ...) is the computed one */
+                amp__filter_tables_off(true);
+                REQUIRE_OK(amp_image_filter_chain(f, n, src, b));
+                amp__filter_tables_off(false);
+                size_t na, nb;
+                float *va = read_values(a, &na), *vb = read_values(b, &nb);
+                size_t differ = 0;
+                for (size_t k = 0; va && vb && k < na && na == nb; k++) differ += va[k] != vb[k];
+                if (!va || !vb || na != nb || differ) {
+                    fprintf(stderr, "packed %s (%d components): %zu values differ from the program computed\n",
+                            chains[i], comps, differ);
+                    test_failures++;
+                }
+                test_checks++;
+                free(va);
+                free(vb);
+            }
             amp__filter_force_gpu_paths(true);
             REQUIRE_OK(amp_image_filter_chain(f, n, src, b));
             amp__filter_force_gpu_paths(false);
@@ -369,6 +392,91 @@ static void packed_against_image_paths(void)
             amp_texture_destroy(&same[k]);
             amp_texture_destroy(&gray[k]);
         }
+    }
+}
+
+/* cv2.equalizeHist on the host: codes into lut's mapped codes (OpenCV's table, its float
+ * scale rounded to even by lrintf). */
+static void host_equalize(const uint8_t *code, size_t n, uint8_t *out)
+{
+    size_t count[256] = {0};
+    uint8_t lut[256] = {0};
+    for (size_t k = 0; k < n; k++) count[code[k]]++;
+    int i = 0;
+    while (!count[i]) i++;
+    if (count[i] == n) {
+        memset(lut, i, sizeof lut);
+    } else {
+        float scale = 255.0f / (float)(n - count[i]);
+        size_t sum = 0;
+        for (int j = i + 1; j < 256; j++) {
+            sum += count[j];
+            lut[j] = (uint8_t)fminf(lrintf((float)sum * scale), 255.0f);
+        }
+    }
+    for (size_t k = 0; k < n; k++) out[k] = lut[code[k]];
+}
+
+/* packed.comp's equalize (CPU devices: 8-bit gray of a megapixel or more): the same bytes
+ * as the host's equalizeHist and as equalize.comp (the GPUs' path, forced), with a fused
+ * invert, at a width that ends inside a quad of 16 codes and a multiple of it, on noise
+ * over part of the codes, a gradient, and a single code; read and written in place and
+ * through copies. */
+static void packed_equalize(void)
+{
+    if (!amp__filter_force_gpu_paths) return;
+    static const int sizes[2][2] = {{1027, 1021}, {1024, 1030}};
+    for (int s = 0; s < 2; s++) {
+        int w = sizes[s][0], h = sizes[s][1];
+        size_t n = (size_t)w * h;
+        float *v = malloc(n * sizeof *v);
+        uint8_t *codes = malloc(n), *want = malloc(n);
+        REQUIRE(v && codes && want);
+        for (int content = 0; content < 3; content++) {
+            test_rng_state = 7;
+            for (size_t k = 0; k < n; k++) {
+                codes[k] = content == 0 ? (uint8_t)(40 + test_rand() % 150)
+                         : content == 1 ? (uint8_t)((k % (size_t)w) * 255 / (size_t)w) : 77;
+                v[k] = codes[k] / 255.0f;
+            }
+            host_equalize(codes, n, want);
+            amp_texture *src = make_texture("u8", 1, amp_extent2(h, w), v), *a = make_texture("u8", 1, amp_extent2(h, w), NULL),
+                        *b = make_texture("u8", 1, amp_extent2(h, w), NULL);
+            for (int invert = 0; invert < 2; invert++) {
+                amp_image_filter f[2] = {{.op = AMP_IMAGE_EQUALIZE}, {.op = AMP_IMAGE_INVERT}};
+                REQUIRE_OK(amp_image_filter_chain(f, 1 + invert, src, a));
+                amp__filter_force_gpu_paths(true);
+                REQUIRE_OK(amp_image_filter_chain(f, 1 + invert, src, b));
+                amp__filter_force_gpu_paths(false);
+                size_t na;
+                float *va = read_values(a, &na);
+                size_t host = 0;
+                for (size_t k = 0; va && na == n && k < n; k++)
+                    host += lrintf(va[k] * 255.0f) != (invert ? 255 - want[k] : want[k]);
+                if (!va || na != n || host || !same_texels(a, b)) {
+                    fprintf(stderr, "packed equalize%s (%d x %d, content %d): %zu codes differ from the host's, "
+                            "%s equalize.comp's\n", invert ? " invert" : "", w, h, content, host,
+                            same_texels(a, b) ? "the same as" : "not the same as");
+                    test_failures++;
+                }
+                test_checks++;
+                free(va);
+            }
+            if (content == 0 && amp__force_optimal_textures) { /* (on sample_u8's noise, as that takes it) */
+                amp_image_filter eq = {.op = AMP_IMAGE_EQUALIZE};
+                amp_texture *noise = sample_u8(1, w, h), *expect = make_texture("u8", 1, amp_extent2(h, w), NULL);
+                REQUIRE_OK(amp_image_filter_apply(&eq, noise, expect));
+                packed_in_place_or_copied("equalize", &eq, 1, noise, expect, 1);
+                amp_texture_destroy(&noise);
+                amp_texture_destroy(&expect);
+            }
+            amp_texture_destroy(&src);
+            amp_texture_destroy(&a);
+            amp_texture_destroy(&b);
+        }
+        free(v);
+        free(codes);
+        free(want);
     }
 }
 
@@ -825,6 +933,7 @@ int main(int argc, char **argv)
         conv_check(AMP_IMAGE_BOX, 3, 0, 1003, 1047, 4, "u8");
         packed_against_image_paths();
         packed_resizes();
+        packed_equalize();
         /* the GPUs' paths, forced here: the one-pass conv_subgroup.comp where subgroups
            allow (lavapipe's are 8 wide: radius up to 3): every border, component count
            and type of the 5 x 5 gaussian, sharpen (radius 3), 3 x 3 box and erode, 5 x 5

@@ -16,15 +16,6 @@ bool small_codes() { return SRC_LEVELS <= 255.0; }
 
 uint code_at(ivec2 p) { return uint(floor(clamp(texelFetch(src, p, 0).x, 0.0, 1.0) * SRC_LEVELS + 0.5)); }
 
-// a / b rounded to nearest as the host's float division does (a GPU divides to a
-// few ulp; one correction step with the exact residual fixes that).
-float divide(float a, float b)
-{
-    float q = a / b;
-    float r = fma(-q, b, a);
-    return fma(r, 1.0 / b, q);
-}
-
 void count()
 {
     bool small = small_codes();
@@ -46,28 +37,16 @@ void count()
 // The count of code j: 8-bit counts from local_h, where table() gathers them first (a
 // single invocation reading the scratch buffer waits on each load in turn).
 uint count_of(uint j) { return small_codes() ? local_h[j] : S.h[j]; }
+#define EQ_COUNT(j) count_of(j)
+#define EQ_STORE(j, code) S.h[uint(SRC_LEVELS) + 1u + (j)] = (code)
+#include "equalize.glsl"
 
 void table()
 {
     uint lid = gl_LocalInvocationIndex;
     if (small_codes()) local_h[lid] = S.h[lid]; // 256 invocations
     barrier();
-    if (lid != 0u) return;
-    uint L = uint(SRC_LEVELS), total = uint(P.size.x) * uint(P.size.y), lut = L + 1u;
-    uint i = 0u;
-    while (count_of(i) == 0u) i++;
-    bool one = count_of(i) == total; // a single code: every code maps to it
-    for (uint j = 0u; j <= i; j++) S.h[lut + j] = one ? i : 0u;
-    if (one) {
-        for (uint j = i + 1u; j <= L; j++) S.h[lut + j] = i;
-        return;
-    }
-    float scale = divide(float(L), float(total - count_of(i)));
-    uint sum = 0u;
-    for (uint j = i + 1u; j <= L; j++) {
-        sum += count_of(j);
-        S.h[lut + j] = uint(clamp(roundEven(float(sum) * scale), 0.0, float(L)));
-    }
+    if (lid == 0u) equalize_table(uint(SRC_LEVELS), uint(P.size.x) * uint(P.size.y));
 }
 
 void main()

@@ -34,6 +34,7 @@
 #define MMA_GROUP 256    /* and its work group's invocations (its GROUP) */
 #define MMA_SHARED 20736 /* and the bytes of shared memory it declares */
 #define PACKED_STRIP 16  /* packed.comp's PACKED_STRIP: rows an invocation of a sum walks down */
+#define PACKED_POINT_STRIP 8 /* and its POINT_STRIP: of a pointwise pass */
 #define PACKED_RADIUS 8   /* and its largest radius (its R_MAX) */
 #define PACKED_WIDE_RADIUS 16 /* packed_wide's (the same shader's R_MAX there) */
 #define PACKED_MIN_PIXELS (1 << 20) /* and the smallest image it is for (its pipelines take lavapipe
@@ -63,6 +64,10 @@ static atomic_bool force_gpu;
 
 void amp__filter_force_gpu_paths(bool on) { atomic_store(&force_gpu, on); }
 
+static atomic_bool tables_off;
+
+void amp__filter_tables_off(bool on) { atomic_store(&tables_off, on); }
+
 /* Whether v's device takes the paths made for GPUs (conv_run.comp, median_half): not a
  * CPU device, unless a test forces them. */
 static bool gpu_paths(const amp_accelerator_view *v) { return !amp__device_is_cpu(v->dev) || atomic_load(&force_gpu); }
@@ -88,6 +93,27 @@ static int packed_edge(int w, int r)
 #define PACKED_SHARPEN 6
 #define PACKED_MEDIAN 7 /* 3 x 3 */
 #define PACKED_SHRINK 8 /* the means of k x k blocks (k: spec.radius), a resize */
+#define PACKED_EQUALIZE 9 /* of 8-bit gray, in three passes */
+#define PACKED_COUNTS 256 /* and the invocations that count its codes, each into its own 256 words */
+
+/* Whether packed.comp may take the pass's pointwise program as a table of codes
+ * (FLAG_TABLE): each channel of the result a function of that channel of the source, after
+ * a grayscale first if there is one (which makes the colors one gray code). No op but the
+ * first grayscale mixes channels, and without it no intermediate of one or two components
+ * spreads its gray over the colors. */
+static bool table_program(const amp__filter_spec *s)
+{
+    bool gray_first = s->ops > 0 && (s->op[0] & 255) == AMP_IMAGE_GRAYSCALE;
+    if (s->ops == 0 || s->src_n < 3 || atomic_load(&tables_off)) return false;
+    for (int i = gray_first; i < s->ops; i++) {
+        int op = s->op[i] & 255;
+        bool per_channel = op == AMP_IMAGE_INVERT || op == AMP_IMAGE_GAMMA || op == AMP_IMAGE_BRIGHTNESS_CONTRAST ||
+                           op == AMP_IMAGE_THRESHOLD || op == AMP_IMAGE_SRGB_TO_LINEAR ||
+                           op == AMP_IMAGE_LINEAR_TO_SRGB || op == AMP_IMAGE_TONEMAP;
+        if (!per_channel || (!gray_first && i + 1 < s->ops && (s->op[i] >> 8) < 3)) return false;
+    }
+    return true;
+}
 
 /* Makes d a pass of packed.comp on v's device where it can be one: a CPU device (lavapipe,
  * 4K RGBA8 on 2 cores: copy filter 53 -> 18 ms, gaussian 5 x 5 169 -> 51 ms), from an
@@ -114,7 +140,9 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
         (int64_t)w * h < PACKED_MIN_PIXELS || bytes > v->dev->props.limits.maxStorageBufferRange)
         return 0;
     d->shader = d->spec.radius > PACKED_RADIUS ? AMP__SHADER_PACKED_WIDE : AMP__SHADER_PACKED;
-    int rows = sum ? (h + PACKED_STRIP - 1) / PACKED_STRIP : oh; /* invocations down */
+    if (mode != PACKED_SHRINK && table_program(&d->spec)) d->spec.flags |= AMP__FLAG_TABLE;
+    int rows = sum ? (h + PACKED_STRIP - 1) / PACKED_STRIP
+               : mode == PACKED_POINTWISE ? (oh + PACKED_POINT_STRIP - 1) / PACKED_POINT_STRIP : oh;
     d->groups[1] = (uint32_t)(rows + PACKED_GROUP_Y - 1) / PACKED_GROUP_Y;
     if (!sum) {
         d->spec.mode = mode;
@@ -129,6 +157,30 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
     d[0].groups[0] = (uint32_t)(edge - aside + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
     d[1].groups[0] = (uint32_t)(aside + quads - edge + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
     return 2;
+}
+
+/* Makes d[0..2] packed.comp's equalize (PACKED_EQUALIZE: count, table, map) where it can
+ * take the pass, an 8-bit gray image of a megapixel or more into one on a CPU device: the
+ * bytes of memory its passes need (their table, and counts of each code by each of
+ * PACKED_COUNTS invocations), else 0. */
+static size_t packed_equalize(const amp_accelerator_view *v, amp__filter_dispatch *d)
+{
+    const amp__format *in = amp__texture_format(d->src), *out = amp__texture_format(d->dst);
+    int w = d->params.size[0], h = d->params.size[1], quads = (w + 15) / 16, counts = h < PACKED_COUNTS ? h : PACKED_COUNTS;
+    if (gpu_paths(v) || in->vk != VK_FORMAT_R8_UNORM || out->vk != VK_FORMAT_R8_UNORM ||
+        (int64_t)w * h < PACKED_MIN_PIXELS || 2 * (uint64_t)quads * 16 * (uint64_t)h > v->dev->props.limits.maxStorageBufferRange)
+        return 0;
+    d[0].shader = AMP__SHADER_PACKED;
+    d[0].spec.mode = PACKED_EQUALIZE;
+    d[0].params.counts[1] = counts;
+    d[1] = d[2] = d[0];
+    d[0].groups[0] = (uint32_t)(counts + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
+    d[0].groups[1] = d[1].groups[0] = d[1].groups[1] = 1;
+    d[1].spec.pass = 1;
+    d[2].spec.pass = 2;
+    d[2].groups[0] = (uint32_t)(quads + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
+    d[2].groups[1] = (uint32_t)(h + PACKED_POINT_STRIP - 1) / PACKED_POINT_STRIP;
+    return AMP__PACKED_TABLE_BYTES + (size_t)counts * 256 * sizeof(uint32_t);
 }
 
 /* The factor k by which resize f makes out from in where that is packed.comp's mean of
@@ -532,6 +584,8 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         break;
     }
     case AMP_IMAGE_EQUALIZE: {
+        size_t memory = packed_equalize(v, d);
+        if (memory) return amp__filter_record(v, d, 3, NULL, memory);
         d[0].shader = d[1].shader = d[2].shader = AMP__SHADER_EQUALIZE;
         d[1] = d[2] = d[0];
         d[0].groups[1] = (uint32_t)(d[0].params.size[1] + 127) / 128;
@@ -645,14 +699,14 @@ static amp_status prepare(amp_accelerator_view *view, const amp_image_filter *fi
        texture (a megapixel one, left uninitialized, where a pass would take one of them
        on the image: on any large image when its size is not known), with resizes to 8 x 8
        of the same interpolation, makes them all. packed.comp: any pass from an 8-bit
-       RGBA image on a CPU device. A resize of the source itself by a whole factor k
+       RGBA image (gray: equalize) on a CPU device. A resize of the source itself by a whole factor k
        (shrink_factor: one of its constants, in resize.comp and packed.comp) shrinks a
        stand-in by k, a megapixel one where packed.comp would take the source. */
     if (!view && !(view = amp_default_view())) return amp_last_status();
     amp_image_filter small[MAX_CHAIN];
     memcpy(small, filters, (size_t)count * sizeof *small);
     bool packed = !gpu_paths(view) && bits == 8 && amp_type_scalar(type) == AMP_SCALAR_UNORM &&
-                  amp_type_components(type) == 4, big = packed && !src;
+                  (amp_type_components(type) == 4 || amp_type_components(type) == 1), big = packed && !src;
     int shrink = 0, shrunk = -1; /* the factor of a whole-factor resize of the source, its index */
     if (src) { /* the passes' leading filters at their destinations' sizes */
         group g[MAX_CHAIN];

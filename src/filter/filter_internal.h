@@ -46,7 +46,7 @@ typedef struct amp__filter_spec {
 typedef struct amp__filter_params {
     int32_t size[4];   /* source width, height; destination width, height */
     float border_value[4];
-    float f[4];
+    float f[4];        /* the filter's numbers; packed.comp: [3] 1 in the pass that makes its table */
     int32_t counts[4]; /* conv_subgroup.comp: the rows of a strip ([0]); integer sums: T = S^2, ceil(2^32 / 2T)
                           ([1], [2]); packed.comp: quads a row ([0]), the result's first quad ([3]) */
     float pw_arg[AMP__MAX_POINTWISE * 3][4];
@@ -60,6 +60,7 @@ typedef struct amp__filter_params {
 #define AMP__FLAG_INTEGER 8 /* an integer sum (conv.glsl; chain.c's integer_sum) */
 #define AMP__FLAG_FIXED 16  /* OpenCV's fixed-point 8-bit gaussian (conv.glsl; chain.c's fixed_gaussian) */
 #define AMP__FLAG_WIDE 32   /* median.comp: a GPU's 2 x 4 tile of 5 x 5 windows (else 1 x 2) */
+#define AMP__FLAG_TABLE 64  /* packed.comp: the pointwise program as a table of codes (chain.c's table_program) */
 
 /* ---- params.c ---- */
 /* True for filters that map one texel to one texel (fused into the pass before). */
@@ -87,6 +88,8 @@ AMP_HIDDEN void amp__pointwise_add(amp__filter_spec *s, amp__filter_params *p, c
  * dilate of 8 bits) where their subgroups allow, conv_run.comp (two passes) and
  * median_half (5 x 5 of 8 bits). */
 AMP_HIDDEN void amp__filter_force_gpu_paths(bool on);
+/* For tests: packed.comp computes every pointwise program, none as a table of codes. */
+AMP_HIDDEN void amp__filter_tables_off(bool on);
 
 /* ---- pass.c ---- */
 /* One dispatch of a pass: the shader and its block, its textures (orig: the
@@ -100,7 +103,10 @@ typedef struct amp__filter_dispatch {
 } amp__filter_dispatch;
 /* Records count dispatches on v in one batch, in order, sharing a scratch buffer
  * of scratch_size bytes (copied from scratch, or zeros when it is NULL) with a
- * barrier on it between them. The caller holds the device lock. */
+ * barrier on it between them; packed.comp's passes (all the dispatches or none) have
+ * it as their memory (binding 7), its first AMP__PACKED_TABLE_BYTES their table of codes.
+ * The caller holds the device lock. */
+#define AMP__PACKED_TABLE_BYTES 1024 /* a word for each of 256 codes */
 AMP_HIDDEN amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, int count,
                                          const void *scratch, size_t scratch_size);
 /* A texture for intermediate results on v, from the device's pool (made on first

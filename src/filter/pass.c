@@ -80,11 +80,13 @@ typedef struct filter_state {
 } filter_state;
 
 /* the block, the source, the destination, the scratch (packed.comp: the source's quads),
- * the original source (sharpen), packed.comp's result */
-#define BINDINGS 6
+ * the original source (sharpen), packed.comp's result, its table of codes as a uniform
+ * block and the batch memory that holds it (and equalize's counts) */
+#define BINDINGS 8
 static const VkDescriptorType binding_types[BINDINGS] = {
     VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
-    VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+    VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+    VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
 
 static amp_status state_init(amp__device *d, void *state)
 {
@@ -261,11 +263,11 @@ void amp__filter_pool_release(amp__device *d)
 /* Whether a shader works on the view's packed buffer (packed.comp's modules), not images. */
 static bool on_buffers(int shader) { return shader == AMP__SHADER_PACKED || shader == AMP__SHADER_PACKED_WIDE; }
 
-/* The descriptors and barriers of one dispatch (packed.comp's: its block, the buffer it
- * reads at binding 3 and the one it writes, out, at binding 5). */
+/* The descriptors and barriers of one dispatch: its block, its images (not packed.comp's)
+ * and the buffers of bindings 3, 5, 6 and 7 (buf[0..3]; a null buffer: the binding is not
+ * the shader's). */
 static amp_status prepare(amp_accelerator_view *v, filter_state *s, amp__batch *b, amp__filter_dispatch *fd,
-                          VkBuffer scratch, VkDeviceSize scratch_offset, VkDeviceSize scratch_size, VkBuffer out,
-                          amp__barrier *bar, VkDescriptorSet *set)
+                          const VkDescriptorBufferInfo buf[4], amp__barrier *bar, VkDescriptorSet *set)
 {
     VkImageView views[3];
     amp_texture *tex[3] = {fd->src, fd->orig ? fd->orig : fd->src, fd->dst};
@@ -276,26 +278,26 @@ static amp_status prepare(amp_accelerator_view *v, filter_state *s, amp__batch *
         amp_status st = amp__texture_prepare(&u, v, i == 2, i == 2, bar, &views[i]);
         if (st != AMP_OK) return st;
     }
-    VkBuffer ubuf;
-    VkDeviceSize uoff;
-    void *u = amp__batch_uniform(b, sizeof fd->params, &ubuf, &uoff);
+    VkDescriptorBufferInfo block;
+    void *u = amp__batch_uniform(b, sizeof fd->params, &block.buffer, &block.offset);
+    block.range = sizeof fd->params;
     *set = u ? amp__batch_descriptor_set(b, s->set_layout) : VK_NULL_HANDLE;
     if (!*set) return amp_last_status();
     memcpy(u, &fd->params, sizeof fd->params);
-    VkDescriptorBufferInfo bufs[3] = {{ubuf, uoff, sizeof fd->params},
-                                      {scratch, scratch_offset, scratch_size},
-                                      {out, 0, VK_WHOLE_SIZE}};
     VkDescriptorImageInfo imgs[3] = {{VK_NULL_HANDLE, views[0], VK_IMAGE_LAYOUT_GENERAL},
                                      {VK_NULL_HANDLE, views[2], VK_IMAGE_LAYOUT_GENERAL},
                                      {VK_NULL_HANDLE, views[1], VK_IMAGE_LAYOUT_GENERAL}};
+    static const int buffer_of[BINDINGS] = {-1, -1, -1, 0, -1, 1, 2, 3}; /* binding: buf's index */
+    static const int image_of[BINDINGS] = {-1, 0, 1, -1, 2, -1, -1, -1};
     VkWriteDescriptorSet w[BINDINGS];
     uint32_t n = 0;
     for (uint32_t i = 0; i < BINDINGS; i++) {
-        if (images ? i == 5 : i != 0 && i != 3 && i != 5) continue;
+        const VkDescriptorBufferInfo *bi = i == 0 ? &block : buffer_of[i] >= 0 ? &buf[buffer_of[i]] : NULL;
+        if (bi ? !bi->buffer : !images) continue;
         w[n] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = *set,
                                       .dstBinding = i, .descriptorCount = 1, .descriptorType = binding_types[i]};
-        if (i == 0 || i == 3 || i == 5) w[n].pBufferInfo = &bufs[i == 0 ? 0 : i == 3 ? 1 : 2];
-        else w[n].pImageInfo = &imgs[i == 1 ? 0 : i == 2 ? 1 : 2];
+        if (bi) w[n].pBufferInfo = bi;
+        else w[n].pImageInfo = &imgs[image_of[i]];
         n++;
     }
     vkUpdateDescriptorSets(v->dev->device, n, w, 0, NULL);
@@ -358,19 +360,21 @@ static int pitch_in_quads(const amp_texture *t, int quads, VkDeviceSize quad)
     return p && p % quad == 0 && p / quad >= (VkDeviceSize)quads && p / quad <= INT32_MAX ? (int)(p / quad) : 0;
 }
 
-/* Records n dispatches of packed.comp (one pass: the same textures). A linear image (CPU
+/* Records n dispatches of packed.comp (one pass: the same textures, and memory for their
+ * table and counts, binding 7). A linear image (CPU
  * devices make 8-bit ones so) is read or written where it lies, through a buffer over its
  * texels; otherwise the source image is copied into the first half of the view's buffer
  * and the result from its second half into the destination (2.5-3 ms each way for 4K
  * RGBA8 on lavapipe). */
 static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__batch *b, amp__filter_dispatch *fd,
-                                int n, const VkPipeline *pipes)
+                                int n, const VkPipeline *pipes, const VkDescriptorBufferInfo *memory)
 {
-    int quads = (fd->params.size[0] + 3) / 4, out_quads = (fd->params.size[2] + 3) / 4; /* a row's */
+    int per = (int)(16 / amp__texture_format(fd->src)->image_texel); /* texels a quad: 4 (RGBA), 16 (gray) */
+    int quads = (fd->params.size[0] + per - 1) / per, out_quads = (fd->params.size[2] + per - 1) / per; /* a row's */
     VkDeviceSize half = (VkDeviceSize)quads * (VkDeviceSize)fd->params.size[1] * 16; /* the source's quads */
     /* the source and the result in place, unless they are one image */
     int in_pitch = pitch_in_quads(fd->src, quads, 16);
-    VkDeviceSize out_quad = 4 * amp__texture_format(fd->dst)->image_texel; /* 16, or 4 or 8 for gray */
+    VkDeviceSize out_quad = (VkDeviceSize)per * amp__texture_format(fd->dst)->image_texel; /* 16, or 4 or 8: gray */
     int out_pitch = fd->src == fd->dst ? 0 : pitch_in_quads(fd->dst, out_quads, out_quad);
     VkBuffer buf = in_pitch && out_pitch ? VK_NULL_HANDLE : packed_buffer_get(v, s, b, 2 * half);
     if (!buf && !(in_pitch && out_pitch)) return amp_last_status();
@@ -387,33 +391,44 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
                        VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     uint32_t timing = amp__profile_begin(b, shaders[fd->shader].name, 0);
-    if (!in_pitch) r = amp__texture_buffer_copy(fd->src, v, buf, 0, (uint32_t)quads * 4, false);
+    if (!in_pitch) r = amp__texture_buffer_copy(fd->src, v, buf, 0, (uint32_t)(quads * per), false);
+    /* the pass's memory (binding 7; its table, binding 6, at its start), the table made by a
+       first dispatch (one work group, P.f.w 1) where the program is one (FLAG_TABLE) */
+    VkDescriptorBufferInfo bufs[4] = {{in, 0, in_pitch ? VK_WHOLE_SIZE : 2 * half},
+                                      {out, 0, VK_WHOLE_SIZE},
+                                      {memory->buffer, memory->offset, AMP__PACKED_TABLE_BYTES},
+                                      *memory};
+    bool tabled = fd->spec.flags & AMP__FLAG_TABLE;
+    amp__filter_dispatch table = *fd;
+    table.params.f[3] = 1.0f;
+    table.groups[0] = table.groups[1] = 1;
     /* the dispatches bind whole buffers (which is what the validation layer sees them
        write), and they follow each other */
     VkPipelineStageFlags before = in_pitch ? 0 : VK_PIPELINE_STAGE_TRANSFER_BIT;
     VkAccessFlags written = VK_ACCESS_TRANSFER_WRITE_BIT;
-    for (int i = 0; i < n && r == AMP_OK; i++) {
-        fd[i].params.counts[0] = in_pitch ? in_pitch : quads;
-        fd[i].params.counts[2] = out_pitch ? out_pitch : out_quads;
-        fd[i].params.counts[3] = out_pitch ? 0 : (int32_t)(half / 16);
+    for (int i = tabled ? -1 : 0; i < n && r == AMP_OK; i++) {
+        amp__filter_dispatch *d = i < 0 ? &table : &fd[i];
+        d->params.counts[0] = in_pitch ? in_pitch : quads;
+        d->params.counts[2] = out_pitch ? out_pitch : out_quads;
+        d->params.counts[3] = out_pitch ? 0 : (int32_t)(half / 16);
         amp__barrier bar = {0};
         VkDescriptorSet set = VK_NULL_HANDLE;
-        if ((r = prepare(v, s, b, &fd[i], in, 0, in_pitch ? VK_WHOLE_SIZE : 2 * half, out, &bar, &set)) != AMP_OK)
-            break;
-        if (fd[i].groups[0] == 0) continue;
+        if ((r = prepare(v, s, b, d, bufs, &bar, &set)) != AMP_OK) break;
+        if (d->groups[0] == 0) continue;
         if (before) {
             VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = written,
-                                  .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+                                  .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                                                   VK_ACCESS_UNIFORM_READ_BIT};
             vkCmdPipelineBarrier(cmd, before, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
         }
         before = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
         written = VK_ACCESS_SHADER_WRITE_BIT;
-        dispatch(v, s, b, pipes[i], set, fd[i].groups);
+        dispatch(v, s, b, pipes[i < 0 ? 0 : i], set, d->groups);
     }
     if (r == AMP_OK && !out_pitch) {
         buffer_barrier(cmd, buf, half, half, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-        r = amp__texture_buffer_copy(fd->dst, v, buf, half, (uint32_t)out_quads * 4, true);
+        r = amp__texture_buffer_copy(fd->dst, v, buf, half, (uint32_t)(out_quads * per), true);
     }
     amp__profile_end(b, timing); /* on every path: the span's queries come in pairs */
     return r;
@@ -439,7 +454,10 @@ amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, 
     }
     amp__batch *b = amp__batch_current(v);
     if (!b) return amp_last_status();
-    VkDeviceSize size = scratch_size < 16 ? 16 : scratch_size, off;
+    VkDeviceSize least = 16, off;
+    for (int i = 0; i < count; i++)
+        if (on_buffers(d[i].shader)) least = AMP__PACKED_TABLE_BYTES;
+    VkDeviceSize size = scratch_size < least ? least : scratch_size;
     VkBuffer sbuf;
     void *mem = amp__batch_scratch(b, size, &sbuf, &off);
     if (!mem) return amp_last_status();
@@ -450,14 +468,16 @@ amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, 
         if (on_buffers(d[i].shader)) {
             int n = 1;
             while (i + n < count && d[i + n].shader == d[i].shader) n++;
-            amp_status st = record_packed(v, s, b, &d[i], n, &pipes[i]);
+            VkDescriptorBufferInfo memory = {sbuf, off, size};
+            amp_status st = record_packed(v, s, b, &d[i], n, &pipes[i], &memory);
             if (st != AMP_OK) return st;
             i += n - 1;
             continue;
         }
         amp__barrier bar = {0};
         VkDescriptorSet set;
-        amp_status st = prepare(v, s, b, &d[i], sbuf, off, size, VK_NULL_HANDLE, &bar, &set);
+        VkDescriptorBufferInfo bufs[4] = {{sbuf, off, size}};
+        amp_status st = prepare(v, s, b, &d[i], bufs, &bar, &set);
         amp__barrier_record(v, cmd, &bar);
         if (st != AMP_OK) return st;
         if (i > 0)
