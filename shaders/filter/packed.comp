@@ -4,19 +4,24 @@
 // weights W_k / S; MODE 1, or 2 where T = S^2 is a power of two), erode (MODE 3), dilate
 // (4), the other sums in floats (5: OpenCV's fixed-point gaussians among them),
 // sharpen (6) and the 3 x 3 median (7), of radius up to R_MAX (8; 16 built as
-// packed_wide, whose larger code takes longer to make), resizes that take the means
-// of blocks of k x k texels (8: k = RADIUS up to R_MAX) and equalize (9: 8-bit gray). lavapipe fetches and stores a
-// texel of an image through its sampling code: a 4K RGBA8 copy took 52 ms as texelFetch
-// and imageStore, 11 ms as loads and stores of four texels of a buffer. So this reads the
-// source from a buffer (binding 3) and writes the result into one (binding 5): where the
-// image is linear (CPU devices make 8-bit textures so), a buffer over its own texels;
+// packed_wide, whose larger code takes longer to make), resizes that take the means of
+// blocks of k x k texels (8: k = RADIUS up to R_MAX) and equalize (9: 8-bit gray).
+// lavapipe fetches and stores a texel of an image through its sampling code: a 4K RGBA8
+// copy took 52 ms as texelFetch and imageStore, 11 ms as loads and stores of four texels
+// of a storage buffer, 5.4 read from a uniform texel buffer (whose texels lavapipe
+// gathers; a storage buffer's it loads a lane at a time) and stored into a storage buffer
+// (a texel buffer's stores are slower). So this reads the source as a texel buffer of 16
+// bytes a texel (binding 8) and writes the result into a storage buffer (binding 5):
+// where the image is linear (CPU devices make 8-bit textures so), over its own texels;
 // otherwise pass.c copies the source into the first half of the view's buffer and the
 // result from its second half (a memcpy on a CPU device: 2.5-3 ms each way for 4K
 // RGBA8). Both are rows of quads (four texels, a uvec4, each as the images hold it:
-// R | G << 8 | B << 16 | A << 24), P.counts.x and .z quads apart; a result of a pass
-// that ends in grayscale is a word a quad (gray, DST_N 1) or two (gray and alpha).
+// R | G << 8 | B << 16 | A << 24; 16 gray codes for equalize), P.counts.x and .z quads
+// apart; a result of a pass that ends in grayscale is a word a quad (gray, DST_N 1) or
+// two (gray and alpha).
 //
-// An invocation takes one quad (MODE 0 and 8) or a column of PACKED_STRIP quads, which
+// An invocation takes one quad (MODE 8), a column of POINT_STRIP quads (MODE 0) or of
+// PACKED_STRIP quads, which
 // it walks down taking each input row's horizontal results once, the last 2r + 1 of them
 // in a ring of registers. The integer sums add two channels at once in the halves of a word
 // (R and B, G and A): at most 255 S^2 < 2^16; erode, dilate and the float sums take each
@@ -30,7 +35,7 @@
 #extension GL_EXT_control_flow_attributes : require
 #include "filter.glsl"
 layout(local_size_x = 64, local_size_y = 1) in;
-layout(set = 0, binding = 3, std430) readonly buffer Quads { uvec4 q[]; } B; // the source
+layout(set = 0, binding = 8) uniform utextureBuffer Quads; // the source, texels of 16 bytes
 layout(set = 0, binding = 5, std430) writeonly buffer Results { uvec4 q[]; } D; // the result
 layout(set = 0, binding = 5, std430) writeonly buffer Words { uint w[]; } W;    // the same
 
@@ -45,6 +50,7 @@ layout(set = 0, binding = 5, std430) writeonly buffer Words { uint w[]; } W;    
 #define LOW 0x00ff00ffu // R and B of a texel; G and A are the same bits 8 up
 
 int pitch() { return P.counts.x; } // the source's quads from a row to the next
+uvec4 quad(int i) { return texelFetch(Quads, i); } // the source's quad i
 int quads() { return (P.size.z + 3) >> 2; } // a result row's quads
 bool single() { return MODE == 0 || MODE == 8; } // a quad an invocation, no walk
 int radius() { return single() ? 0 : RADIUS; }
@@ -63,7 +69,7 @@ uint texel(int x, int y)
 {
     x = border_at(x, P.size.x, BORDER);
     y = border_at(y, P.size.y, BORDER);
-    return x < 0 || y < 0 ? border_code() : B.q[y * pitch() + (x >> 2)][x & 3];
+    return x < 0 || y < 0 ? border_code() : quad(y * pitch() + (x >> 2))[x & 3];
 }
 
 // The pointwise program on four texels' codes (none for the copy), from one site: the
@@ -93,6 +99,17 @@ void make_table(uint e)
     uvec4 t = computed((uvec4(4u * e) + uvec4(0u, 1u, 2u, 3u)) * 0x01010101u);
     [[unroll]] for (uint k = 0u; k < 4u; k++) M.w[4u * e + k] = t[k];
 }
+// Whether the program leaves alpha as it is: no op changes it, so where the source has it
+// and no intermediate lacks it (one of 1 or 3 components) a lookup takes it from the source.
+bool drops_alpha(int i, int word) { return i + 1 < NOPS && ((word >> 8) & 1) != 0; }
+bool keeps_alpha()
+{
+    return SRC_N == 4 && !(drops_alpha(0, OP0) || drops_alpha(1, OP1) || drops_alpha(2, OP2) ||
+                           drops_alpha(3, OP3) || drops_alpha(4, OP4) || drops_alpha(5, OP5) ||
+                           drops_alpha(6, OP6) || drops_alpha(7, OP7) || drops_alpha(8, OP8) ||
+                           drops_alpha(9, OP9) || drops_alpha(10, OP10) || drops_alpha(11, OP11) ||
+                           drops_alpha(12, OP12) || drops_alpha(13, OP13) || drops_alpha(14, OP14));
+}
 uint looked_up(uint x)
 {
     if ((OP0 & 255) == OP_GRAYSCALE) { // cv2.COLOR_RGB2GRAY's fixed point, as grayscale() on codes
@@ -101,9 +118,11 @@ uint looked_up(uint x)
         if (NOPS == 1) return DST_N == 1 ? g : DST_N == 2 ? g | (x >> 16) : DST_N == 3 ? x & 0xffffffu : x;
     }
     uint y = table(x & 0xffu) & 0xffu; // DST_N 1: R; 2: R and alpha; else each channel
-    if (DST_N == 2) return y | (table(x >> 24) & 0xff00u);
+    // alpha: byte 1 of a gray and alpha result, else byte 3
+    uint a = keeps_alpha() ? x >> 24 : (table(x >> 24) >> (DST_N == 2 ? 8 : 24)) & 0xffu;
+    if (DST_N == 2) return y | a << 8;
     if (DST_N > 2) y |= (table((x >> 8) & 0xffu) & 0xff00u) | (table((x >> 16) & 0xffu) & 0xff0000u);
-    return DST_N > 3 ? y | (table(x >> 24) & 0xff000000u) : y;
+    return DST_N > 3 ? y | a << 24 : y;
 }
 uvec4 program(uvec4 t)
 {
@@ -147,7 +166,7 @@ void row_of(int x0, int y, out uvec4 h[4])
         int row = border_at(y, P.size.y, BORDER), at = max(row, 0) * pitch() + (x0 >> 2);
         [[unroll]] for (int j = -Q_MAX; j <= Q_MAX; j++) {
             if (abs(j) > q) continue;
-            uvec4 u = B.q[at + j];
+            uvec4 u = quad(at + j);
             [[unroll]] for (int m = 0; m < 4; m++) t[base + 4 * j + m] = u[m];
         }
         if (BORDER == BORDER_CONSTANT)
@@ -205,7 +224,7 @@ uvec4 codes_of(uvec4 lo, uvec4 hi)
 // with the texels first), rounded as amp_quantize_unorm rounds.
 uvec4 float_codes(uvec4 v[4], int qx, int y)
 {
-    uvec4 c = uvec4(0u), center = MODE == 6 ? B.q[y * pitch() + qx] : uvec4(0u);
+    uvec4 c = uvec4(0u), center = MODE == 6 ? quad(y * pitch() + qx) : uvec4(0u);
     [[unroll]] for (int ch = 0; ch < 4; ch++) {
         vec4 s = uintBitsToFloat(v[ch]);
         if (MODE == 6) s = P.f.x * vec4((center >> (8 * ch)) & 0xffu) + P.f.y * s;
@@ -238,7 +257,7 @@ uvec4 shrunk(int qx, int y)
         int row = (y * RADIUS + dy) * pitch();
         [[unroll]] for (int j = 0; j < R_MAX; j++) {
             if (j >= RADIUS) continue;
-            uvec4 u = B.q[row + min(RADIUS * qx + j, last)];
+            uvec4 u = quad(row + min(RADIUS * qx + j, last));
             [[unroll]] for (int i = 0; i < 4; i++) { // texel 4j + i of the k quads: result (4j + i) / k
                 lo[(4 * j + i) / RADIUS] += u[i] & LOW;
                 hi[(4 * j + i) / RADIUS] += (u[i] >> 8) & LOW;
@@ -264,7 +283,7 @@ void count_codes(uint e)
     for (int y = int(e); y < P.size.y; y += P.counts.y) {
         int at = y * pitch();
         for (int k = 0; k < quads; k++) {
-            uvec4 u = B.q[at + k];
+            uvec4 u = quad(at + k);
             int n = k < full ? 16 : P.size.x & 15; // codes in the quad
             [[unroll]] for (int i = 0; i < 16; i++)
                 if (i < n) hist[(u[i >> 2] >> (8 * (i & 3))) & 0xffu]++;
@@ -309,7 +328,7 @@ void main()
         if (PASS == 1) equalize_codes(e);
         if (PASS == 2 && int(e) < (P.size.x + 15) >> 4)
             for (int j = 0, y0 = int(gl_GlobalInvocationID.y) * POINT_STRIP; j < POINT_STRIP && y0 + j < P.size.w; j++)
-                D.q[P.counts.w + (y0 + j) * P.counts.z + int(e)] = equalized_quad(B.q[(y0 + j) * pitch() + int(e)]);
+                D.q[P.counts.w + (y0 + j) * P.counts.z + int(e)] = equalized_quad(quad((y0 + j) * pitch() + int(e)));
         return;
     }
     if (table_pass()) {
@@ -328,7 +347,7 @@ void main()
         if (MODE == 0 && y >= P.size.w) break;
         uvec4 c;
         if (MODE == 0) {
-            c = B.q[y * pitch() + qx];
+            c = quad(y * pitch() + qx);
         } else if (MODE == 8) {
             c = shrunk(qx, y);
         } else {

@@ -54,8 +54,11 @@ AMP_HIDDEN void amp__force_optimal_textures(bool on);
 AMP_HIDDEN VkDeviceSize amp__texture_row_pitch(const amp_texture *t);
 /* A storage buffer over a linear image's texels (rows amp__texture_row_pitch apart), for
  * a shader of v's batch to read or write, after the image's barrier for that (layout
- * GENERAL); the texture keeps it. AMP_ERROR_UNSUPPORTED for other images. */
-AMP_HIDDEN amp_status amp__texture_buffer(amp_texture *t, amp_accelerator_view *v, bool write, VkBuffer *buf);
+ * GENERAL), and (view not NULL) a view of it as texels of 16 bytes (R32G32B32A32_UINT) to
+ * read them as a uniform texel buffer; the texture keeps both. AMP_ERROR_UNSUPPORTED for
+ * other images. */
+AMP_HIDDEN amp_status amp__texture_buffer(amp_texture *t, amp_accelerator_view *v, bool write, VkBuffer *buf,
+                                          VkBufferView *view);
 /* Records on v a copy of a 2-D texture's level 0 into the buffer at offset (to_image
  * false) or from it (true), rows row_texels texels apart, with the texture's barrier;
  * the buffer's barriers are the caller's. */

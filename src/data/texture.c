@@ -34,9 +34,10 @@ struct amp_texture {
     bool held;                  /* exported: the application's until imported */
     bool storage_ok, linear_ok;
     bool shader_copy;           /* can take views in fmt.uint_vk: copies run as a shader */
-    /* a linear image (CPU devices, amp__texture_buffer): a buffer over its texels and
-       their row pitch; none and 0 for other images */
+    /* a linear image (CPU devices, amp__texture_buffer): a buffer over its texels, a view
+       of it as 16-byte texels and their row pitch; none and 0 for other images */
     VkBuffer texels;
+    VkBufferView texels_view;
     VkDeviceSize row_pitch;
     amp__track track;
     VkImageLayout layout;       /* of every level */
@@ -191,26 +192,34 @@ static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *re
                                     bool to_device, amp_future **future, const char *who);
 
 /* The storage buffer over the texels of t, a linear image whose memory is bound (for
- * amp__texture_buffer), with their row pitch; where the driver's layout or alignment does
- * not allow it, or the buffer cannot be made, none (row_pitch 0: the filters copy). */
+ * amp__texture_buffer), with their row pitch and a view of them as texels of 16 bytes
+ * (R32G32B32A32_UINT); where the driver's layout or alignment does not allow it, or the
+ * buffer or view cannot be made, none (row_pitch 0: the filters copy). */
 static void texels_buffer(amp_texture *t)
 {
     VkDevice dev = t->dev->device;
     VkSubresourceLayout l;
     vkGetImageSubresourceLayout(dev, t->image, &(VkImageSubresource){VK_IMAGE_ASPECT_COLOR_BIT, 0, 0}, &l);
     VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = l.size,
-                             .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+                             .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT,
+                             .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
     VkBuffer b;
     if (!l.size || vkCreateBuffer(dev, &bi, NULL, &b) != VK_SUCCESS) return;
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(dev, b, &req);
     VkDeviceSize at = t->mem.offset + l.offset;
+    VkBufferViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO, .buffer = b,
+                                 .format = VK_FORMAT_R32G32B32A32_UINT, .range = VK_WHOLE_SIZE};
+    VkBufferView view = VK_NULL_HANDLE;
     if (req.size > l.size || at % req.alignment || !(req.memoryTypeBits & (1u << t->mem.type_index)) ||
-        vkBindBufferMemory(dev, b, t->mem.memory, at) != VK_SUCCESS) {
+        l.size / 16 > t->dev->props.limits.maxTexelBufferElements ||
+        vkBindBufferMemory(dev, b, t->mem.memory, at) != VK_SUCCESS ||
+        vkCreateBufferView(dev, &vi, NULL, &view) != VK_SUCCESS) {
         vkDestroyBuffer(dev, b, NULL);
         return;
     }
     t->texels = b;
+    t->texels_view = view;
     t->row_pitch = l.rowPitch;
 }
 
@@ -377,6 +386,7 @@ static void texture_free(amp_texture *t)
     amp__view_wait_through(t->home ? t->home : t->av, t->track.last_serial);
     for (int i = 0; i < t->view_count; i++) vkDestroyImageView(d->device, t->views[i].view, NULL);
     if (t->all_levels) vkDestroyImageView(d->device, t->all_levels, NULL);
+    if (t->texels_view) vkDestroyBufferView(d->device, t->texels_view, NULL);
     if (t->texels) vkDestroyBuffer(d->device, t->texels, NULL);
     if (!t->wrapped && t->image) vkDestroyImage(d->device, t->image, NULL);
     amp__alloc_free(d, &t->mem);
@@ -1285,7 +1295,8 @@ amp_status amp__texture_buffer_copy(amp_texture *t, amp_accelerator_view *v, VkB
 
 VkDeviceSize amp__texture_row_pitch(const amp_texture *t) { return t->row_pitch; }
 
-amp_status amp__texture_buffer(amp_texture *t, amp_accelerator_view *v, bool write, VkBuffer *buf)
+amp_status amp__texture_buffer(amp_texture *t, amp_accelerator_view *v, bool write, VkBuffer *buf,
+                               VkBufferView *view)
 {
     if (!t->texels) return amp__fail(AMP_ERROR_UNSUPPORTED, "the texture is not a linear image");
     amp__batch *b = filter_batch(t, v);
@@ -1298,6 +1309,7 @@ amp_status amp__texture_buffer(amp_texture *t, amp_accelerator_view *v, bool wri
     amp__barrier_record(v, amp__batch_cmd(b), &bar);
     t->home = v;
     *buf = t->texels;
+    if (view) *view = t->texels_view;
     return AMP_OK;
 }
 

@@ -476,8 +476,7 @@ void amp__device_close(amp__device *d)
     while (d->staging) {
         amp__staging *s = d->staging;
         d->staging = s->next;
-        amp__buffer_destroy(d, &s->buf);
-        free(s);
+        amp__staging_destroy(d, s);
     }
     amp__host_ranges_release(d);
     amp__memory_release_all(d);

@@ -231,10 +231,16 @@ AMP_HIDDEN void amp__alloc_free(amp__device *d, amp__alloc *a);
 struct amp__staging {
     amp__buffer buf;
     amp__mem_usage usage;
+    VkBufferView texels; /* amp__staging_texels' view, made on first need */
     amp__staging *next;
 };
 AMP_HIDDEN amp__staging *amp__staging_get(amp__device *d, VkDeviceSize size, amp__mem_usage usage);
 AMP_HIDDEN void amp__staging_put(amp__device *d, amp__staging *s);
+AMP_HIDDEN void amp__staging_destroy(amp__device *d, amp__staging *s);
+/* A view of the whole buffer as texels of 16 bytes (R32G32B32A32_UINT), to read it as a
+ * uniform texel buffer; made on first need, it lives as long as the buffer (so a batch
+ * that keeps the buffer keeps it). The caller holds the device lock. */
+AMP_HIDDEN amp_status amp__staging_texels(amp__device *d, amp__staging *s, VkBufferView *view);
 /* Puts a staging buffer of at least size bytes in d's pool now, its pages touched (host-visible ones), so
  * that the transfer that takes it pays for neither. The caller holds the device lock. */
 AMP_HIDDEN amp_status amp__staging_reserve(amp__device *d, VkDeviceSize size, amp__mem_usage usage);

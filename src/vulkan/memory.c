@@ -602,10 +602,11 @@ amp__staging *amp__staging_get(amp__device *d, VkDeviceSize size, amp__mem_usage
         return NULL;
     }
     VkDeviceSize rounded = size < 65536 ? 65536 : (size + 65535) / 65536 * 65536;
-    /* storage too: the built-in pack_image.comp reads and writes staged texels */
+    /* storage too: the built-in pack_image.comp reads and writes staged texels, and the
+       filters' packed.comp reads its source's copy as a uniform texel buffer */
     if (amp__buffer_create(d, rounded,
                            VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-                               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT,
                            usage, &s->buf) != AMP_OK) {
         free(s);
         return NULL;
@@ -631,6 +632,29 @@ amp_status amp__staging_reserve(amp__device *d, VkDeviceSize size, amp__mem_usag
     return AMP_OK;
 }
 
+void amp__staging_destroy(amp__device *d, amp__staging *s)
+{
+    if (s->texels) vkDestroyBufferView(d->device, s->texels, NULL);
+    amp__buffer_destroy(d, &s->buf);
+    free(s);
+}
+
+amp_status amp__staging_texels(amp__device *d, amp__staging *s, VkBufferView *view)
+{
+    if (!s->texels) {
+        VkBufferViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO, .buffer = s->buf.buffer,
+                                     .format = VK_FORMAT_R32G32B32A32_UINT, .range = VK_WHOLE_SIZE};
+        if (s->buf.size / 16 > d->props.limits.maxTexelBufferElements)
+            return amp__fail(AMP_ERROR_UNSUPPORTED, "a buffer of %llu bytes is more texels than \"%s\" takes (%u)",
+                             (unsigned long long)s->buf.size, d->props.deviceName,
+                             d->props.limits.maxTexelBufferElements);
+        VkResult r = vkCreateBufferView(d->device, &vi, NULL, &s->texels);
+        if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateBufferView");
+    }
+    *view = s->texels;
+    return AMP_OK;
+}
+
 void amp__staging_put(amp__device *d, amp__staging *s)
 {
     int kept = 0;
@@ -640,8 +664,7 @@ void amp__staging_put(amp__device *d, amp__staging *s)
         kept_bytes += p->buf.size;
     }
     if (kept >= 16 || kept_bytes + s->buf.size > ((VkDeviceSize)1 << 31)) {
-        amp__buffer_destroy(d, &s->buf);
-        free(s);
+        amp__staging_destroy(d, s);
         return;
     }
     s->next = d->staging;
