@@ -39,7 +39,10 @@ layout(set = 0, binding = 8) uniform utextureBuffer Quads; // the source, texels
 layout(set = 0, binding = 5, std430) writeonly buffer Results { uvec4 q[]; } D; // the result
 layout(set = 0, binding = 5, std430) writeonly buffer Words { uint w[]; } W;    // the same
 
-#define PACKED_STRIP 16 // rows an invocation of a sum walks down (chain.c's PACKED_STRIP)
+// rows an invocation of a sum walks down, more for larger windows, whose first 2r rows
+// give no result (chain.c's packed_strip; 4K on lavapipe: 16 -> 32 rows, gaussian 5 x 5
+// 31.8 -> 30.0 ms; 16 -> 128, sigma 5 302 -> 172; 64 and 128 slow radius 2 by a third)
+const int PACKED_STRIP = RADIUS < 4 ? 32 : RADIUS < 12 ? 64 : 128;
 #define POINT_STRIP 8   // and of MODE 0 (chain.c's PACKED_POINT_STRIP)
 #ifdef AMP_PACKED_WIDE  // the module packed_wide: radius 9 to 16 (larger code, longer to make)
 #define R_MAX 16        // the largest radius (chain.c's PACKED_WIDE_RADIUS)

@@ -33,7 +33,6 @@
 #define MMA_ROWS 256     /* and the rows it walks down the strip (128: 0.139-0.148 ms, 256: 0.137-0.138) */
 #define MMA_GROUP 256    /* and its work group's invocations (its GROUP) */
 #define MMA_SHARED 20736 /* and the bytes of shared memory it declares */
-#define PACKED_STRIP 16  /* packed.comp's PACKED_STRIP: rows an invocation of a sum walks down */
 #define PACKED_POINT_STRIP 8 /* and its POINT_STRIP: of a pointwise pass */
 #define PACKED_RADIUS 8   /* and its largest radius (its R_MAX) */
 #define PACKED_WIDE_RADIUS 16 /* packed_wide's (the same shader's R_MAX there) */
@@ -71,6 +70,9 @@ void amp__filter_tables_off(bool on) { atomic_store(&tables_off, on); }
 /* Whether v's device takes the paths made for GPUs (conv_run.comp, median_half): not a
  * CPU device, unless a test forces them. */
 static bool gpu_paths(const amp_accelerator_view *v) { return !amp__device_is_cpu(v->dev) || atomic_load(&force_gpu); }
+
+/* The rows an invocation of packed.comp's sums of radius r walks down (its PACKED_STRIP). */
+static int packed_strip(int r) { return r < 4 ? 32 : r < 12 ? 64 : 128; }
 
 /* The quads each side that packed.comp's window of radius r reaches (its quads_aside). */
 static int packed_aside(int r) { return (r + 3) / 4; }
@@ -141,7 +143,7 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
         return 0;
     d->shader = d->spec.radius > PACKED_RADIUS ? AMP__SHADER_PACKED_WIDE : AMP__SHADER_PACKED;
     if (mode != PACKED_SHRINK && table_program(&d->spec)) d->spec.flags |= AMP__FLAG_TABLE;
-    int rows = sum ? (h + PACKED_STRIP - 1) / PACKED_STRIP
+    int strip = packed_strip(d->spec.radius), rows = sum ? (h + strip - 1) / strip
                : mode == PACKED_POINTWISE ? (oh + PACKED_POINT_STRIP - 1) / PACKED_POINT_STRIP : oh;
     d->groups[1] = (uint32_t)(rows + PACKED_GROUP_Y - 1) / PACKED_GROUP_Y;
     if (!sum) {
