@@ -127,9 +127,12 @@ uint looked_up(uint x)
     if (DST_N > 2) y |= (table((x >> 8) & 0xffu) & 0xff00u) | (table((x >> 16) & 0xffu) & 0xff0000u);
     return DST_N > 3 ? y | a << 24 : y;
 }
+// A program of grayscale alone needs no table (chain.c's table_program: none made).
 uvec4 program(uvec4 t)
 {
-    return tabled() ? uvec4(looked_up(t.x), looked_up(t.y), looked_up(t.z), looked_up(t.w)) : computed(t);
+    bool look = tabled();
+    if (NOPS == 1 && SRC_N >= 3) look = look || (OP0 & 255) == OP_GRAYSCALE;
+    return look ? uvec4(looked_up(t.x), looked_up(t.y), looked_up(t.z), looked_up(t.w)) : computed(t);
 }
 
 float weight(int k) { k = abs(k); return P.weights[k >> 2][k & 3]; }

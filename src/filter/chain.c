@@ -106,7 +106,7 @@ static int packed_edge(int w, int r)
 static bool table_program(const amp__filter_spec *s)
 {
     bool gray_first = s->ops > 0 && (s->op[0] & 255) == AMP_IMAGE_GRAYSCALE;
-    if (s->ops == 0 || s->src_n < 3 || atomic_load(&tables_off)) return false;
+    if (s->ops == 0 || s->src_n < 3 || atomic_load(&tables_off) || (gray_first && s->ops == 1)) return false;
     for (int i = gray_first; i < s->ops; i++) {
         int op = s->op[i] & 255;
         bool per_channel = op == AMP_IMAGE_INVERT || op == AMP_IMAGE_GAMMA || op == AMP_IMAGE_BRIGHTNESS_CONTRAST ||
