@@ -17,6 +17,8 @@ SEPIA = np.array([[0.393, 0.769, 0.189, 0], [0.349, 0.686, 0.168, 0], [0.272, 0.
 GAMMA = np.array([round(255 * (k / 255) ** (1 / 2.2)) for k in range(256)], np.uint8)
 SRGB = np.array([round(255 * ((c / 12.92) if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4))
                  for c in (k / 255 for k in range(256))], np.uint8)
+LINEAR = np.array([round(255 * ((12.92 * c) if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055))
+                   for c in (k / 255 for k in range(256))], np.uint8)
 
 
 def sharpen(x):
@@ -47,7 +49,10 @@ FILTERS = [
     ("brightness_contrast:contrast=1.2", lambda: cv2.convertScaleAbs(rgba, alpha=1.2)),
     ("threshold:threshold=0.5", lambda: cv2.threshold(rgba, 127, 255, cv2.THRESH_BINARY)),
     ("srgb_to_linear", lambda: cv2.LUT(rgba, SRGB)),
+    ("linear_to_srgb", lambda: cv2.LUT(rgba, LINEAR)),
     ("resize:width=1920,height=1080", lambda: cv2.resize(rgba, (1920, 1080))),
+    ("resize:width=1920,height=1080,interpolation=nearest",
+     lambda: cv2.resize(rgba, (1920, 1080), interpolation=cv2.INTER_NEAREST)),
     ("resize:width=1920,height=1080,interpolation=area",
      lambda: cv2.resize(rgba, (1920, 1080), interpolation=cv2.INTER_AREA)),
     ("resize:width=1920,height=1080,interpolation=cubic",

@@ -481,7 +481,8 @@ static void packed_equalize(void)
 }
 
 /* packed.comp's resizes by a whole factor (CPU devices, megapixel 8-bit RGBA sources):
- * the means of k x k blocks for INTER_AREA and INTER_LINEAR's halving, the same bytes as
+ * the means of k x k blocks for INTER_AREA and INTER_LINEAR's halving, and INTER_NEAREST's
+ * every k-th texel of every k-th row, the same bytes as
  * resize.comp's (the GPUs' path, forced; itself held to OpenCV on the small cases), a
  * result width that ends inside a quad and a fused pointwise op included, read and
  * written in place or through copies alike. */
@@ -490,7 +491,8 @@ static void packed_resizes(void)
     if (!amp__filter_force_gpu_paths) return;
     static const struct { int w, h, k; const char *interpolation, *then; } cases[] = {
         {2060, 1030, 2, "linear", NULL}, {2060, 1030, 2, "area", "invert"}, {1545, 1032, 3, "area", NULL},
-        {2048, 1024, 4, "area", NULL}};
+        {2048, 1024, 4, "area", NULL}, {2060, 1030, 2, "nearest", NULL}, {1545, 1032, 3, "nearest", "invert"},
+        {2040, 1040, 8, "nearest", "threshold:threshold=0.4"}};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         int ow = cases[c].w / cases[c].k, oh = cases[c].h / cases[c].k;
         char spec[96];
@@ -503,7 +505,7 @@ static void packed_resizes(void)
         amp_texture *a = make_texture("u8", 4, amp_extent2(oh, ow), NULL), *b = make_texture("u8", 4, amp_extent2(oh, ow), NULL);
         uint64_t before = dispatches();
         REQUIRE_OK(amp_image_filter_chain(f, n, src, a));
-        REQUIRE_INT(dispatches() - before, 1);
+        REQUIRE_INT(dispatches() - before, cases[c].then ? 2 : 1); /* and the fused op's table */
         amp__filter_force_gpu_paths(true);
         REQUIRE_OK(amp_image_filter_chain(f, n, src, b));
         amp__filter_force_gpu_paths(false);

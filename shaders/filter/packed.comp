@@ -5,7 +5,8 @@
 // (4), the other sums in floats (5: OpenCV's fixed-point gaussians among them),
 // sharpen (6) and the 3 x 3 median (7), of radius up to R_MAX (8; 16 built as
 // packed_wide, whose larger code takes longer to make), resizes that take the means of
-// blocks of k x k texels (8: k = RADIUS up to R_MAX) and equalize (9: 8-bit gray).
+// blocks of k x k texels (8: k = RADIUS up to R_MAX) or take every k-th (10), and
+// equalize (9: 8-bit gray).
 // lavapipe fetches and stores a texel of an image through its sampling code: a 4K RGBA8
 // copy took 52 ms as texelFetch and imageStore, 11 ms as loads and stores of four texels
 // of a storage buffer, 5.4 read from a uniform texel buffer (whose texels lavapipe
@@ -55,7 +56,7 @@ const int PACKED_STRIP = RADIUS < 4 ? 32 : RADIUS < 12 ? 64 : 128;
 int pitch() { return P.counts.x; } // the source's quads from a row to the next
 uvec4 quad(int i) { return texelFetch(Quads, i); } // the source's quad i
 int quads() { return (P.size.z + 3) >> 2; } // a result row's quads
-bool single() { return MODE == 0 || MODE == 8; } // a quad an invocation, no walk
+bool single() { return MODE == 0 || MODE == 8 || MODE == 10; } // a quad an invocation, no walk
 int radius() { return single() ? 0 : RADIUS; }
 int quads_aside() { return (radius() + 3) / 4; } // Q
 // The first quad from the left whose window reaches past the right edge, or Q if that is
@@ -273,6 +274,16 @@ uvec4 shrunk(int qx, int y)
     return mean_of(lo & 0xffffu) | mean_of(hi & 0xffffu) << 8 | mean_of(lo >> 16) << 16 | mean_of(hi >> 16) << 24;
 }
 
+// MODE 10: cv2.resize's INTER_NEAREST by a whole factor k (RADIUS): of result row y,
+// texels k x of source row k y (results past the width read the row's last quad).
+uvec4 picked(int qx, int y)
+{
+    int row = y * RADIUS * pitch(), last = ((P.size.x + 3) >> 2) - 1;
+    uvec4 c;
+    [[unroll]] for (int i = 0; i < 4; i++) c[i] = quad(row + min(RADIUS * qx + (RADIUS * i >> 2), last))[(RADIUS * i) & 3];
+    return c;
+}
+
 // MODE 9, cv2.equalizeHist of an 8-bit gray image, 16 codes a uvec4 (P.counts.x of them
 // from a row to the next): in PASS 0 invocation e counts the codes of rows e, e + G, ...
 // (G = P.counts.y) in an array of its own, then stores the counts into its 256 words of
@@ -343,11 +354,11 @@ void main()
     }
     int r = radius(), e = int(gl_GlobalInvocationID.x), q = quads_aside();
     int qx = single() ? e : PASS == 0 ? e + q : e < q ? e : right_edge() + e - q;
-    int y0 = int(gl_GlobalInvocationID.y) * (MODE == 8 ? 1 : MODE == 0 ? POINT_STRIP : PACKED_STRIP);
+    int y0 = int(gl_GlobalInvocationID.y) * (MODE == 8 || MODE == 10 ? 1 : MODE == 0 ? POINT_STRIP : PACKED_STRIP);
     if (qx >= (!single() && PASS == 0 ? right_edge() : quads()) || y0 >= P.size.w) return;
     uvec4 ring[2 * R_MAX + 1][4]; // the last 2 R_MAX + 1 rows' results, the newest last
     [[unroll]] for (int m = 0; m <= 2 * R_MAX; m++) ring[m][0] = ring[m][1] = ring[m][2] = ring[m][3] = uvec4(0u);
-    int rows = MODE == 8 ? 1 : MODE == 0 ? POINT_STRIP : PACKED_STRIP + 2 * r;
+    int rows = MODE == 8 || MODE == 10 ? 1 : MODE == 0 ? POINT_STRIP : PACKED_STRIP + 2 * r;
     for (int j = 0; j < rows; j++) { // input row y0 - r + j
         int y = y0 + j - 2 * r;      // the output row whose window ends there
         if (MODE == 0 && y >= P.size.w) break;
@@ -356,6 +367,8 @@ void main()
             c = quad(y * pitch() + qx);
         } else if (MODE == 8) {
             c = shrunk(qx, y);
+        } else if (MODE == 10) {
+            c = picked(qx, y);
         } else {
             [[unroll]] for (int m = 0; m < 2 * R_MAX; m++) ring[m] = ring[m + 1];
             row_of(4 * qx, y0 - r + j, ring[2 * R_MAX]);

@@ -95,6 +95,7 @@ static int packed_edge(int w, int r)
 #define PACKED_SHARPEN 6
 #define PACKED_MEDIAN 7 /* 3 x 3 */
 #define PACKED_SHRINK 8 /* the means of k x k blocks (k: spec.radius), a resize */
+#define PACKED_PICK 10  /* every k-th texel of every k-th row: a nearest resize */
 #define PACKED_EQUALIZE 9 /* of 8-bit gray, in three passes */
 #define PACKED_COUNTS 256 /* and the invocations that count its codes, each into its own 256 words */
 
@@ -129,10 +130,10 @@ static bool table_program(const amp__filter_spec *s)
  * the image's columns, d[1] those at the edges. The dispatches it made, or 0. */
 static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, int mode)
 {
-    bool sum = mode != PACKED_POINTWISE && mode != PACKED_SHRINK;
+    bool resize = mode == PACKED_SHRINK || mode == PACKED_PICK, sum = mode != PACKED_POINTWISE && !resize;
     const amp__format *in = amp__texture_format(d->src), *out = amp__texture_format(d->dst);
     int w = d->params.size[0], h = d->params.size[1], quads = (w + 3) / 4;
-    int ow = d->params.size[2], oh = d->params.size[3], k = mode == PACKED_SHRINK ? d->spec.radius : 1;
+    int ow = d->params.size[2], oh = d->params.size[3], k = resize ? d->spec.radius : 1;
     uint64_t bytes = 2 * (uint64_t)quads * 16 * (uint64_t)h;
     /* into the same format, or a pass that ends in grayscale: gray, or gray and alpha */
     bool same = out->vk == VK_FORMAT_R8G8B8A8_UNORM && d->spec.src_n == d->spec.dst_n;
@@ -142,7 +143,7 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
         (int64_t)w * h < PACKED_MIN_PIXELS || bytes > v->dev->props.limits.maxStorageBufferRange)
         return 0;
     d->shader = d->spec.radius > PACKED_RADIUS ? AMP__SHADER_PACKED_WIDE : AMP__SHADER_PACKED;
-    if (mode != PACKED_SHRINK && table_program(&d->spec)) d->spec.flags |= AMP__FLAG_TABLE;
+    if (table_program(&d->spec)) d->spec.flags |= AMP__FLAG_TABLE;
     int strip = packed_strip(d->spec.radius), rows = sum ? (h + strip - 1) / strip
                : mode == PACKED_POINTWISE ? (oh + PACKED_POINT_STRIP - 1) / PACKED_POINT_STRIP : oh;
     d->groups[1] = (uint32_t)(rows + PACKED_GROUP_Y - 1) / PACKED_GROUP_Y;
@@ -186,14 +187,15 @@ static size_t packed_equalize(const amp_accelerator_view *v, amp__filter_dispatc
 }
 
 /* The factor k by which resize f makes out from in where that is packed.comp's mean of
- * k x k blocks (PACKED_SHRINK), else 0: a whole k up to PACKED_RADIUS both ways, for
- * INTER_AREA, and INTER_LINEAR's halving (OpenCV's 11-bit weights of 1/2 round to the
- * same bytes). */
+ * k x k blocks (PACKED_SHRINK) or its every k-th texel (PACKED_PICK), else 0: a whole k up
+ * to PACKED_RADIUS both ways, for INTER_AREA, INTER_NEAREST, and INTER_LINEAR's halving
+ * (OpenCV's 11-bit weights of 1/2 round to the same bytes). */
 static int shrink_factor(const amp_image_filter *f, amp_extent in, amp_extent out)
 {
     int k = out.dims[1] > 0 ? in.dims[1] / out.dims[1] : 0;
     bool whole = k >= 1 && k <= PACKED_RADIUS && in.dims[1] == k * out.dims[1] && in.dims[0] == k * out.dims[0];
-    return whole && (f->interpolation == AMP_INTERP_AREA || (f->interpolation == AMP_INTERP_LINEAR && k == 2)) ? k : 0;
+    return whole && (f->interpolation == AMP_INTERP_AREA || f->interpolation == AMP_INTERP_NEAREST ||
+                     (f->interpolation == AMP_INTERP_LINEAR && k == 2)) ? k : 0;
 }
 
 /* The subgroup size with which conv_subgroup.comp runs filter f (radius r) on v's device,
@@ -582,7 +584,8 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         d[0].params.f[3] = (float)iy;
         /* the means of k x k blocks (resize.comp and packed.comp take them as integers) */
         d[0].spec.radius = shrink_factor(f, amp_extent2(d[0].params.size[1], d[0].params.size[0]), amp_extent2(h, w));
-        if (d[0].spec.radius) packed_pass(v, &d[0], PACKED_SHRINK);
+        if (d[0].spec.radius)
+            packed_pass(v, &d[0], f->interpolation == AMP_INTERP_NEAREST ? PACKED_PICK : PACKED_SHRINK);
         break;
     }
     case AMP_IMAGE_EQUALIZE: {

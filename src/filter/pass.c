@@ -413,7 +413,6 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
                          .quads = quads_in};
     bool tabled = fd->spec.flags & AMP__FLAG_TABLE;
     amp__filter_dispatch table = *fd;
-    table.params.f[3] = 1.0f;
     table.groups[0] = table.groups[1] = 1;
     /* the dispatches bind whole buffers (which is what the validation layer sees them
        write), and they follow each other */
@@ -421,6 +420,7 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
     VkAccessFlags written = VK_ACCESS_TRANSFER_WRITE_BIT;
     for (int i = tabled ? -1 : 0; i < n && r == AMP_OK; i++) {
         amp__filter_dispatch *d = i < 0 ? &table : &fd[i];
+        d->params.f[3] = i < 0 ? 1.0f : 0.0f; /* the table pass or not (a resize's numbers are not packed.comp's) */
         d->params.counts[0] = in_pitch ? in_pitch : quads;
         d->params.counts[2] = out_pitch ? out_pitch : out_quads;
         d->params.counts[3] = out_pitch ? 0 : (int32_t)(half / 16);
