@@ -21,8 +21,8 @@
 // apart; a result of a pass that ends in grayscale is a word a quad (gray, DST_N 1) or
 // two (gray and alpha).
 //
-// An invocation takes one quad (MODE 8), a column of POINT_STRIP quads (MODE 0) or of
-// PACKED_STRIP quads, which
+// An invocation takes a column of RESIZE_STRIP result quads (MODE 8, 10), of POINT_STRIP
+// (MODE 0) or of PACKED_STRIP, which
 // it walks down taking each input row's horizontal results once, the last 2r + 1 of them
 // in a ring of registers. The integer sums add two channels at once in the halves of a word
 // (R and B, G and A): at most 255 S^2 < 2^16; erode, dilate and the float sums take each
@@ -44,7 +44,8 @@ layout(set = 0, binding = 5, std430) writeonly buffer Words { uint w[]; } W;    
 // give no result (chain.c's packed_strip; 4K on lavapipe: 16 -> 32 rows, gaussian 5 x 5
 // 31.8 -> 30.0 ms; 16 -> 128, sigma 5 302 -> 172; 64 and 128 slow radius 2 by a third)
 const int PACKED_STRIP = RADIUS < 4 ? 32 : RADIUS < 12 ? 64 : 128;
-#define POINT_STRIP 8   // and of MODE 0 (chain.c's PACKED_POINT_STRIP)
+#define POINT_STRIP 8   // rows an invocation of MODE 0 walks down (chain.c's PACKED_POINT_STRIP)
+#define RESIZE_STRIP 4  // and of MODE 8 and 10 (chain.c's PACKED_RESIZE_STRIP; 4K to 1080p 5.2 -> 4.1 ms, 8 4.8)
 #ifdef AMP_PACKED_WIDE  // the module packed_wide: radius 9 to 16 (larger code, longer to make)
 #define R_MAX 16        // the largest radius (chain.c's PACKED_WIDE_RADIUS)
 #else
@@ -354,14 +355,14 @@ void main()
     }
     int r = radius(), e = int(gl_GlobalInvocationID.x), q = quads_aside();
     int qx = single() ? e : PASS == 0 ? e + q : e < q ? e : right_edge() + e - q;
-    int y0 = int(gl_GlobalInvocationID.y) * (MODE == 8 || MODE == 10 ? 1 : MODE == 0 ? POINT_STRIP : PACKED_STRIP);
+    int y0 = int(gl_GlobalInvocationID.y) * (MODE == 8 || MODE == 10 ? RESIZE_STRIP : MODE == 0 ? POINT_STRIP : PACKED_STRIP);
     if (qx >= (!single() && PASS == 0 ? right_edge() : quads()) || y0 >= P.size.w) return;
     uvec4 ring[2 * R_MAX + 1][4]; // the last 2 R_MAX + 1 rows' results, the newest last
     [[unroll]] for (int m = 0; m <= 2 * R_MAX; m++) ring[m][0] = ring[m][1] = ring[m][2] = ring[m][3] = uvec4(0u);
-    int rows = MODE == 8 || MODE == 10 ? 1 : MODE == 0 ? POINT_STRIP : PACKED_STRIP + 2 * r;
+    int rows = MODE == 8 || MODE == 10 ? RESIZE_STRIP : MODE == 0 ? POINT_STRIP : PACKED_STRIP + 2 * r;
     for (int j = 0; j < rows; j++) { // input row y0 - r + j
         int y = y0 + j - 2 * r;      // the output row whose window ends there
-        if (MODE == 0 && y >= P.size.w) break;
+        if (single() && y >= P.size.w) break;
         uvec4 c;
         if (MODE == 0) {
             c = quad(y * pitch() + qx);

@@ -33,7 +33,8 @@
 #define MMA_ROWS 256     /* and the rows it walks down the strip (128: 0.139-0.148 ms, 256: 0.137-0.138) */
 #define MMA_GROUP 256    /* and its work group's invocations (its GROUP) */
 #define MMA_SHARED 20736 /* and the bytes of shared memory it declares */
-#define PACKED_POINT_STRIP 8 /* and its POINT_STRIP: of a pointwise pass */
+#define PACKED_POINT_STRIP 8 /* packed.comp's POINT_STRIP: rows an invocation of a pointwise pass walks */
+#define PACKED_RESIZE_STRIP 4 /* and its RESIZE_STRIP: of a resize's */
 #define PACKED_RADIUS 8   /* and its largest radius (its R_MAX) */
 #define PACKED_WIDE_RADIUS 16 /* packed_wide's (the same shader's R_MAX there) */
 #define PACKED_MIN_PIXELS (1 << 20) /* and the smallest image it is for (its pipelines take lavapipe
@@ -144,8 +145,8 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
         return 0;
     d->shader = d->spec.radius > PACKED_RADIUS ? AMP__SHADER_PACKED_WIDE : AMP__SHADER_PACKED;
     if (table_program(&d->spec)) d->spec.flags |= AMP__FLAG_TABLE;
-    int strip = packed_strip(d->spec.radius), rows = sum ? (h + strip - 1) / strip
-               : mode == PACKED_POINTWISE ? (oh + PACKED_POINT_STRIP - 1) / PACKED_POINT_STRIP : oh;
+    int strip = sum ? packed_strip(d->spec.radius) : resize ? PACKED_RESIZE_STRIP : PACKED_POINT_STRIP;
+    int rows = ((sum ? h : oh) + strip - 1) / strip; /* invocations down */
     d->groups[1] = (uint32_t)(rows + PACKED_GROUP_Y - 1) / PACKED_GROUP_Y;
     if (!sum) {
         d->spec.mode = mode;
