@@ -566,6 +566,73 @@ static void step_texture_copy(void)
     amp_texture_destroy(&b);
 }
 
+/* ---- filters ---- */
+
+enum { FW = 1024, FH = 1024 }; /* a megapixel: packed.comp's passes on CPU devices */
+
+/* A 2-D unorm texture of 8 bits, comps components, w x h, filled with a hash of seed. */
+static amp_texture *filter_texture(int comps, int w, int h, unsigned seed)
+{
+    size_t n = (size_t)w * h * (size_t)comps;
+    uint8_t *data = malloc(n);
+    REQUIRE(data);
+    for (size_t i = 0; data && i < n; i++) data[i] = (uint8_t)(((i + seed) * 2654435761u) >> 24);
+    amp_texture *t = amp_texture_create(view, &(amp_texture_desc){
+        .extent = amp_extent2(h, w), .type = AMP_MAKE_TYPE(AMP_SCALAR_UNORM, comps), .bits_per_scalar_element = 8,
+        .data = data, .data_size = data ? n : 0});
+    REQUIRE(t);
+    free(data);
+    return t;
+}
+
+/* The chain f of n filters from src into dst (w x h, comps components), made first without
+ * a fault into its expected bytes: under the fault dst holds those, or (the chain failed)
+ * what it held. */
+static void filter_under_fault(const amp_image_filter *f, int n, int comps, int w, int h)
+{
+    amp_texture *src = filter_texture(comps, w, h, 1), *want = filter_texture(comps, w, h, 2),
+                *dst = filter_texture(comps, w, h, 3);
+    size_t bytes = (size_t)w * h * (size_t)comps;
+    uint8_t *expect = malloc(bytes), *before = malloc(bytes), *got = malloc(bytes);
+    REQUIRE(expect && before && got);
+    if (src && want && dst && expect && before && got) {
+        REQUIRE_OK(amp_image_filter_chain(f, n, src, want));
+        REQUIRE_OK(amp_texture_copy_to_host(want, NULL, expect, bytes));
+        REQUIRE_OK(amp_texture_copy_to_host(dst, NULL, before, bytes));
+        bool ok = ARMED(amp_image_filter_chain(f, n, src, dst));
+        REQUIRE_OK(amp_texture_copy_to_host(dst, NULL, got, bytes));
+        REQUIRE(memcmp(got, ok ? expect : before, bytes) == 0);
+    }
+    free(expect);
+    free(before);
+    free(got);
+    amp_texture_destroy(&src);
+    amp_texture_destroy(&want);
+    amp_texture_destroy(&dst);
+}
+
+/* A blur with a fused invert (on CPU devices: packed.comp's sums and its table of codes). */
+static void step_filter_chain(void)
+{
+    amp_image_filter f[2] = {{.op = AMP_IMAGE_GAUSSIAN, .radius = 2}, {.op = AMP_IMAGE_INVERT}};
+    filter_under_fault(f, 2, 4, FW, FH);
+}
+
+/* A chain of passes through an intermediate texture on a small image (the image paths). */
+static void step_filter_small(void)
+{
+    amp_image_filter f[3] = {{.op = AMP_IMAGE_GAUSSIAN, .sigma = 3}, {.op = AMP_IMAGE_GRAYSCALE},
+                             {.op = AMP_IMAGE_MEDIAN, .radius = 1}};
+    filter_under_fault(f, 3, 4, 37, 29);
+}
+
+/* Equalize of a gray image (on CPU devices: packed.comp's three passes and their memory). */
+static void step_filter_equalize(void)
+{
+    amp_image_filter f = {.op = AMP_IMAGE_EQUALIZE};
+    filter_under_fault(&f, 1, 1, FW, FH);
+}
+
 /* A write-only view of one mip level. */
 static void step_texture_view_create(void)
 {
@@ -880,6 +947,9 @@ int main(void)
     under_faults("amp_texture_view_create", step_texture_view_create, here);
     under_faults("amp_texture_generate_mips", step_generate_mips, all);
     under_faults("amp_texture_export/import", step_texture_handover, all);
+    under_faults("amp_image_filter_chain", step_filter_chain, here);
+    under_faults("amp_image_filter_chain (equalize)", step_filter_equalize, here);
+    under_faults("amp_image_filter_chain (small)", step_filter_small, here);
     under_faults("amp_array_export/import", step_array_handover, all);
 
     /* (loading with mips on a new device is generate_mips on a new device again) */

@@ -52,10 +52,10 @@ AMP_HIDDEN void amp__force_optimal_textures(bool on);
 /* The bytes between rows of a linear image's texels (CPU devices: amp_texture_create
  * makes one-level 2-D textures of 8-bit unorm texels linear there), else 0. */
 AMP_HIDDEN VkDeviceSize amp__texture_row_pitch(const amp_texture *t);
-/* A storage buffer over a linear image's texels (rows amp__texture_row_pitch apart), for
- * a shader of v's batch to read or write, after the image's barrier for that (layout
- * GENERAL), and (view not NULL) a view of it as texels of 16 bytes (R32G32B32A32_UINT) to
- * read them as a uniform texel buffer; the texture keeps both. AMP_ERROR_UNSUPPORTED for
+/* A storage buffer over a linear image's texels (rows amp__texture_row_pitch apart) and a
+ * view of it as texels of 16 bytes (R32G32B32A32_UINT: a uniform texel buffer), each where
+ * its pointer is not NULL, for a shader of v's batch to read or write, after the image's
+ * barrier for that (layout GENERAL); the texture keeps both. AMP_ERROR_UNSUPPORTED for
  * other images. */
 AMP_HIDDEN amp_status amp__texture_buffer(amp_texture *t, amp_accelerator_view *v, bool write, VkBuffer *buf,
                                           VkBufferView *view);

@@ -1308,7 +1308,7 @@ amp_status amp__texture_buffer(amp_texture *t, amp_accelerator_view *v, bool wri
                             amp__batch_serial(b), &bar);
     amp__barrier_record(v, amp__batch_cmd(b), &bar);
     t->home = v;
-    *buf = t->texels;
+    if (buf) *buf = t->texels;
     if (view) *view = t->texels_view;
     return AMP_OK;
 }

@@ -260,6 +260,8 @@ void amp__filter_pool_release(amp__device *d)
     for (pooled *p = s ? s->pool : NULL; p; p = p->next) p->busy = false;
 }
 
+#define MAX_DISPATCHES 4 /* of one amp__filter_record (chain.c records at most 3) */
+
 /* Whether a shader works on the view's packed buffer (packed.comp's modules), not images. */
 static bool on_buffers(int shader) { return shader == AMP__SHADER_PACKED || shader == AMP__SHADER_PACKED_WIDE; }
 
@@ -369,11 +371,12 @@ static int pitch_in_quads(const amp_texture *t, int quads, VkDeviceSize quad)
 }
 
 /* Records n dispatches of packed.comp (one pass: the same textures, and memory for their
- * table and counts, binding 7). A linear image (CPU
- * devices make 8-bit ones so) is read or written where it lies, through a buffer over its
- * texels; otherwise the source image is copied into the first half of the view's buffer
- * and the result from its second half into the destination (2.5-3 ms each way for 4K
- * RGBA8 on lavapipe). */
+ * table and counts, binding 7), after the dispatch that makes the table where the program
+ * is one. A linear image (CPU devices make 8-bit ones so) is read or written where it
+ * lies, through a view of its texels (the source) or a buffer over them (the result);
+ * otherwise the source image is copied into the first half of the view's buffer and the
+ * result from its second half into the destination (2.5-3 ms each way for 4K RGBA8 on
+ * lavapipe). */
 static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__batch *b, amp__filter_dispatch *fd,
                                 int n, const VkPipeline *pipes, const VkDescriptorBufferInfo *memory)
 {
@@ -386,11 +389,11 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
     int out_pitch = fd->src == fd->dst ? 0 : pitch_in_quads(fd->dst, out_quads, out_quad);
     amp__staging *copies = in_pitch && out_pitch ? NULL : packed_buffer_get(v, s, b, 2 * half);
     if (!copies && !(in_pitch && out_pitch)) return amp_last_status();
-    VkBuffer buf = copies ? copies->buf.buffer : VK_NULL_HANDLE, in = buf, out = buf;
+    VkBuffer buf = copies ? copies->buf.buffer : VK_NULL_HANDLE, out = buf;
     /* the source, read as a uniform texel buffer (lavapipe gathers its texels; it loads a
        storage buffer's a lane at a time: a 4K gaussian 5 x 5 38-40 -> 31.6 ms) */
     VkBufferView quads_in = VK_NULL_HANDLE;
-    amp_status r = in_pitch ? amp__texture_buffer(fd->src, v, false, &in, &quads_in)
+    amp_status r = in_pitch ? amp__texture_buffer(fd->src, v, false, NULL, &quads_in)
                             : amp__staging_texels(v->dev, copies, &quads_in);
     if (r == AMP_OK && out_pitch) r = amp__texture_buffer(fd->dst, v, true, &out, NULL);
     if (r != AMP_OK) return r;
@@ -418,6 +421,9 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
        write), and they follow each other */
     VkPipelineStageFlags before = in_pitch ? 0 : VK_PIPELINE_STAGE_TRANSFER_BIT;
     VkAccessFlags written = VK_ACCESS_TRANSFER_WRITE_BIT;
+    /* every dispatch's descriptors first, so that a failure records none of them (two
+       write the destination where the edges are a dispatch of their own) */
+    VkDescriptorSet sets[1 + MAX_DISPATCHES];
     for (int i = tabled ? -1 : 0; i < n && r == AMP_OK; i++) {
         amp__filter_dispatch *d = i < 0 ? &table : &fd[i];
         d->params.f[3] = i < 0 ? 1.0f : 0.0f; /* the table pass or not (a resize's numbers are not packed.comp's) */
@@ -425,8 +431,11 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
         d->params.counts[2] = out_pitch ? out_pitch : out_quads;
         d->params.counts[3] = out_pitch ? 0 : (int32_t)(half / 16);
         amp__barrier bar = {0};
-        VkDescriptorSet set = VK_NULL_HANDLE;
-        if ((r = prepare(v, s, b, d, &bufs, &bar, &set)) != AMP_OK) break;
+        r = prepare(v, s, b, d, &bufs, &bar, &sets[i + 1]);
+    }
+    for (int i = tabled ? -1 : 0; i < n && r == AMP_OK; i++) {
+        amp__filter_dispatch *d = i < 0 ? &table : &fd[i];
+        VkDescriptorSet set = sets[i + 1];
         if (d->groups[0] == 0) continue;
         if (before) {
             VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = written,
@@ -453,7 +462,9 @@ amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, 
     amp__device *dev = v->dev;
     filter_state *s = state_get(dev);
     if (!s) return amp_last_status();
-    VkPipeline pipes[4];
+    if (count > MAX_DISPATCHES)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "filter: a pass of %d dispatches (at most %d)", count, MAX_DISPATCHES);
+    VkPipeline pipes[MAX_DISPATCHES];
     for (int i = 0; i < count; i++)
         if (!(pipes[i] = pipeline_get(dev, s, d[i].shader, &d[i].spec))) return amp_last_status();
     /* every texture's earlier use reaches the queue before this batch is taken */
