@@ -22,17 +22,17 @@
 // two (gray and alpha).
 //
 // An invocation takes a column of RESIZE_STRIP result quads (MODE 8, 10), of POINT_STRIP
-// (MODE 0) or of PACKED_STRIP, which
-// it walks down taking each input row's horizontal results once, the last 2r + 1 of them
-// in a ring of registers. The integer sums add two channels at once in the halves of a word
+// (MODE 0) or of PACKED_STRIP (the sums), which it walks down taking each input row's
+// horizontal results once, the last 2r + 1 of them in a ring of registers. The integer sums add two channels at once in the halves of a word
 // (R and B, G and A): at most 255 S^2 < 2^16; erode, dilate and the float sums take each
 // channel of four texels at once in a uvec4 or vec4 (a word a texel; the ring keeps
 // floats as their bits). lavapipe runs both sides of a branch that its lanes take
 // differently, so the few quads at the left and right edges, whose windows need the
 // border, are a pass of their own (PASS 1), and the others (PASS 0), which read their
 // row's quads from Q to the left to Q to the right (Q = ceil(r / 4)), test nothing.
-// P.counts.x: the source's quads from a row to the next; .y: T (MODE 1, 2); .z: the
-// result's; .w: the quad (of 16 bytes) of binding 5 where the result begins.
+// P.counts.x: the source's quads from a row to the next; .y: T (MODE 1, 2), the counting
+// invocations (9); .z: the result's; .w: the quad (of 16 bytes) of binding 5 where the
+// result begins. P.f.w: 1 in the dispatch that makes the table (FLAG_TABLE).
 #extension GL_EXT_control_flow_attributes : require
 #include "filter.glsl"
 layout(local_size_x = 64, local_size_y = 1) in;
@@ -57,7 +57,7 @@ const int PACKED_STRIP = RADIUS < 4 ? 32 : RADIUS < 12 ? 64 : 128;
 int pitch() { return P.counts.x; } // the source's quads from a row to the next
 uvec4 quad(int i) { return texelFetch(Quads, i); } // the source's quad i
 int quads() { return (P.size.z + 3) >> 2; } // a result row's quads
-bool single() { return MODE == 0 || MODE == 8 || MODE == 10; } // a quad an invocation, no walk
+bool single() { return MODE == 0 || MODE == 8 || MODE == 10; } // a quad a row, no window
 int radius() { return single() ? 0 : RADIUS; }
 int quads_aside() { return (radius() + 3) / 4; } // Q
 // The first quad from the left whose window reaches past the right edge, or Q if that is
