@@ -58,6 +58,8 @@ int pitch() { return P.counts.x; } // the source's quads from a row to the next
 uvec4 quad(int i) { return texelFetch(Quads, i); } // the source's quad i
 int quads() { return (P.size.z + 3) >> 2; } // a result row's quads
 bool single() { return MODE == 0 || MODE == 8 || MODE == 10; } // a quad a row, no window
+// The rows of results an invocation walks down (chain.c's packed_pass: the same numbers).
+int strip() { return MODE == 8 || MODE == 10 ? RESIZE_STRIP : MODE == 0 ? POINT_STRIP : PACKED_STRIP; }
 int radius() { return single() ? 0 : RADIUS; }
 int quads_aside() { return (radius() + 3) / 4; } // Q
 // The first quad from the left whose window reaches past the right edge, or Q if that is
@@ -355,11 +357,11 @@ void main()
     }
     int r = radius(), e = int(gl_GlobalInvocationID.x), q = quads_aside();
     int qx = single() ? e : PASS == 0 ? e + q : e < q ? e : right_edge() + e - q;
-    int y0 = int(gl_GlobalInvocationID.y) * (MODE == 8 || MODE == 10 ? RESIZE_STRIP : MODE == 0 ? POINT_STRIP : PACKED_STRIP);
+    int y0 = int(gl_GlobalInvocationID.y) * strip();
     if (qx >= (!single() && PASS == 0 ? right_edge() : quads()) || y0 >= P.size.w) return;
     uvec4 ring[2 * R_MAX + 1][4]; // the last 2 R_MAX + 1 rows' results, the newest last
     [[unroll]] for (int m = 0; m <= 2 * R_MAX; m++) ring[m][0] = ring[m][1] = ring[m][2] = ring[m][3] = uvec4(0u);
-    int rows = MODE == 8 || MODE == 10 ? RESIZE_STRIP : MODE == 0 ? POINT_STRIP : PACKED_STRIP + 2 * r;
+    int rows = strip() + 2 * r; // the input rows (r: 0 but for the sums)
     for (int j = 0; j < rows; j++) { // input row y0 - r + j
         int y = y0 + j - 2 * r;      // the output row whose window ends there
         if (single() && y >= P.size.w) break;

@@ -44,6 +44,7 @@ AMP_HIDDEN bool amp__fault_lose(void);
 #define vkCreateImage(...) AMP__FAULT_VK(VK_ERROR_OUT_OF_HOST_MEMORY, vkCreateImage(__VA_ARGS__))
 #define vkBindImageMemory(...) AMP__FAULT_VK(VK_ERROR_OUT_OF_DEVICE_MEMORY, vkBindImageMemory(__VA_ARGS__))
 #define vkCreateImageView(...) AMP__FAULT_VK(VK_ERROR_OUT_OF_HOST_MEMORY, vkCreateImageView(__VA_ARGS__))
+#define vkCreateBufferView(...) AMP__FAULT_VK(VK_ERROR_OUT_OF_HOST_MEMORY, vkCreateBufferView(__VA_ARGS__))
 #define vkCreateSampler(...) AMP__FAULT_VK(VK_ERROR_OUT_OF_HOST_MEMORY, vkCreateSampler(__VA_ARGS__))
 #define vkCreateCommandPool(...) AMP__FAULT_VK(VK_ERROR_OUT_OF_HOST_MEMORY, vkCreateCommandPool(__VA_ARGS__))
 #define vkAllocateCommandBuffers(...) \

@@ -208,13 +208,11 @@ static void texels_buffer(amp_texture *t)
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(dev, b, &req);
     VkDeviceSize at = t->mem.offset + l.offset;
-    VkBufferViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO, .buffer = b,
-                                 .format = VK_FORMAT_R32G32B32A32_UINT, .range = VK_WHOLE_SIZE};
     VkBufferView view = VK_NULL_HANDLE;
     if (req.size > l.size || at % req.alignment || !(req.memoryTypeBits & (1u << t->mem.type_index)) ||
-        l.size / 16 > t->dev->props.limits.maxTexelBufferElements ||
         vkBindBufferMemory(dev, b, t->mem.memory, at) != VK_SUCCESS ||
-        vkCreateBufferView(dev, &vi, NULL, &view) != VK_SUCCESS) {
+        amp__texel_view(t->dev, b, l.size, &view) != AMP_OK) {
+        amp_clear_error(); /* no buffer, no error: the filters copy */
         vkDestroyBuffer(dev, b, NULL);
         return;
     }

@@ -100,6 +100,15 @@ static int packed_edge(int w, int r)
 #define PACKED_EQUALIZE 9 /* of 8-bit gray, in three passes */
 #define PACKED_COUNTS 256 /* and the invocations that count its codes, each into its own 256 words */
 
+/* Whether packed.comp takes a w x h source of `per` texels a quad (16 bytes) on v's device:
+ * a CPU device, a megapixel or more, and the view's buffer's two halves (the source and
+ * the result, where they are copied) within a storage buffer binding. */
+static bool packed_takes(const amp_accelerator_view *v, int w, int h, int per)
+{
+    uint64_t bytes = 2 * (uint64_t)((w + per - 1) / per) * 16 * (uint64_t)h;
+    return !gpu_paths(v) && (int64_t)w * h >= PACKED_MIN_PIXELS && bytes <= v->dev->props.limits.maxStorageBufferRange;
+}
+
 /* Whether packed.comp may take the pass's pointwise program as a table of codes
  * (FLAG_TABLE): each channel of the result a function of that channel of the source, after
  * a grayscale first if there is one (which makes the colors one gray code). No op but the
@@ -135,13 +144,12 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
     const amp__format *in = amp__texture_format(d->src), *out = amp__texture_format(d->dst);
     int w = d->params.size[0], h = d->params.size[1], quads = (w + 3) / 4;
     int ow = d->params.size[2], oh = d->params.size[3], k = resize ? d->spec.radius : 1;
-    uint64_t bytes = 2 * (uint64_t)quads * 16 * (uint64_t)h;
     /* into the same format, or a pass that ends in grayscale: gray, or gray and alpha */
     bool same = out->vk == VK_FORMAT_R8G8B8A8_UNORM && d->spec.src_n == d->spec.dst_n;
     bool gray = (out->vk == VK_FORMAT_R8_UNORM && d->spec.dst_n == 1) ||
                 (out->vk == VK_FORMAT_R8G8_UNORM && d->spec.dst_n == 2);
-    if (gpu_paths(v) || in->vk != VK_FORMAT_R8G8B8A8_UNORM || !(same || gray) || w != k * ow || h != k * oh ||
-        (int64_t)w * h < PACKED_MIN_PIXELS || bytes > v->dev->props.limits.maxStorageBufferRange)
+    if (!packed_takes(v, w, h, 4) || in->vk != VK_FORMAT_R8G8B8A8_UNORM || !(same || gray) || w != k * ow ||
+        h != k * oh)
         return 0;
     d->shader = d->spec.radius > PACKED_RADIUS ? AMP__SHADER_PACKED_WIDE : AMP__SHADER_PACKED;
     if (table_program(&d->spec)) d->spec.flags |= AMP__FLAG_TABLE;
@@ -171,9 +179,7 @@ static size_t packed_equalize(const amp_accelerator_view *v, amp__filter_dispatc
 {
     const amp__format *in = amp__texture_format(d->src), *out = amp__texture_format(d->dst);
     int w = d->params.size[0], h = d->params.size[1], quads = (w + 15) / 16, counts = h < PACKED_COUNTS ? h : PACKED_COUNTS;
-    if (gpu_paths(v) || in->vk != VK_FORMAT_R8_UNORM || out->vk != VK_FORMAT_R8_UNORM ||
-        (int64_t)w * h < PACKED_MIN_PIXELS || 2 * (uint64_t)quads * 16 * (uint64_t)h > v->dev->props.limits.maxStorageBufferRange)
-        return 0;
+    if (!packed_takes(v, w, h, 16) || in->vk != VK_FORMAT_R8_UNORM || out->vk != VK_FORMAT_R8_UNORM) return 0;
     d[0].shader = AMP__SHADER_PACKED;
     d[0].spec.mode = PACKED_EQUALIZE;
     d[0].params.counts[1] = counts;

@@ -237,6 +237,10 @@ struct amp__staging {
 AMP_HIDDEN amp__staging *amp__staging_get(amp__device *d, VkDeviceSize size, amp__mem_usage usage);
 AMP_HIDDEN void amp__staging_put(amp__device *d, amp__staging *s);
 AMP_HIDDEN void amp__staging_destroy(amp__device *d, amp__staging *s);
+/* A view of the size bytes of buf (made with VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT) as
+ * texels of 16 bytes (R32G32B32A32_UINT), to read as a uniform texel buffer; the caller
+ * destroys it. AMP_ERROR_UNSUPPORTED beyond the device's maxTexelBufferElements. */
+AMP_HIDDEN amp_status amp__texel_view(amp__device *d, VkBuffer buf, VkDeviceSize size, VkBufferView *view);
 /* A view of the whole buffer as texels of 16 bytes (R32G32B32A32_UINT), to read it as a
  * uniform texel buffer; made on first need, it lives as long as the buffer (so a batch
  * that keeps the buffer keeps it). The caller holds the device lock. */

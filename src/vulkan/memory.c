@@ -639,20 +639,22 @@ void amp__staging_destroy(amp__device *d, amp__staging *s)
     free(s);
 }
 
+amp_status amp__texel_view(amp__device *d, VkBuffer buf, VkDeviceSize size, VkBufferView *view)
+{
+    if (size / 16 > d->props.limits.maxTexelBufferElements)
+        return amp__fail(AMP_ERROR_UNSUPPORTED, "a buffer of %llu bytes is more texels than \"%s\" takes (%u)",
+                         (unsigned long long)size, d->props.deviceName, d->props.limits.maxTexelBufferElements);
+    VkBufferViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO, .buffer = buf,
+                                 .format = VK_FORMAT_R32G32B32A32_UINT, .range = VK_WHOLE_SIZE};
+    VkResult r = vkCreateBufferView(d->device, &vi, NULL, view);
+    return r == VK_SUCCESS ? AMP_OK : amp__vk_fail(r, "vkCreateBufferView");
+}
+
 amp_status amp__staging_texels(amp__device *d, amp__staging *s, VkBufferView *view)
 {
-    if (!s->texels) {
-        VkBufferViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO, .buffer = s->buf.buffer,
-                                     .format = VK_FORMAT_R32G32B32A32_UINT, .range = VK_WHOLE_SIZE};
-        if (s->buf.size / 16 > d->props.limits.maxTexelBufferElements)
-            return amp__fail(AMP_ERROR_UNSUPPORTED, "a buffer of %llu bytes is more texels than \"%s\" takes (%u)",
-                             (unsigned long long)s->buf.size, d->props.deviceName,
-                             d->props.limits.maxTexelBufferElements);
-        VkResult r = vkCreateBufferView(d->device, &vi, NULL, &s->texels);
-        if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateBufferView");
-    }
+    amp_status r = s->texels ? AMP_OK : amp__texel_view(d, s->buf.buffer, s->buf.size, &s->texels);
     *view = s->texels;
-    return AMP_OK;
+    return r;
 }
 
 void amp__staging_put(amp__device *d, amp__staging *s)
