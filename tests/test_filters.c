@@ -336,12 +336,15 @@ static void packed_against_image_paths(void)
         "gaussian:radius=12,border=reflect", "erode:radius=16", /* packed_wide */
         "grayscale", "box:radius=1 grayscale", /* into gray and alpha */
         "median:radius=1", "median:radius=1,border=constant,border_value=1",
+        /* shapes (FLAG_SHAPE): a step, a truncation, the gray's step, the gray inverted */
+        "threshold:threshold=0.5", "threshold:threshold=0.2,type=binary_inv,max_value=0.6",
+        "grayscale threshold:threshold=0.45", "grayscale invert", "threshold:threshold=0.7,type=trunc",
         "sharpen:amount=0.7,sigma=1", "sharpen:amount=0.5,sigma=3", "invert", "gamma:gamma=2.2 threshold:threshold=0.4",
         "gaussian:radius=2 invert", "sepia grayscale", "gaussian:radius=2 grayscale invert",
         "brightness_contrast:contrast=1.3,brightness=0.1 srgb_to_linear", "linear_to_srgb",
         "threshold:threshold=0.3,type=trunc", "tonemap:exposure=2,curve=aces", "grayscale gamma:gamma=0.5",
         "threshold:threshold=0.6,type=binary_inv,max_value=0.8 box:radius=1 invert"};
-    const size_t exact_chains = 14; /* the first ones: the same bytes */
+    const size_t exact_chains = 19; /* the first ones: the same bytes */
     for (int comps = 3; comps <= 4; comps++) {
         int w = comps == 4 ? 1030 : 1027, h = 1021;
         amp_texture *src = sample_u8(comps, w, h), *same[2] = {make_texture("u8", comps, amp_extent2(h, w), NULL),

@@ -32,7 +32,7 @@
 // row's quads from Q to the left to Q to the right (Q = ceil(r / 4)), test nothing.
 // P.counts.x: the source's quads from a row to the next; .y: T (MODE 1, 2), the counting
 // invocations (9); .z: the result's; .w: the quad (of 16 bytes) of binding 5 where the
-// result begins. P.f.w: 1 in the dispatch that makes the table (FLAG_TABLE).
+// result begins. PASS 3: the dispatch that makes the table (FLAG_TABLE), a pipeline of its own.
 #extension GL_EXT_control_flow_attributes : require
 #include "filter.glsl"
 layout(local_size_x = 64, local_size_y = 1) in;
@@ -91,20 +91,81 @@ uvec4 computed(uvec4 t)
 // FLAG_TABLE (chain.c sets it where each channel of the result depends on that channel of
 // the source alone, after a grayscale first if there is one): the program's results for
 // the texels (c, c, c, c) of every code c, made by a dispatch of their own (one work
-// group, P.f.w 1) into the pass's memory (binding 7) and read from it as a uniform block
+// group, PASS 3) into the pass's memory (binding 7) and read from it as a uniform block
 // (binding 6), whose loads lavapipe gathers (its loads from storage and shared memory go
 // a lane at a time). A result channel is then a lookup of its source channel's code;
 // grayscale first: of the gray code, which grayscale leaves as it is (OpenCV's weights
 // sum to 2^15). A 4K RGBA8 gamma on lavapipe: 40 ms computed, 19 looked up.
-layout(set = 0, binding = 6, std140) uniform Table { uvec4 codes[64]; } TB;
+// A channel whose table is a step between two pieces, each a constant or the code with
+// some bits flipped, f(c) = c >= s ? (c & A1) ^ B1 : (c & A0) ^ B0 (A 0 or 255: invert and
+// the thresholds; FLAG_SHAPE, chain.c's shape_program), is that arithmetic on the four
+// codes of a texel at once instead of four lookups: the table's dispatch finds each
+// channel's shape (shape_of) from the table. A 4K RGBA8 threshold or invert on lavapipe:
+// 15 ms looked up, 8 as shapes, the copy filter's time. (A test of shape[0].x at run time
+// cost both ways, 18-21 ms: lavapipe runs both sides of a branch it cannot see is uniform.)
+layout(set = 0, binding = 6, std140) uniform Table {
+    uvec4 codes[64]; // the results of the codes' texels, 4 a uvec4
+    uvec4 shape[2];  // [0]: 1 where found, 256 - s of R and B, of G and A (16-bit halves); [1]: A0, B0, A0 ^ A1, B0 ^ B1
+} TB;
 layout(set = 0, binding = 7, std430) buffer Memory { uint w[]; } M; // the table's memory (its start)
+#define TABLE_WORDS 320 // words of the table and its shapes (filter_internal.h's AMP__PACKED_TABLE_BYTES / 4)
 bool tabled() { return (FLAGS & FLAG_TABLE) != 0; }
 uint table(uint c) { return TB.codes[c >> 2][c & 3u]; }
-bool table_pass() { return tabled() && P.f.w != 0.0; }
+bool table_pass() { return tabled() && PASS == 3; }
+bool shaped() { return (FLAGS & FLAG_SHAPE) != 0; }
+// The codes of a texel x through the channels' shapes, each in its byte: (x & A) ^ B, A
+// and B each piece's in the bytes whose code is below s or not.
+uint shaped_codes(uint x)
+{
+    uvec4 a = TB.shape[1]; // A0, B0, A0 ^ A1, B0 ^ B1
+    uint ge = ((((x & LOW) + TB.shape[0].y) & 0x01000100u) >> 8) | ((((x >> 8) & LOW) + TB.shape[0].z) & 0x01000100u);
+    uint m = ge * 255u; // 255 in each byte whose code is s or more
+    return (x & (a.x ^ (a.z & m))) ^ (a.y ^ (a.w & m));
+}
+
+// The byte of a table's word that holds the result of source channel k, or -1 where the
+// result has none (the table's words are the result's texels: gray and alpha in two bytes).
+int result_byte(int k) { return DST_N > 2 ? (k < DST_N ? k : -1) : k == 0 ? 0 : DST_N == 2 && k == 3 ? 1 : -1; }
+shared uint made[256];
+// Source channel k's shape (s, A0, B0, A1, B1; s 256: no step) from the table in made[],
+// or false; a channel with no result is the code itself.
+bool shape_of(int k, out uint s, out uint a0, out uint b0, out uint a1, out uint b1)
+{
+    s = 256u, a0 = 255u, b0 = 0u, a1 = 255u, b1 = 0u;
+    if (result_byte(k) < 0) return true;
+    uint at = 8u * uint(result_byte(k));
+    for (uint lo = 0u; lo < 2u; lo++) {
+        a0 = lo * 255u, b0 = (made[0] >> at) & 0xffu; // the piece up to s: its longest run
+        for (s = 0u; s < 256u && ((made[s] >> at) & 0xffu) == ((s & a0) ^ b0); s++) {}
+        if (s == 256u) return true;
+        for (uint hi = 0u; hi < 2u; hi++) { // the piece from s: the rest of the table
+            a1 = hi * 255u, b1 = ((made[s] >> at) & 0xffu) ^ (s & a1);
+            uint c = s;
+            for (; c < 256u && ((made[c] >> at) & 0xffu) == ((c & a1) ^ b1); c++) {}
+            if (c == 256u) return true;
+        }
+    }
+    return false;
+}
 void make_table(uint e)
 {
     uvec4 t = computed((uvec4(4u * e) + uvec4(0u, 1u, 2u, 3u)) * 0x01010101u);
-    [[unroll]] for (uint k = 0u; k < 4u; k++) M.w[4u * e + k] = t[k];
+    [[unroll]] for (uint k = 0u; k < 4u; k++) M.w[4u * e + k] = made[4u * e + k] = t[k];
+    if (!shaped()) return;
+    barrier();
+    if (e != 0u) return;
+    uvec4 steps = uvec4(0u), a = uvec4(0u);
+    bool all = true;
+    for (int k = 0; k < 4; k++) {
+        uint s, a0, b0, a1, b1;
+        all = all && shape_of(k, s, a0, b0, a1, b1);
+        steps[k] = 256u - s;
+        a |= uvec4(a0, b0, a0 ^ a1, b0 ^ b1) << (8 * k);
+    }
+    // (a table without shapes, which shape_program rules out, would leave its flag 0)
+    M.w[256] = all ? 1u : 0u, M.w[257] = steps[0] | steps[2] << 16, M.w[258] = steps[1] | steps[3] << 16;
+    M.w[259] = 0u;
+    [[unroll]] for (int k = 0; k < 4; k++) M.w[260 + k] = a[k];
 }
 // Whether the program leaves alpha as it is: no op changes it, so where the source has it
 // and no intermediate lacks it (one of 1 or 3 components) a lookup takes it from the source.
@@ -123,6 +184,11 @@ uint looked_up(uint x)
         uint g = ((x & 0xffu) * 9798u + ((x >> 8) & 0xffu) * 19235u + ((x >> 16) & 0xffu) * 3735u + 16384u) >> 15;
         x = g * 0x10101u | (SRC_N > 3 ? x & 0xff000000u : 0xff000000u); // RGB's alpha is 1
         if (NOPS == 1) return DST_N == 1 ? g : DST_N == 2 ? g | (x >> 16) : DST_N == 3 ? x & 0xffffffu : x;
+    }
+    if (shaped()) { // each channel in its byte
+        uint y = shaped_codes(x);
+        if (keeps_alpha()) y = (y & 0xffffffu) | (x & 0xff000000u);
+        return DST_N == 1 ? y & 0xffu : DST_N == 2 ? (y & 0xffu) | (y >> 16 & 0xff00u) : DST_N == 3 ? y & 0xffffffu : y;
     }
     uint y = table(x & 0xffu) & 0xffu; // DST_N 1: R; 2: R and alpha; else each channel
     // alpha: byte 1 of a gray and alpha result, else byte 3
@@ -309,7 +375,7 @@ void count_codes(uint e)
                 if (i < n) hist[(u[i >> 2] >> (8 * (i & 3))) & 0xffu]++;
         }
     }
-    uint base = 256u * (e + 1u);
+    uint base = TABLE_WORDS + 256u * e;
     for (uint k = 0u; k < 256u; k++) M.w[base + k] = hist[k];
 }
 
@@ -321,7 +387,7 @@ void equalize_codes(uint lid)
 {
     [[unroll]] for (uint c = 4u * lid; c < 4u * lid + 4u; c++) {
         uint n = 0u;
-        for (uint g = 1u; g <= uint(P.counts.y); g++) n += M.w[256u * g + c];
+        for (uint g = 0u; g < uint(P.counts.y); g++) n += M.w[TABLE_WORDS + 256u * g + c];
         counted[c] = n;
     }
     barrier();

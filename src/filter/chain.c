@@ -128,6 +128,17 @@ static bool table_program(const amp__filter_spec *s)
     return true;
 }
 
+/* Whether a table program (table_program) is one op whose table is a shape of packed.comp's
+ * (FLAG_SHAPE): a step between two pieces, each a constant or the code with its bits
+ * flipped, in each channel: invert and the thresholds, after a grayscale or not. (Two such
+ * ops can make three pieces: a truncation of an inverted truncation clamps both ways.) The
+ * table's dispatch finds the shapes from the table itself. */
+static bool shape_program(const amp__filter_spec *s)
+{
+    int gray_first = (s->op[0] & 255) == AMP_IMAGE_GRAYSCALE, op = s->op[gray_first] & 255;
+    return s->ops == gray_first + 1 && (op == AMP_IMAGE_INVERT || op == AMP_IMAGE_THRESHOLD);
+}
+
 /* Makes d a pass of packed.comp on v's device where it can be one: a CPU device (lavapipe,
  * 4K RGBA8 on 2 cores: copy filter 53 -> 18 ms, gaussian 5 x 5 169 -> 51 ms), from an
  * 8-bit RGBA image of a megapixel or more into one of the same format and size, or into an
@@ -152,7 +163,7 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
         h != k * oh)
         return 0;
     d->shader = d->spec.radius > PACKED_RADIUS ? AMP__SHADER_PACKED_WIDE : AMP__SHADER_PACKED;
-    if (table_program(&d->spec)) d->spec.flags |= AMP__FLAG_TABLE;
+    if (table_program(&d->spec)) d->spec.flags |= AMP__FLAG_TABLE | (shape_program(&d->spec) ? AMP__FLAG_SHAPE : 0);
     int strip = sum ? packed_strip(d->spec.radius) : resize ? PACKED_RESIZE_STRIP : PACKED_POINT_STRIP;
     int rows = ((sum ? h : oh) + strip - 1) / strip; /* invocations down */
     d->groups[1] = (uint32_t)(rows + PACKED_GROUP_Y - 1) / PACKED_GROUP_Y;

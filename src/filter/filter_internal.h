@@ -46,7 +46,7 @@ typedef struct amp__filter_spec {
 typedef struct amp__filter_params {
     int32_t size[4];   /* source width, height; destination width, height */
     float border_value[4];
-    float f[4];        /* the filter's numbers; packed.comp: [3] 1 in the pass that makes its table */
+    float f[4];        /* the filter's numbers */
     int32_t counts[4]; /* conv_subgroup.comp: the rows of a strip ([0]); integer sums: T = S^2, ceil(2^32 / 2T)
                           ([1], [2]); packed.comp: quads a row ([0]), the result's first quad ([3]) */
     float pw_arg[AMP__MAX_POINTWISE * 3][4];
@@ -61,6 +61,8 @@ typedef struct amp__filter_params {
 #define AMP__FLAG_FIXED 16  /* OpenCV's fixed-point 8-bit gaussian (conv.glsl; chain.c's fixed_gaussian) */
 #define AMP__FLAG_WIDE 32   /* median.comp: a GPU's 2 x 4 tile of 5 x 5 windows (else 1 x 2) */
 #define AMP__FLAG_TABLE 64  /* packed.comp: the pointwise program as a table of codes (chain.c's table_program) */
+#define AMP__FLAG_SHAPE 128 /* packed.comp: and that table as shapes, arithmetic on the codes (chain.c's shape_program) */
+#define AMP__PACKED_TABLE_PASS 3 /* packed.comp's pass that makes the table (one work group, before the others) */
 
 /* ---- params.c ---- */
 /* True for filters that map one texel to one texel (fused into the pass before). */
@@ -106,7 +108,7 @@ typedef struct amp__filter_dispatch {
  * barrier on it between them; packed.comp's passes (all the dispatches or none) have
  * it as their memory (binding 7), its first AMP__PACKED_TABLE_BYTES their table of codes.
  * The caller holds the device lock. */
-#define AMP__PACKED_TABLE_BYTES 1024 /* a word for each of 256 codes */
+#define AMP__PACKED_TABLE_BYTES 1280 /* a word for each of 256 codes, then the codes' shapes (packed.comp) */
 AMP_HIDDEN amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, int count,
                                          const void *scratch, size_t scratch_size);
 /* A texture for intermediate results on v, from the device's pool (made on first

@@ -387,6 +387,13 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
     int in_pitch = pitch_in_quads(fd->src, quads, 16);
     VkDeviceSize out_quad = (VkDeviceSize)per * amp__texture_format(fd->dst)->image_texel; /* 16, or 4 or 8: gray */
     int out_pitch = fd->src == fd->dst ? 0 : pitch_in_quads(fd->dst, out_quads, out_quad);
+    /* the dispatch that makes the table: one work group, a pipeline of its own (PASS 3) */
+    bool tabled = fd->spec.flags & AMP__FLAG_TABLE;
+    amp__filter_dispatch table = *fd;
+    table.groups[0] = table.groups[1] = 1;
+    table.spec.pass = AMP__PACKED_TABLE_PASS;
+    VkPipeline table_pipe = tabled ? pipeline_get(v->dev, s, table.shader, &table.spec) : VK_NULL_HANDLE;
+    if (tabled && !table_pipe) return amp_last_status();
     amp__staging *copies = in_pitch && out_pitch ? NULL : packed_buffer_get(v, s, b, 2 * half);
     if (!copies && !(in_pitch && out_pitch)) return amp_last_status();
     VkBuffer buf = copies ? copies->buf.buffer : VK_NULL_HANDLE, out = buf;
@@ -408,15 +415,12 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
     uint32_t timing = amp__profile_begin(b, shaders[fd->shader].name, 0);
     if (!in_pitch) r = amp__texture_buffer_copy(fd->src, v, buf, 0, (uint32_t)(quads * per), false);
     /* the pass's memory (binding 7; its table, binding 6, at its start), the table made by a
-       first dispatch (one work group, P.f.w 1) where the program is one (FLAG_TABLE) */
+       first dispatch (table) where the program is one (FLAG_TABLE) */
     pass_buffers bufs = {.buf = {{VK_NULL_HANDLE},
                                  {out, 0, VK_WHOLE_SIZE},
                                  {memory->buffer, memory->offset, AMP__PACKED_TABLE_BYTES},
                                  *memory},
                          .quads = quads_in};
-    bool tabled = fd->spec.flags & AMP__FLAG_TABLE;
-    amp__filter_dispatch table = *fd;
-    table.groups[0] = table.groups[1] = 1;
     /* the dispatches bind whole buffers (which is what the validation layer sees them
        write), and they follow each other */
     VkPipelineStageFlags before = in_pitch ? 0 : VK_PIPELINE_STAGE_TRANSFER_BIT;
@@ -426,7 +430,6 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
     VkDescriptorSet sets[1 + MAX_DISPATCHES];
     for (int i = tabled ? -1 : 0; i < n && r == AMP_OK; i++) {
         amp__filter_dispatch *d = i < 0 ? &table : &fd[i];
-        d->params.f[3] = i < 0 ? 1.0f : 0.0f; /* the table pass or not (a resize's numbers are not packed.comp's) */
         d->params.counts[0] = in_pitch ? in_pitch : quads;
         d->params.counts[2] = out_pitch ? out_pitch : out_quads;
         d->params.counts[3] = out_pitch ? 0 : (int32_t)(half / 16);
@@ -445,7 +448,7 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
         }
         before = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
         written = VK_ACCESS_SHADER_WRITE_BIT;
-        dispatch(v, s, b, pipes[i < 0 ? 0 : i], set, d->groups);
+        dispatch(v, s, b, i < 0 ? table_pipe : pipes[i], set, d->groups);
     }
     if (r == AMP_OK && !out_pitch) {
         buffer_barrier(cmd, buf, half, half, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
