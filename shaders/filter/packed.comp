@@ -127,12 +127,13 @@ uint shaped_codes(uint x)
 // result has none (the table's words are the result's texels: gray and alpha in two bytes).
 int result_byte(int k) { return DST_N > 2 ? (k < DST_N ? k : -1) : k == 0 ? 0 : DST_N == 2 && k == 3 ? 1 : -1; }
 shared uint made[256];
+bool keeps_alpha();
 // Source channel k's shape (s, A0, B0, A1, B1; s 256: no step) from the table in made[],
-// or false; a channel with no result is the code itself.
+// or false; a channel with no result, or alpha where the program keeps it, is the code itself.
 bool shape_of(int k, out uint s, out uint a0, out uint b0, out uint a1, out uint b1)
 {
     s = 256u, a0 = 255u, b0 = 0u, a1 = 255u, b1 = 0u;
-    if (result_byte(k) < 0) return true;
+    if (result_byte(k) < 0 || (k == 3 && keeps_alpha())) return true;
     uint at = 8u * uint(result_byte(k));
     for (uint lo = 0u; lo < 2u; lo++) {
         a0 = lo * 255u, b0 = (made[0] >> at) & 0xffu; // the piece up to s: its longest run
@@ -186,8 +187,7 @@ uint looked_up(uint x)
         if (NOPS == 1) return DST_N == 1 ? g : DST_N == 2 ? g | (x >> 16) : DST_N == 3 ? x & 0xffffffu : x;
     }
     if (shaped()) { // each channel in its byte
-        uint y = shaped_codes(x);
-        if (keeps_alpha()) y = (y & 0xffffffu) | (x & 0xff000000u);
+        uint y = shaped_codes(x); // (alpha kept: its shape is the code itself)
         return DST_N == 1 ? y & 0xffu : DST_N == 2 ? (y & 0xffu) | (y >> 16 & 0xff00u) : DST_N == 3 ? y & 0xffffffu : y;
     }
     uint y = table(x & 0xffu) & 0xffu; // DST_N 1: R; 2: R and alpha; else each channel
