@@ -105,7 +105,7 @@ uvec4 computed(uvec4 t)
 // cost both ways, 18-21 ms: lavapipe runs both sides of a branch it cannot see is uniform.)
 layout(set = 0, binding = 6, std140) uniform Table {
     uvec4 codes[64]; // the results of the codes' texels, 4 a uvec4
-    uvec4 shape[2];  // [0]: 1 where found, 256 - s of R and B, of G and A (16-bit halves); [1]: A0, B0, A0 ^ A1, B0 ^ B1
+    uvec4 shape[2];  // [0].xy: 256 - s of R and B, of G and A (16-bit halves); [1]: A0, B0, A0 ^ A1, B0 ^ B1
 } TB;
 layout(set = 0, binding = 7, std430) buffer Memory { uint w[]; } M; // the table's memory (its start)
 #define TABLE_WORDS 320 // words of the table and its shapes (filter_internal.h's AMP__PACKED_TABLE_BYTES / 4)
@@ -118,7 +118,7 @@ bool shaped() { return (FLAGS & FLAG_SHAPE) != 0; }
 uint shaped_codes(uint x)
 {
     uvec4 a = TB.shape[1]; // A0, B0, A0 ^ A1, B0 ^ B1
-    uint ge = ((((x & LOW) + TB.shape[0].y) & 0x01000100u) >> 8) | ((((x >> 8) & LOW) + TB.shape[0].z) & 0x01000100u);
+    uint ge = ((((x & LOW) + TB.shape[0].x) & 0x01000100u) >> 8) | ((((x >> 8) & LOW) + TB.shape[0].y) & 0x01000100u);
     uint m = ge * 255u; // 255 in each byte whose code is s or more
     return (x & (a.x ^ (a.z & m))) ^ (a.y ^ (a.w & m));
 }
@@ -128,44 +128,44 @@ uint shaped_codes(uint x)
 int result_byte(int k) { return DST_N > 2 ? (k < DST_N ? k : -1) : k == 0 ? 0 : DST_N == 2 && k == 3 ? 1 : -1; }
 shared uint made[256];
 bool keeps_alpha();
-// Source channel k's shape (s, A0, B0, A1, B1; s 256: no step) from the table in made[],
-// or false; a channel with no result, or alpha where the program keeps it, is the code itself.
-bool shape_of(int k, out uint s, out uint a0, out uint b0, out uint a1, out uint b1)
+// Source channel k's shape (s, A0, B0, A1, B1; s 256: no step) from the table in made[]; a
+// channel with no result, or alpha where the program keeps it, is the code itself. (Two
+// functions of the pieces' kind agree at one code at most, so the longest first piece is
+// as good as any. A table of no shape, which shape_program rules out, would keep the last
+// one tried: test_filters holds every shaped chain to the program computed.)
+void shape_of(int k, out uint s, out uint a0, out uint b0, out uint a1, out uint b1)
 {
     s = 256u, a0 = 255u, b0 = 0u, a1 = 255u, b1 = 0u;
-    if (result_byte(k) < 0 || (k == 3 && keeps_alpha())) return true;
+    if (result_byte(k) < 0 || (k == 3 && keeps_alpha())) return;
     uint at = 8u * uint(result_byte(k));
     for (uint lo = 0u; lo < 2u; lo++) {
         a0 = lo * 255u, b0 = (made[0] >> at) & 0xffu; // the piece up to s: its longest run
         for (s = 0u; s < 256u && ((made[s] >> at) & 0xffu) == ((s & a0) ^ b0); s++) {}
-        if (s == 256u) return true;
+        if (s == 256u) return;
         for (uint hi = 0u; hi < 2u; hi++) { // the piece from s: the rest of the table
             a1 = hi * 255u, b1 = ((made[s] >> at) & 0xffu) ^ (s & a1);
             uint c = s;
             for (; c < 256u && ((made[c] >> at) & 0xffu) == ((c & a1) ^ b1); c++) {}
-            if (c == 256u) return true;
+            if (c == 256u) return;
         }
     }
-    return false;
 }
 void make_table(uint e)
 {
     uvec4 t = computed((uvec4(4u * e) + uvec4(0u, 1u, 2u, 3u)) * 0x01010101u);
-    [[unroll]] for (uint k = 0u; k < 4u; k++) M.w[4u * e + k] = made[4u * e + k] = t[k];
+    [[unroll]] for (uint k = 0u; k < 4u; k++) M.w[4u * e + k] = t[k];
     if (!shaped()) return;
+    [[unroll]] for (uint k = 0u; k < 4u; k++) made[4u * e + k] = t[k];
     barrier();
     if (e != 0u) return;
     uvec4 steps = uvec4(0u), a = uvec4(0u);
-    bool all = true;
     for (int k = 0; k < 4; k++) {
         uint s, a0, b0, a1, b1;
-        all = all && shape_of(k, s, a0, b0, a1, b1);
+        shape_of(k, s, a0, b0, a1, b1);
         steps[k] = 256u - s;
         a |= uvec4(a0, b0, a0 ^ a1, b0 ^ b1) << (8 * k);
     }
-    // (a table without shapes, which shape_program rules out, would leave its flag 0)
-    M.w[256] = all ? 1u : 0u, M.w[257] = steps[0] | steps[2] << 16, M.w[258] = steps[1] | steps[3] << 16;
-    M.w[259] = 0u;
+    M.w[256] = steps[0] | steps[2] << 16, M.w[257] = steps[1] | steps[3] << 16, M.w[258] = M.w[259] = 0u;
     [[unroll]] for (int k = 0; k < 4; k++) M.w[260 + k] = a[k];
 }
 // Whether the program leaves alpha as it is: no op changes it, so where the source has it
