@@ -13,7 +13,9 @@
  *   filters    every built-in filter on 3840x2160 RGBA8 (equalize on its gray version), in ms,
  *              beside the copy filter and a device copy (amp_texture_copy) of the same image
  *   kernel     the first kernel of a new process, cold (empty cache) and warm (disk cache):
- *              runs `<this program> bench --kernel-ready` as a child
+ *              runs `<this program> bench --kernel-ready` as a child; and the first filter
+ *              of a new process (the accelerator opened, a 256x256 RGBA8 gaussian 5x5 run
+ *              and waited for) the same two ways: `bench --filter-ready`
  *   image      with --image FILE: amp_image_load and amp_image_save (PNG, default settings) of
  *              FILE on the host, and amp_texture_save of it as a texture on the accelerator
  *              (a GPU filters the PNG rows), median of 5 runs: ms, MB/s of raw pixels, bytes
@@ -56,7 +58,8 @@ static const char bench_help[] =
     "  transfers  array_view synchronize to and from the device (GB/s)\n"
     "  filters    every built-in filter on a 3840x2160 RGBA8 image (ms), beside the copy\n"
     "             filter and a device copy (amp_texture_copy) of the same image\n"
-    "  kernel     the first kernel of a new process, cold and with a warm disk cache (ms)\n"
+    "  kernel     the first kernel and the first filter (the accelerator opened, a 256x256\n"
+    "             gaussian 5x5 done) of a new process, cold and with a warm disk cache (ms)\n"
     "  image      amp_image_load and amp_image_save (PNG, default settings) of --image's\n"
     "             file on the host, and amp_texture_save of it as a texture on the\n"
     "             accelerator: median of 5 runs, ms, MB/s of raw pixels, bytes written\n"
@@ -77,6 +80,7 @@ static const char bench_help[] =
     "                    section, alone or added to --only's or --filters'\n"
     "  --quick           a small run for tests: a 960x540 image, few repetitions\n"
     "  --kernel-ready    (internal) time this process's first kernel: prints MS FROM_CACHE\n"
+    "  --filter-ready    (internal) time this process's accelerator and first filter: prints MS 0\n"
     "  -h, --help        print this help\n"
     "\n"
     "Exit status: 0; 1 on an error; 2 for a usage error.\n";
@@ -157,6 +161,7 @@ typedef struct bench {
     int spec_count;
     double device_copy_ms, copy_filter_ms, filter_ms[FILTER_COUNT > MAX_FILTER_ARGS ? FILTER_COUNT : MAX_FILTER_ARGS];
     double cold_ms, warm_ms;
+    double filter_cold_ms, filter_warm_ms; /* the first filter of a new process */
     double math_gps[MATH_FNS][MATH_VARIANTS]; /* G results/s; NAN: not run (no such function, no double) */
     int cold_cached, warm_cached;
     struct {
@@ -706,17 +711,40 @@ static int kernel_ready(void)
     return 0;
 }
 
-/* Runs `<this program> bench --kernel-ready [--device SPEC]` with XDG_CACHE_HOME=cache_dir
- * and reads its figures; 0, or 1 with the error printed. The program is run as
- * /proc/self/exe: the very file this process runs, even if a rebuild replaced it since. */
-static int child_ms(const bench *b, const char *cache_dir, double *ms, int *cached)
+/* Child mode (--filter-ready): prints the milliseconds from here (the process started)
+ * until the default accelerator is open and a first filter, a gaussian 5x5 of a 256x256
+ * RGBA8 texture, has run and been waited for, then 0. */
+static int filter_ready(void)
+{
+    double t0 = tool_now();
+    amp_accelerator_view *v = amp_default_view();
+    if (!v) return failed(amp_last_status(), "amp_default_view");
+    amp_texture_desc d = {.extent = amp_extent2(256, 256), .type = AMP_UNORM_4, .bits_per_scalar_element = 8};
+    amp_texture *src = amp_texture_create(v, &d), *dst = src ? amp_texture_create(v, &d) : NULL;
+    amp_image_filter f;
+    int rc = !dst ? failed(amp_last_status(), "amp_texture_create")
+             : failed(amp_image_filter_parse("gaussian:radius=2", &f), "amp_image_filter_parse") ||
+                     failed(amp_image_filter_chain(&f, 1, src, dst), "amp_image_filter_chain") ||
+                     failed(amp_view_wait(v), "amp_view_wait");
+    double t1 = tool_now();
+    amp_texture_destroy(&src);
+    amp_texture_destroy(&dst);
+    if (!rc) printf("%.3f 0\n", (t1 - t0) * 1e3);
+    return rc;
+}
+
+/* Runs `<this program> bench MODE [--device SPEC]` (--kernel-ready or --filter-ready) with
+ * XDG_CACHE_HOME=cache_dir and reads its figures; 0, or 1 with the error printed. The
+ * program is run as /proc/self/exe: the very file this process runs, even if a rebuild
+ * replaced it since. */
+static int child_ms(const bench *b, const char *cache_dir, const char *mode, double *ms, int *cached)
 {
     char self[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len <= 0) return tool_error("bench", "cannot find this program (/proc/self/exe): %s", strerror(errno));
     self[len] = '\0';
     const char *exe = "/proc/self/exe";
-    char *args[] = {self, "bench", "--kernel-ready", b->device ? "--device" : NULL, (char *)b->device, NULL};
+    char *args[] = {self, "bench", (char *)mode, b->device ? "--device" : NULL, (char *)b->device, NULL};
 
     size_t n = 0;
     while (environ[n]) n++;
@@ -760,11 +788,11 @@ static int child_ms(const bench *b, const char *cache_dir, double *ms, int *cach
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) return tool_error("bench", "waitpid: %s", strerror(errno));
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        tool_error("bench", "`%s bench --kernel-ready` failed (%s %d)", self,
+        tool_error("bench", "`%s bench %s` failed (%s %d)", self, mode,
                    WIFEXITED(status) ? "exit status" : "signal",
                    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
     else if (sscanf(buf, "%lf %d", ms, cached) != 2)
-        tool_error("bench", "`%s bench --kernel-ready` printed '%s', not 'MS FROM_CACHE'", self, buf);
+        tool_error("bench", "`%s bench %s` printed '%s', not 'MS FROM_CACHE'", self, mode, buf);
     else
         rc = 0;
     return rc;
@@ -792,13 +820,21 @@ static int make_temp_dir(char *dir, size_t size)
     return tool_error("bench", "cannot make a folder %s: %s", dir, strerror(errno));
 }
 
-/* The first kernel of a new process: cold (an empty cache folder), then warm (the
- * disk cache the first one left). */
+/* The first kernel of a new process, and its first filter: cold (an empty cache folder:
+ * ampvk's and the driver's, which follows XDG_CACHE_HOME too), then warm (the disk cache
+ * the first one left). */
 static int bench_kernel(bench *b)
 {
-    char dir[PATH_MAX];
+    char dir[PATH_MAX], fdir[PATH_MAX];
+    int unused, rc = 1;
     if (make_temp_dir(dir, sizeof dir)) return 1;
-    int rc = child_ms(b, dir, &b->cold_ms, &b->cold_cached) || child_ms(b, dir, &b->warm_ms, &b->warm_cached);
+    if (make_temp_dir(fdir, sizeof fdir) == 0) {
+        rc = child_ms(b, dir, "--kernel-ready", &b->cold_ms, &b->cold_cached) ||
+             child_ms(b, dir, "--kernel-ready", &b->warm_ms, &b->warm_cached) ||
+             child_ms(b, fdir, "--filter-ready", &b->filter_cold_ms, &unused) ||
+             child_ms(b, fdir, "--filter-ready", &b->filter_warm_ms, &unused);
+        remove_tree(fdir);
+    }
     remove_tree(dir);
     if (rc) return 1;
     section_gap(b);
@@ -806,6 +842,8 @@ static int bench_kernel(bench *b)
             b->cold_cached ? "  (came from the cache)" : "");
     fprintf(b->out, "%-54s %10.2f ms%s\n", "first kernel, warm disk cache", b->warm_ms,
             b->warm_cached ? "" : "  (not from the cache)");
+    fprintf(b->out, "%-54s %10.2f ms\n", "accelerator + first filter (gaussian 5x5), cold", b->filter_cold_ms);
+    fprintf(b->out, "%-54s %10.2f ms\n", "accelerator + first filter, warm disk cache", b->filter_warm_ms);
     return 0;
 }
 
@@ -958,8 +996,11 @@ static void print_json(const bench *b)
         printf(", \"kernel_ready\": {");
         json_num("cold_ms", b->cold_ms, 2, true);
         json_num("warm_ms", b->warm_ms, 3, false);
-        printf(", \"cold_from_cache\": %s, \"warm_from_cache\": %s}", b->cold_cached ? "true" : "false",
+        printf(", \"cold_from_cache\": %s, \"warm_from_cache\": %s", b->cold_cached ? "true" : "false",
                b->warm_cached ? "true" : "false");
+        json_num("first_filter_cold_ms", b->filter_cold_ms, 2, false);
+        json_num("first_filter_warm_ms", b->filter_warm_ms, 2, false);
+        printf("}");
     }
     if (b->sections & SEC_MATH) {
         printf(", \"math\": {\"elements\": %d, \"evaluations\": %d, \"gresults_per_s\": {", b->quick ? 4096 : 4 << 20,
@@ -1028,7 +1069,7 @@ int ampvk_bench_main(int argc, char **argv)
     }
     bench b = {.out = stdout, .mb = 1024, .specs = filter_specs, .spec_count = FILTER_COUNT};
     static const char *chains[MAX_FILTER_ARGS];
-    bool json = false, child = false, filters_only = false;
+    bool json = false, child = false, filter_child = false, filters_only = false;
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val;
@@ -1041,6 +1082,8 @@ int ampvk_bench_main(int argc, char **argv)
             b.quick = true;
         } else if (strcmp(a, "--kernel-ready") == 0) {
             child = true;
+        } else if (strcmp(a, "--filter-ready") == 0) {
+            filter_child = true;
         } else if (tool_option(argc, argv, &i, "--device", &val)) {
             if (!val || !*val) return tool_usage_error("bench", "--device needs SPEC");
             b.device = val;
@@ -1081,6 +1124,7 @@ int ampvk_bench_main(int argc, char **argv)
 
     if (b.device && tool_select_device("bench", b.device)) return 1;
     if (child) return kernel_ready();
+    if (filter_child) return filter_ready();
     if (json) b.out = stderr;
 
     if (b.sections & (SEC_DEVICE | SEC_MATH | SEC_IMAGE)) { /* the image section saves from a texture */
