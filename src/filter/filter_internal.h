@@ -26,6 +26,7 @@ typedef enum amp__filter_shader {
     AMP__SHADER_PACKED,        /* 8-bit RGBA copies, pointwise filters, sums, erode, dilate and the 3x3 median
                                   on CPU devices, on buffers */
     AMP__SHADER_PACKED_WIDE,   /* packed's sums, erode and dilate of radius 9 to 16 */
+    AMP__SHADER_MEDIAN_KEYS,   /* median of float sources (their keys' order); MEDIAN: of unorm ones */
     AMP__SHADER_COUNT
 } amp__filter_shader;
 

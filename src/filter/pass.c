@@ -25,6 +25,7 @@ SPIRV(conv_mma)
 SPIRV(conv_subgroup_half)
 SPIRV(packed)
 SPIRV(packed_wide)
+SPIRV(median_keys)
 #undef SPIRV
 
 /* The modules in amp__filter_shader's order, with the names the profile and the trace
@@ -41,7 +42,7 @@ static const struct {
                SHADER(conv_subgroup, "conv subgroup"), SHADER(conv_run, "conv run"),
                SHADER(median_half, "median half"),     SHADER(conv_mma, "conv mma"),
                SHADER(conv_subgroup_half, "conv subgroup half"), SHADER(packed, "packed"),
-               SHADER(packed_wide, "packed wide")};
+               SHADER(packed_wide, "packed wide"),     SHADER(median_keys, "median keys")};
 #undef SHADER
 _Static_assert(sizeof shaders / sizeof *shaders == AMP__SHADER_COUNT, "a module per shader");
 
