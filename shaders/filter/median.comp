@@ -29,15 +29,22 @@
 #include "median_net.glsl"
 layout(local_size_x = 16, local_size_y = 16) in;
 
+// Whether the source is unorm, its keys its codes: the module says (median_keys: floats).
+#ifdef AMP_MEDIAN_KEYS
+const bool CODES = false;
+#else
+const bool CODES = true;
+#endif
+
 uint key_of(float v)
 {
-    if ((FLAGS & FLAG_CODES) != 0) return uint(floor(clamp(v, 0.0, 1.0) * SRC_LEVELS + 0.5));
+    if (CODES) return uint(floor(clamp(v, 0.0, 1.0) * SRC_LEVELS + 0.5));
     uint u = floatBitsToUint(v);
     return (u & 0x80000000u) != 0u ? ~u : u | 0x80000000u;
 }
 float value_of(uint k)
 {
-    if ((FLAGS & FLAG_CODES) != 0) return float(k) / SRC_LEVELS;
+    if (CODES) return float(k) / SRC_LEVELS;
     return uintBitsToFloat((k & 0x80000000u) != 0u ? k & 0x7fffffffu : ~k);
 }
 // A texel as what the networks order (the type of `like`): a unorm source's values as
@@ -133,14 +140,13 @@ void main()
                         r == 1 ? RUN : r != 2 ? 1 : wide ? AMP_MEDIAN_WIDE_H : AMP_MEDIAN_NARROW_H);
     ivec2 o = ivec2(gl_GlobalInvocationID.xy) * block;
     if (outside(o)) return;
-    bool codes = (FLAGS & FLAG_CODES) != 0;
     vec4 res[RUN];
     if (r == 1) { // specialization constants: one branch stays
         walk3(o, ORDER3, res);
     } else if (r == 2) {
         tile5(o, ORDER5, res);
     } else {
-        int bits = codes ? (SRC_LEVELS > 255.0 ? 16 : 8) : 32;
+        int bits = CODES ? (SRC_LEVELS > 255.0 ? 16 : 8) : 32;
         uint keys[225];
         for (int ch = 0; ch < SRC_N; ch++) {
             for (int j = 0; j < n; j++) keys[j] = key_of(fetch(o + ivec2(j % side - r, j / side - r))[ch]);

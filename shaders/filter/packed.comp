@@ -179,16 +179,17 @@ bool keeps_alpha()
                            drops_alpha(9, OP9) || drops_alpha(10, OP10) || drops_alpha(11, OP11) ||
                            drops_alpha(12, OP12) || drops_alpha(13, OP13) || drops_alpha(14, OP14));
 }
+// A result texel from its RGBA word, each channel in its byte: gray (and alpha in byte 1), RGB or RGBA.
+uint as_result(uint y) { return DST_N == 1 ? y & 0xffu : DST_N == 2 ? (y & 0xffu) | (y >> 16 & 0xff00u) : DST_N == 3 ? y & 0xffffffu : y; }
 uint looked_up(uint x)
 {
     if ((OP0 & 255) == OP_GRAYSCALE) { // cv2.COLOR_RGB2GRAY's fixed point, as grayscale() on codes
         uint g = ((x & 0xffu) * 9798u + ((x >> 8) & 0xffu) * 19235u + ((x >> 16) & 0xffu) * 3735u + 16384u) >> 15;
         x = g * 0x10101u | (SRC_N > 3 ? x & 0xff000000u : 0xff000000u); // RGB's alpha is 1
-        if (NOPS == 1) return DST_N == 1 ? g : DST_N == 2 ? g | (x >> 16) : DST_N == 3 ? x & 0xffffffu : x;
+        if (NOPS == 1) return as_result(x);
     }
     if (shaped()) { // each channel in its byte
-        uint y = shaped_codes(x); // (alpha kept: its shape is the code itself)
-        return DST_N == 1 ? y & 0xffu : DST_N == 2 ? (y & 0xffu) | (y >> 16 & 0xff00u) : DST_N == 3 ? y & 0xffffffu : y;
+        return as_result(shaped_codes(x)); // (alpha kept: its shape is the code itself)
     }
     uint y = table(x & 0xffu) & 0xffu; // DST_N 1: R; 2: R and alpha; else each channel
     // alpha: byte 1 of a gray and alpha result, else byte 3

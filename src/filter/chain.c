@@ -572,9 +572,9 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         bool wide = r == 2 && gpu_paths(v);
         int across = r != 2 ? 1 : wide ? MEDIAN_WIDE_W : MEDIAN_NARROW_W;
         int outputs = r == 1 ? RUN : r != 2 ? 1 : wide ? MEDIAN_WIDE_H : MEDIAN_NARROW_H;
+        /* a unorm source's codes order themselves (median), a float source's keys (median_keys) */
         d[0].shader = d[0].spec.src_levels > 0 ? AMP__SHADER_MEDIAN : AMP__SHADER_MEDIAN_KEYS;
         if (wide) d[0].spec.flags |= AMP__FLAG_WIDE;
-        if (d[0].spec.src_levels > 0) d[0].spec.flags |= AMP__FLAG_CODES;
         /* 5 x 5 from 8 bits to 8 bits in 16-bit floats: a GPU's, which has them (lavapipe
            emulates them) */
         if (wide && eight_bits(&d[0].spec) && v->dev->float16) d[0].shader = AMP__SHADER_MEDIAN_HALF;
