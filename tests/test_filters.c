@@ -277,6 +277,9 @@ __attribute__((weak)) uint64_t amp__texture_row_pitch(const amp_texture *t); /* 
 /* (and this one of src/filter/chain.c: packed.comp computes each pointwise program instead
  * of looking its codes up in a table made by the same program) */
 __attribute__((weak)) void amp__filter_tables_off(bool on);
+/* (and this one of src/vulkan/builtin.c: textures made while it is on take uint views on
+ * CPU devices too, as GPUs' do) */
+__attribute__((weak)) void amp__force_shader_image_copy(bool on);
 
 /* Whether the view's device is a CPU device (lavapipe), where packed.comp runs. */
 static bool emulated(void)
@@ -347,6 +350,15 @@ static void packed_against_image_paths(void)
     const size_t exact_chains = 19; /* the first ones: the same bytes */
     for (int comps = 3; comps <= 4; comps++) {
         int w = comps == 4 ? 1030 : 1027, h = 1021;
+        /* the same texels, and destinations, in textures with uint views */
+        amp_texture *codes = NULL, *codes_same = NULL, *codes_gray = NULL;
+        if (amp__force_shader_image_copy) {
+            amp__force_shader_image_copy(true);
+            codes = sample_u8(comps, w, h);
+            codes_same = make_texture("u8", comps, amp_extent2(h, w), NULL);
+            codes_gray = make_texture("u8", comps - 2, amp_extent2(h, w), NULL);
+            amp__force_shader_image_copy(false);
+        }
         amp_texture *src = sample_u8(comps, w, h), *same[2] = {make_texture("u8", comps, amp_extent2(h, w), NULL),
                                                               make_texture("u8", comps, amp_extent2(h, w), NULL)},
                     *gray[2] = {make_texture("u8", comps - 2, amp_extent2(h, w), NULL),
@@ -378,23 +390,32 @@ static void packed_against_image_paths(void)
                 free(va);
                 free(vb);
             }
-            amp__filter_force_gpu_paths(true);
-            REQUIRE_OK(amp_image_filter_chain(f, n, src, b));
-            amp__filter_force_gpu_paths(false);
-            size_t na, nb;
-            float *va = read_values(a, &na), *vb = read_values(b, &nb);
-            bool exact = i < exact_chains;
-            double worst = 0;
-            for (size_t k = 0; va && vb && k < na && na == nb; k++) worst = fmax(worst, fabs(va[k] - vb[k]) * 255);
-            if (!va || !vb || na != nb || worst > (exact ? 0 : 1.001)) {
-                fprintf(stderr, "packed %s (%d components): differs from the image paths by %g levels\n", chains[i],
-                        comps, worst);
-                test_failures++;
+            /* the image paths between textures as made here and between textures with uint
+               views (GPUs': conv_subgroup_int reads and writes the integer sums' codes
+               through them) */
+            for (int k = 0; k < (codes ? 2 : 1); k++) {
+                amp_texture *to = k == 0 ? b : a == gray[0] ? codes_gray : codes_same;
+                amp__filter_force_gpu_paths(true);
+                REQUIRE_OK(amp_image_filter_chain(f, n, k ? codes : src, to));
+                amp__filter_force_gpu_paths(false);
+                size_t na, nb;
+                float *va = read_values(a, &na), *vb = read_values(to, &nb);
+                bool exact = i < exact_chains;
+                double worst = 0;
+                for (size_t m = 0; va && vb && m < na && na == nb; m++) worst = fmax(worst, fabs(va[m] - vb[m]) * 255);
+                if (!va || !vb || na != nb || worst > (exact ? 0 : 1.001)) {
+                    fprintf(stderr, "packed %s (%d components%s): differs from the image paths by %g levels\n",
+                            chains[i], comps, k ? ", source with uint views" : "", worst);
+                    test_failures++;
+                }
+                test_checks++;
+                free(va);
+                free(vb);
             }
-            test_checks++;
-            free(va);
-            free(vb);
         }
+        amp_texture_destroy(&codes);
+        amp_texture_destroy(&codes_same);
+        amp_texture_destroy(&codes_gray);
         amp_texture_destroy(&src);
         for (int k = 0; k < 2; k++) {
             amp_texture_destroy(&same[k]);

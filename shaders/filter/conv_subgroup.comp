@@ -22,7 +22,10 @@
 // floats, 0.052-0.055 this way; 3 x 3 0.053-0.056 -> 0.042-0.044; box 9 x 9 0.132 ->
 // 0.080-0.083. The time had gone to the shuffles of four floats a neighbour and to the
 // rounding a float result needs before its store, not to the fetches (rows fetched one,
-// two or four ahead gained nothing).
+// two or four ahead gained nothing then). Since, the walk fetches a strip's rows all at
+// once, and built with AMP_CONV_INT (the module conv_subgroup_int, where the source and
+// the destination take uint views) reads and writes the codes themselves, a word a
+// texel: 4K gaussian 5 x 5 0.053-0.057 -> 0.041-0.043 ms (integer_main's comment).
 //
 // Built with AMP_CONV_HALF (the module conv_subgroup_half, for GPUs with shaderFloat16),
 // erode and dilate of 8 bits into 8 bits take half_main: the codes as 16-bit floats
@@ -32,6 +35,7 @@
 // 9 x 9 erode 0.13 -> 0.073; OpenCV's bytes, as before.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
+#extension GL_KHR_shader_subgroup_vote : require
 #extension GL_EXT_control_flow_attributes : require
 #ifdef AMP_CONV_HALF
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
@@ -70,30 +74,90 @@ uvec2 split_codes(vec4 t)
     return uvec2(c.x | (c.z << 16), c.y | (c.w << 16));
 }
 
-// FLAG_INTEGER's walk: as main's, but the column's sums come first (h holds the last
-// 2r + 1 rows' codes), so that only output rows are shuffled; rounded as conv.glsl's
-// integer sums.
+#ifdef AMP_CONV_INT
+// The module conv_subgroup_int reads the codes themselves (pass.c's binding 9): with
+// FLAG_WORDS through the source's word view (R32_UINT: an RGBA8 texel's four codes in one
+// word, one register a fetch), else through its uint view (R8_UINT, R8G8_UINT: a code a
+// component). With FLAG_WORDS a result of four components and no pointwise op is stored
+// as a word of codes too (binding 10, the destination's word view), rounded in integers.
+layout(set = 0, binding = 9) uniform utexture2D src_codes;
+layout(set = 0, binding = 10) writeonly uniform uimage2D dst_codes;
+bool stores_words() { return (FLAGS & FLAG_WORDS) != 0 && NOPS == 0 && SRC_N == 4 && DST_N == 4; }
+// The word of the four codes whose sums are acc's 16-bit lanes (r | b << 16, g | a << 16):
+// the nearest to n / T, halves up, as rounded_code's, by a shift where T = 2^s.
+uint rounded_word(uvec2 acc)
+{
+    uint t = uint(P.counts.y);
+    if ((t & (t - 1u)) == 0u) {
+        uint s = uint(findLSB(t)), half_t = (t >> 1) * 0x10001u;
+        return (((acc.x + half_t) >> s) & 0x00FF00FFu) | ((((acc.y + half_t) >> s) & 0x00FF00FFu) << 8);
+    }
+    uvec4 code, low;
+    umulExtended(2u * uvec4(acc.x & 0xFFFFu, acc.y & 0xFFFFu, acc.x >> 16, acc.y >> 16) + t, uvec4(uint(P.counts.z)), code, low);
+    return code.x | code.y << 8 | code.z << 16 | code.w << 24;
+}
+#endif
+
+// The source's texel at p, inside it, as split_codes's two words.
+uvec2 codes_at(ivec2 p)
+{
+#ifdef AMP_CONV_INT
+    uvec4 c = texelFetch(src_codes, p, 0);
+    if ((FLAGS & FLAG_WORDS) != 0) return uvec2(c.x & 0x00FF00FFu, (c.x >> 8) & 0x00FF00FFu);
+    return uvec2(c.x | (c.z << 16), c.y | (c.w << 16));
+#else
+    return split_codes(texelFetch(src, p, 0));
+#endif
+}
+
+// This invocation's texel of input row y (through the border) as split_codes's two words.
+uvec2 column_codes(walk w, int y)
+{
+    int yb = border_at(y, P.size.y, BORDER), xb = w.x_inside ? w.x : border_at(w.x, P.size.x, BORDER);
+    return xb < 0 || yb < 0 ? split_codes(P.border_value) : codes_at(ivec2(xb, yb));
+}
+
+// FLAG_INTEGER's walk: as main's, but the column's sums come first (so that only output
+// rows are shuffled), the strip's INT_STRIP + 2r rows all fetched before any sum (through
+// the border only where the subgroup's strip needs it), and rounded as conv.glsl's integer
+// sums. 4K gaussian 5 x 5 on an H200: 0.053-0.057 ms fetching a row a step and rounding
+// in floats; 0.049-0.052 with the strip fetched first (8 rows; 12 and 16 slower); 0.041-0.043
+// also with the codes read and written as words and no border test inside the image.
+#define INT_STRIP 8 // the rows of a strip (chain.c's SUBGROUP_INT_STRIP)
 void integer_main(walk w)
 {
     int r = w.r;
     uint iw[SUB_R + 1];
     [[unroll]] for (int k = 0; k <= SUB_R; k++) iw[k] = k <= r ? uint(weight(k)) : 0u;
-    uvec2 h[WINDOW];
-    [[unroll]] for (int m = 0; m < WINDOW; m++) h[m] = uvec2(0);
-    for (int j = 0; j < w.rows + 2 * r; j++) {
-        [[unroll]] for (int m = 0; m < WINDOW - 1; m++) h[m] = h[m + 1];
-        int y = w.y0 - r + j; // the input row
-        h[WINDOW - 1] = split_codes(column_texel(w, y));
-        if (j < 2 * r) continue;
-        uvec2 v = uvec2(0); // the output row y - r: the window's rows y - 2r .. y
+    uvec2 h[INT_STRIP + 2 * SUB_R]; // the input rows' codes, y0 - r and down
+    // the subgroup's columns and rows all inside the source (a branch the whole subgroup takes)
+    bool inside = subgroupAll(w.x_inside) && w.y0 >= r && w.y0 + INT_STRIP + r <= P.size.y;
+    [[unroll]] for (int j = 0; j < INT_STRIP + 2 * SUB_R; j++)
+        if (j < INT_STRIP + 2 * r)
+            h[j] = inside ? codes_at(ivec2(w.x, w.y0 - r + j)) : column_codes(w, w.y0 - r + j);
+    uvec2 res[INT_STRIP]; // the sums of the output rows, for store's one site
+    [[unroll]] for (int i = 0; i < INT_STRIP; i++) { // output row y0 + i: input rows i .. i + 2r
+        uvec2 v = uvec2(0);
         [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++)
-            if (abs(k) <= r) v += iw[abs(k)] * h[WINDOW - 1 - r + k];
+            if (abs(k) <= r) v += iw[abs(k)] * h[i + r + k];
         uvec2 acc = uvec2(0);
         [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++)
             if (abs(k) <= r) acc += iw[abs(k)] * (k == 0 ? v : subgroupShuffle(v, lane_at(w, k)));
-        if (!w.writes) continue;
+        res[i] = acc;
+#ifdef AMP_CONV_INT
+        if (stores_words() && w.writes && i < w.rows) imageStore(dst_codes, ivec2(w.x, w.y0 + i), uvec4(rounded_word(acc)));
+#endif
+    }
+#ifdef AMP_CONV_INT
+    if (stores_words()) return;
+#endif
+    // one store site (store inlines the whole pointwise program): the rows leave from
+    // res[0], the rest moving up (constant indices: registers)
+    [[dont_unroll]] for (int i = 0; i < INT_STRIP; i++) {
+        uvec2 acc = res[0];
         uvec4 n = uvec4(acc.x & 0xFFFFu, acc.y & 0xFFFFu, acc.x >> 16, acc.y >> 16);
-        store(ivec2(w.x, y - r), rounded_code(n) * (1.0 / 255.0), true);
+        if (w.writes && i < w.rows) store(ivec2(w.x, w.y0 + i), rounded_code(n) * (1.0 / 255.0), true);
+        [[unroll]] for (int m = 0; m < INT_STRIP - 1; m++) res[m] = res[m + 1];
     }
 }
 
@@ -140,11 +204,13 @@ void main()
     w.rows = min(P.counts.x, P.size.w - w.y0);
     w.writes = w.lane >= w.r && w.lane < w.size - w.r && w.x < P.size.z;
     w.x_inside = w.x >= 0 && w.x < P.size.x;
+#ifdef AMP_CONV_INT
+    integer_main(w); // (chain.c takes this module for integer sums only)
+    return;
+#endif
 #ifdef AMP_CONV_HALF
-    if (MODE != 0) {
-        half_main(w);
-        return;
-    }
+    half_main(w); // (chain.c takes this module for erode and dilate only)
+    return;
 #endif
     if (integer_sums()) {
         integer_main(w);

@@ -463,14 +463,21 @@ void main()
         if (y >= P.size.w) break;
         uvec4 t = program(c);
         int at = y * P.counts.z + qx; // the result's quads from a row to the next: .z
+        // lavapipe stores a word a lane at a time, each lane's value taken from its vector
+        // through the stack; LLVM moved the last operations of a result (codes_of's or, the
+        // gray word's packing) into that loop, where they took each of their operands
+        // through the stack too (a 5 x 5 gaussian's store loop: 10 spills a lane instead of
+        // 6). A min with all ones the compiler cannot see (the width is never negative)
+        // keeps each stored word one vector.
+        uint ones = uint(P.size.x >> 31) - 1u;
         if (DST_N == 1) { // gray: the quad's four codes in a word
-            W.w[4 * P.counts.w + at] = (t.x & 0xffu) | (t.y & 0xffu) << 8 | (t.z & 0xffu) << 16 | t.w << 24;
+            W.w[4 * P.counts.w + at] = min((t.x & 0xffu) | (t.y & 0xffu) << 8 | (t.z & 0xffu) << 16 | t.w << 24, ones);
         } else if (DST_N == 2) { // gray and alpha: two words
             t &= 0xffffu;
-            W.w[4 * P.counts.w + 2 * at] = t.x | t.y << 16;
-            W.w[4 * P.counts.w + 2 * at + 1] = t.z | t.w << 16;
+            W.w[4 * P.counts.w + 2 * at] = min(t.x | t.y << 16, ones);
+            W.w[4 * P.counts.w + 2 * at + 1] = min(t.z | t.w << 16, ones);
         } else {
-            D.q[P.counts.w + at] = t;
+            D.q[P.counts.w + at] = min(t, uvec4(ones));
         }
     }
 }

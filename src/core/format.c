@@ -56,7 +56,8 @@ static void fill(const format_row *r, amp_type type, int components, amp__format
         .type = type, .bits = r->bits, .components = components, .vk = r->vk[slot], .channels = channels,
         .glsl = r->glsl[slot], .host_texel = (size_t)components * (size_t)r->bits / 8,
         .image_texel = (size_t)channels * (size_t)channel_bits / 8,
-        .emulated = components == 3, .sampled = r->sampled, .uint_vk = uint_vk};
+        .emulated = components == 3, .sampled = r->sampled, .uint_vk = uint_vk,
+        .word_vk = channels * channel_bits == 32 ? VK_FORMAT_R32_UINT : VK_FORMAT_UNDEFINED};
 }
 
 amp_status amp__format_find(amp_type type, int bits, amp__format *out)

@@ -18,6 +18,9 @@ typedef struct amp__format {
     char sampled;           /* GLSL image/sampler prefix: 0 (float), 'i' or 'u' */
     VkFormat uint_vk;       /* the uint format of the same channels and bits: what a
                                shader reads and writes to copy texels bit for bit */
+    VkFormat word_vk;       /* R32_UINT where a texel is 4 bytes (RGBA8, RG16, R32): the
+                               texel as one word (its bytes in memory order); else
+                               VK_FORMAT_UNDEFINED */
 } amp__format;
 
 /* The format for type and bits (0: the default) after C++ AMP's rules; an error

@@ -46,6 +46,14 @@ AMP_HIDDEN amp_status amp__texture_make_ready(const amp__texture_use *u, amp_acc
  * image view for the use (one level for storage access, the range for reads). */
 AMP_HIDDEN amp_status amp__texture_prepare(const amp__texture_use *u, amp_accelerator_view *v, bool storage,
                                            bool write, amp__barrier *bar, VkImageView *view);
+/* Whether the texture takes views in its uint format (GPUs' storage textures, whose
+ * copies run as shaders: for a unorm texture, its texels' codes as integers), or with
+ * word, in its word format (amp__format's word_vk: each 4-byte texel one word). */
+AMP_HIDDEN bool amp__texture_uint_ok(const amp_texture *t, bool word);
+/* The sampled or storage view of levels base..base+count-1 in the texture's uint format
+ * (or word format), made on first need (VK_NULL_HANDLE with the error where
+ * amp__texture_uint_ok is false); the texture's barrier is amp__texture_prepare's. */
+AMP_HIDDEN VkImageView amp__texture_uint_view(amp_texture *t, int base, int count, bool storage, bool word);
 /* tests/: textures made while on keep optimal tiling on CPU devices too (the filters'
  * passes on buffers then copy in and out, as for the application's images). */
 AMP_HIDDEN void amp__force_optimal_textures(bool on);

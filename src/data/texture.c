@@ -17,7 +17,8 @@
 
 typedef struct image_view_entry {
     int base, count;
-    bool storage, as_uint;
+    bool storage;
+    VkFormat format; /* the texture's, its uint format or its word format */
     VkImageView view;
 } image_view_entry;
 
@@ -275,10 +276,12 @@ amp_texture *amp_texture_create(amp_accelerator_view *v, const amp_texture_desc 
     /* on GPUs, copies between textures run as a shader on uint views (see
      * texture_copy): the image may take views of its uint format */
     t->shader_copy = storage && amp__shader_image_copy_possible(v->dev, &f);
-    VkFormat formats[2] = {f.vk, f.uint_vk};
+    /* and (the filters' passes) of its word format: each texel one word */
+    VkFormat formats[3] = {f.vk, f.uint_vk, f.word_vk};
+    uint32_t n_formats = f.word_vk == VK_FORMAT_UNDEFINED || f.word_vk == f.uint_vk ? 2 : 3;
     VkImageFormatListCreateInfo list = {.sType = VK_STRUCTURE_TYPE_IMAGE_FORMAT_LIST_CREATE_INFO,
-                                        .viewFormatCount = 2, .pViewFormats = formats};
-    bool mutable = t->shader_copy && f.uint_vk != f.vk;
+                                        .viewFormatCount = n_formats, .pViewFormats = formats};
+    bool mutable = t->shader_copy && (f.uint_vk != f.vk || n_formats == 3);
     VkImageCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .pNext = mutable ? &list : NULL,
         .flags = mutable ? VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT : 0,
@@ -636,13 +639,13 @@ static VkDeviceSize staging_size(const amp_texture *t, size_t texels, bool packe
                   : (VkDeviceSize)texels * t->fmt.image_texel;
 }
 
-static VkImageView image_view(amp_texture *t, int base, int count, bool storage, bool as_uint);
+static VkImageView image_view(amp_texture *t, int base, int count, bool storage, VkFormat format);
 
 /* Makes what pack_image.comp needs for a transfer of level `level` of t (to_device:
  * widening into it): the view it writes (storage) or reads, and the kernel's pipeline. */
 static VkImageView pack_view(amp_texture *t, int level, bool to_device)
 {
-    VkImageView view = image_view(t, level, 1, to_device, true);
+    VkImageView view = image_view(t, level, 1, to_device, t->fmt.uint_vk);
     if (view && amp__image_kernel_prepare(t->dev, to_device ? AMP__IMAGE_WIDEN : AMP__IMAGE_PACK, t->extent.rank) !=
                     AMP_OK)
         return VK_NULL_HANDLE;
@@ -869,7 +872,7 @@ amp_future *amp__texture_png_rows(const char *who, amp_texture *t, uint32_t bloc
     amp__device *d = t->dev;
     amp__lock(d);
     s = amp__device_check(d);
-    VkImageView view = s == AMP_OK ? image_view(t, 0, 1, false, true) : VK_NULL_HANDLE;
+    VkImageView view = s == AMP_OK ? image_view(t, 0, 1, false, t->fmt.uint_vk) : VK_NULL_HANDLE;
     for (int k = AMP__IMAGE_PNG_TYPES; view && k <= AMP__IMAGE_PNG_COUNT; k++)
         if (amp__image_kernel_prepare(d, (amp__image_kernel)k, 2) != AMP_OK) view = VK_NULL_HANDLE;
     amp__staging *work = view ? amp__staging_get(d, l.buffer_bytes, AMP__MEM_DEVICE) : NULL;
@@ -1021,8 +1024,9 @@ static amp_status record_shader_image_copy(amp_accelerator_view *v, amp__batch *
 {
     VkImageView from[16], to[16];
     for (uint32_t m = 0; m < n; m++) {
-        from[m] = image_view(src, (int)regions[m].srcSubresource.mipLevel, 1, false, true);
-        to[m] = from[m] ? image_view(dst, (int)regions[m].dstSubresource.mipLevel, 1, true, true) : VK_NULL_HANDLE;
+        from[m] = image_view(src, (int)regions[m].srcSubresource.mipLevel, 1, false, src->fmt.uint_vk);
+        to[m] = from[m] ? image_view(dst, (int)regions[m].dstSubresource.mipLevel, 1, true, dst->fmt.uint_vk)
+                        : VK_NULL_HANDLE;
         if (!to[m]) return amp_last_status();
     }
     amp_status s = amp__image_kernel_prepare(v->dev, AMP__IMAGE_COPY, src->extent.rank);
@@ -1208,13 +1212,13 @@ const amp__format *amp__texture_format(const amp_texture *t) { return &t->fmt; }
 bool amp__texture_storage_ok(const amp_texture *t) { return t->storage_ok; }
 bool amp__texture_linear_ok(const amp_texture *t) { return t->linear_ok; }
 
-/* The view of levels base..base+count-1, storage or sampled, in the texture's
- * format or (as_uint, shader_copy textures) its uint format; made on first need. */
-static VkImageView image_view(amp_texture *t, int base, int count, bool storage, bool as_uint)
+/* The view of levels base..base+count-1, storage or sampled, in the texture's format or
+ * (shader_copy textures) its uint or word format; made on first need. */
+static VkImageView image_view(amp_texture *t, int base, int count, bool storage, VkFormat format)
 {
     for (int i = 0; i < t->view_count; i++)
         if (t->views[i].base == base && t->views[i].count == count && t->views[i].storage == storage &&
-            t->views[i].as_uint == as_uint)
+            t->views[i].format == format)
             return t->views[i].view;
     if (t->view_count == MAX_VIEWS) {
         amp__fail(AMP_ERROR_UNSUPPORTED, "a texture can have at most %d distinct views", MAX_VIEWS);
@@ -1225,7 +1229,7 @@ static VkImageView image_view(amp_texture *t, int base, int count, bool storage,
     VkImageViewCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .pNext = &usage, .image = t->image,
         .viewType = t->extent.rank == 1 ? VK_IMAGE_VIEW_TYPE_1D : t->extent.rank == 2 ? VK_IMAGE_VIEW_TYPE_2D : VK_IMAGE_VIEW_TYPE_3D,
-        .format = as_uint ? t->fmt.uint_vk : t->fmt.vk,
+        .format = format,
         .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, (uint32_t)base, (uint32_t)count, 0, 1}};
     VkImageView view;
     VkResult r = vkCreateImageView(t->dev->device, &ci, NULL, &view);
@@ -1233,8 +1237,22 @@ static VkImageView image_view(amp_texture *t, int base, int count, bool storage,
         amp__vk_fail(r, "vkCreateImageView");
         return VK_NULL_HANDLE;
     }
-    t->views[t->view_count++] = (image_view_entry){base, count, storage, as_uint, view};
+    t->views[t->view_count++] = (image_view_entry){base, count, storage, format, view};
     return view;
+}
+
+bool amp__texture_uint_ok(const amp_texture *t, bool word)
+{
+    return t->shader_copy && (!word || t->fmt.word_vk != VK_FORMAT_UNDEFINED);
+}
+
+VkImageView amp__texture_uint_view(amp_texture *t, int base, int count, bool storage, bool word)
+{
+    if (!amp__texture_uint_ok(t, word)) {
+        amp__fail(AMP_ERROR_UNSUPPORTED, "the texture takes no views in its %s format", word ? "word" : "uint");
+        return VK_NULL_HANDLE;
+    }
+    return image_view(t, base, count, storage, word ? t->fmt.word_vk : t->fmt.uint_vk);
 }
 
 amp_status amp__texture_make_ready(const amp__texture_use *u, amp_accelerator_view *v)
@@ -1251,7 +1269,7 @@ amp_status amp__texture_prepare(const amp__texture_use *u, amp_accelerator_view 
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "the texture lives on \"%s\", not on \"%s\"",
                          t->dev->props.deviceName, v->dev->props.deviceName);
     /* a storage binding sees one level: the view's first */
-    *view = image_view(t, u->base_mip, storage ? 1 : u->mip_count, storage, false);
+    *view = image_view(t, u->base_mip, storage ? 1 : u->mip_count, storage, t->fmt.vk);
     if (!*view) return amp_last_status();
     /* an earlier use recorded in another view's batch must reach the queue first,
      * before v's batch is taken: submitting may submit that one too */

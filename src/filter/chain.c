@@ -15,7 +15,7 @@
 #define SUBGROUP_RADIUS 4   /* conv_subgroup.comp's largest radius (its SUB_R) */
 #define SUBGROUP_STRIP 32   /* and the rows of a subgroup's strip (16 as fast on an H100; 64 slower) */
 #define SUBGROUP_GROUP 128  /* and its work group's invocations */
-#define SUBGROUP_INT_STRIP 12 /* its strip for integer sums (16: as fast for 5 x 5, 4-10% slower for 3 x 3) */
+#define SUBGROUP_INT_STRIP 8 /* its strip for integer sums (its INT_STRIP) */
 #define SUBGROUP_HALF_STRIP 16 /* and for erode and dilate in 16-bit floats (32: 10-20% slower) */
 #define INTEGER_SUM_MAX 16  /* the largest sum S of integer weights W_k / S (255 S^2 < 2^16) */
 #define RUN 8 /* filter.glsl's RUN: outputs per invocation of conv_run.comp and sobel.comp */
@@ -518,7 +518,14 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
                 /* erode and dilate of 8 bits into 8 bits in 16-bit floats, on devices with them */
                 bool half = !sum && eight_bits(&d[0].spec) && v->dev->float16;
                 int strip = integer ? SUBGROUP_INT_STRIP : half ? SUBGROUP_HALF_STRIP : SUBGROUP_STRIP;
-                d[0].shader = half ? AMP__SHADER_CONV_SUBGROUP_HALF : AMP__SHADER_CONV_SUBGROUP;
+                /* integer sums read and write codes where the source and the destination take
+                   uint views, a word a texel where both can */
+                bool codes = integer && amp__texture_uint_ok(d[0].src, false) && amp__texture_uint_ok(d[0].dst, false);
+                d[0].shader = half    ? AMP__SHADER_CONV_SUBGROUP_HALF
+                              : codes ? AMP__SHADER_CONV_SUBGROUP_INT
+                                      : AMP__SHADER_CONV_SUBGROUP;
+                if (codes && amp__texture_uint_ok(d[0].src, true) && amp__texture_uint_ok(d[0].dst, true))
+                    d[0].spec.flags |= AMP__FLAG_WORDS;
                 d[0].params.counts[0] = strip;
                 int cols = sub - 2 * r, rows = strip * (SUBGROUP_GROUP / sub); /* a group writes */
                 d[0].groups[0] = (uint32_t)((w + cols - 1) / cols);

@@ -26,6 +26,7 @@ SPIRV(conv_subgroup_half)
 SPIRV(packed)
 SPIRV(packed_wide)
 SPIRV(median_keys)
+SPIRV(conv_subgroup_int)
 #undef SPIRV
 
 /* The modules in amp__filter_shader's order, with the names the profile and the trace
@@ -42,7 +43,8 @@ static const struct {
                SHADER(conv_subgroup, "conv subgroup"), SHADER(conv_run, "conv run"),
                SHADER(median_half, "median half"),     SHADER(conv_mma, "conv mma"),
                SHADER(conv_subgroup_half, "conv subgroup half"), SHADER(packed, "packed"),
-               SHADER(packed_wide, "packed wide"),     SHADER(median_keys, "median keys")};
+               SHADER(packed_wide, "packed wide"),     SHADER(median_keys, "median keys"),
+               SHADER(conv_subgroup_int, "conv subgroup int")};
 #undef SHADER
 _Static_assert(sizeof shaders / sizeof *shaders == AMP__SHADER_COUNT, "a module per shader");
 
@@ -82,12 +84,14 @@ typedef struct filter_state {
 
 /* the block, the source, the destination, the scratch, the original source (sharpen);
  * packed.comp's result, its table of codes as a uniform block, the batch memory that holds
- * it (and equalize's counts) and its source's quads */
-#define BINDINGS 9
+ * it (and equalize's counts) and its source's quads; the source's and the destination's
+ * codes (their uint or word views: conv_subgroup_int's) */
+#define BINDINGS 11
 static const VkDescriptorType binding_types[BINDINGS] = {
     VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
     VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-    VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER};
+    VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
+    VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
 
 static amp_status state_init(amp__device *d, void *state)
 {
@@ -278,14 +282,19 @@ typedef struct pass_buffers {
 static amp_status prepare(amp_accelerator_view *v, filter_state *s, amp__batch *b, amp__filter_dispatch *fd,
                           const pass_buffers *bufs, amp__barrier *bar, VkDescriptorSet *set)
 {
-    VkImageView views[3];
+    VkImageView views[5] = {VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE};
     amp_texture *tex[3] = {fd->src, fd->orig ? fd->orig : fd->src, fd->dst};
-    bool images = !on_buffers(fd->shader);
+    bool images = !on_buffers(fd->shader), words = (fd->spec.flags & AMP__FLAG_WORDS) != 0;
     for (int i = 0; i < 3 && images; i++) {
         amp__texture_use u = amp__texture_use_of(tex[i]);
         u.mip_count = 1;
         amp_status st = amp__texture_prepare(&u, v, i == 2, i == 2, bar, &views[i]);
         if (st != AMP_OK) return st;
+        /* the source's and the destination's codes, for the shader that takes them (their
+           barriers: the images') */
+        if (fd->shader == AMP__SHADER_CONV_SUBGROUP_INT && i != 1 &&
+            !(views[i == 0 ? 3 : 4] = amp__texture_uint_view(tex[i], u.base_mip, 1, i == 2, words)))
+            return amp_last_status();
     }
     VkDescriptorBufferInfo block;
     void *u = amp__batch_uniform(b, sizeof fd->params, &block.buffer, &block.offset);
@@ -293,17 +302,19 @@ static amp_status prepare(amp_accelerator_view *v, filter_state *s, amp__batch *
     *set = u ? amp__batch_descriptor_set(b, s->set_layout) : VK_NULL_HANDLE;
     if (!*set) return amp_last_status();
     memcpy(u, &fd->params, sizeof fd->params);
-    VkDescriptorImageInfo imgs[3] = {{VK_NULL_HANDLE, views[0], VK_IMAGE_LAYOUT_GENERAL},
+    VkDescriptorImageInfo imgs[5] = {{VK_NULL_HANDLE, views[0], VK_IMAGE_LAYOUT_GENERAL},
                                      {VK_NULL_HANDLE, views[2], VK_IMAGE_LAYOUT_GENERAL},
-                                     {VK_NULL_HANDLE, views[1], VK_IMAGE_LAYOUT_GENERAL}};
-    static const int buffer_of[BINDINGS] = {-1, -1, -1, 0, -1, 1, 2, 3, -1}; /* binding: buf's index */
-    static const int image_of[BINDINGS] = {-1, 0, 1, -1, 2, -1, -1, -1, -1};
+                                     {VK_NULL_HANDLE, views[1], VK_IMAGE_LAYOUT_GENERAL},
+                                     {VK_NULL_HANDLE, views[3], VK_IMAGE_LAYOUT_GENERAL},
+                                     {VK_NULL_HANDLE, views[4], VK_IMAGE_LAYOUT_GENERAL}};
+    static const int buffer_of[BINDINGS] = {-1, -1, -1, 0, -1, 1, 2, 3, -1, -1, -1}; /* binding: buf's index */
+    static const int image_of[BINDINGS] = {-1, 0, 1, -1, 2, -1, -1, -1, -1, 3, 4};
     VkWriteDescriptorSet w[BINDINGS];
     uint32_t n = 0;
     for (uint32_t i = 0; i < BINDINGS; i++) {
         const VkDescriptorBufferInfo *bi = i == 0 ? &block : buffer_of[i] >= 0 ? &bufs->buf[buffer_of[i]] : NULL;
         bool texels = binding_types[i] == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
-        if (bi ? !bi->buffer : texels ? !bufs->quads : !images) continue;
+        if (bi ? !bi->buffer : texels ? !bufs->quads : !images || !imgs[image_of[i]].imageView) continue;
         w[n] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = *set,
                                       .dstBinding = i, .descriptorCount = 1, .descriptorType = binding_types[i]};
         if (bi) w[n].pBufferInfo = bi;

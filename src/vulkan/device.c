@@ -42,7 +42,8 @@ static amp_status finish_device(amp__device *d)
     VkPhysicalDeviceSubgroupProperties sub = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
     VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &sub};
     vkGetPhysicalDeviceProperties2(d->physical, &p2);
-    if ((sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) && (sub.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT))
+    VkSubgroupFeatureFlags ops = VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT;
+    if ((sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) && (sub.supportedOperations & ops) == ops)
         d->subgroup_shuffle_size = sub.subgroupSize;
     VkQueueFamilyProperties fams[64];
     d->family_count = 64;

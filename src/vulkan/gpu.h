@@ -86,7 +86,7 @@ typedef struct amp__device {
      * 32-bit ones for subgroups of 32 (tensor cores: the filters' conv_mma.comp) */
     bool coop_matrix;
     bool write_without_format; /* shaderStorageImageWriteWithoutFormat is on */
-    uint32_t subgroup_shuffle_size; /* the subgroup size where compute shaders shuffle within subgroups, else 0 */
+    uint32_t subgroup_shuffle_size; /* the subgroup size where compute shaders shuffle and vote within subgroups, else 0 */
     VkDeviceSize host_import_alignment;
     VkSemaphore timeline;
     uint64_t next_serial;     /* last serial handed out */

@@ -639,14 +639,18 @@ VkDescriptorSet amp__batch_descriptor_set(amp__batch *b, VkDescriptorSetLayout l
             amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
             return VK_NULL_HANDLE;
         }
+        /* what any set takes at most: a kernel's, a built-in kernel's, a filter pass's (two
+           uniform blocks, three sampled images, a texel buffer) */
         VkDescriptorPoolSize sizes[] = {
-            {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, SETS_PER_POOL},
+            {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, SETS_PER_POOL * 2},
             {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, SETS_PER_POOL * 16},
             {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, SETS_PER_POOL * 4},
             {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, SETS_PER_POOL * 4},
+            {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, SETS_PER_POOL * 4},
+            {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, SETS_PER_POOL},
         };
         VkDescriptorPoolCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-                                         .maxSets = SETS_PER_POOL, .poolSizeCount = 4, .pPoolSizes = sizes};
+                                         .maxSets = SETS_PER_POOL, .poolSizeCount = 6, .pPoolSizes = sizes};
         VkResult r = vkCreateDescriptorPool(d->device, &ci, NULL, &p->pool);
         if (r != VK_SUCCESS) {
             free(p);
