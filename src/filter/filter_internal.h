@@ -27,7 +27,7 @@ typedef enum amp__filter_shader {
                                   on CPU devices, on buffers */
     AMP__SHADER_PACKED_WIDE,   /* packed's sums, erode and dilate of radius 9 to 16 */
     AMP__SHADER_MEDIAN_KEYS,   /* median of float sources (their keys' order); MEDIAN: of unorm ones */
-    AMP__SHADER_CONV_SUBGROUP_INT, /* conv_subgroup's integer sums, the source's codes read through its uint view */
+    AMP__SHADER_CONV_SUBGROUP_INT, /* conv_subgroup's integer sums on the codes themselves (the images' uint views) */
     AMP__SHADER_COUNT
 } amp__filter_shader;
 
@@ -64,7 +64,7 @@ typedef struct amp__filter_params {
 #define AMP__FLAG_WIDE 32   /* median.comp: a GPU's 2 x 4 tile of 5 x 5 windows (else 1 x 2) */
 #define AMP__FLAG_TABLE 64  /* packed.comp: the pointwise program as a table of codes (chain.c's table_program) */
 #define AMP__FLAG_SHAPE 128 /* packed.comp: and that table as shapes, arithmetic on the codes (chain.c's shape_program) */
-#define AMP__FLAG_WORDS 256 /* conv_subgroup_int: the source's codes as a word a texel (its word view), else its uint view */
+#define AMP__FLAG_WORDS 256 /* conv_subgroup_int: the codes as a word a texel (the images' word views), else a code a component */
 #define AMP__PACKED_TABLE_PASS 3 /* packed.comp's pass that makes the table (one work group, before the others) */
 
 /* ---- params.c ---- */
