@@ -32,7 +32,8 @@
 // (exact), two to a 32-bit register, so that a min or max and a shuffle serve two
 // components; the column's first, then the row's on output rows only. 4K RGBA8 on an
 // H200: 3 x 3 erode 0.053-0.059 -> 0.043-0.045 ms, 5 x 5 dilate 0.068-0.070 -> 0.047,
-// 9 x 9 erode 0.13 -> 0.073; OpenCV's bytes, as before.
+// 9 x 9 erode 0.13 -> 0.073; OpenCV's bytes, as before. Its strip fetched at once as
+// integer_main's: 3 x 3 erode -> 0.037-0.038, 5 x 5 -> 0.045-0.047, 9 x 9 dilate -> 0.066.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_vote : require
@@ -118,25 +119,25 @@ uvec2 column_codes(walk w, int y)
 }
 
 // FLAG_INTEGER's walk: as main's, but the column's sums come first (so that only output
-// rows are shuffled), the strip's INT_STRIP + 2r rows all fetched before any sum (through
+// rows are shuffled), the strip's PRE_STRIP + 2r rows all fetched before any sum (through
 // the border only where the subgroup's strip needs it), and rounded as conv.glsl's integer
 // sums. 4K gaussian 5 x 5 on an H200: 0.053-0.057 ms fetching a row a step and rounding
 // in floats; 0.049-0.052 with the strip fetched first (8 rows; 12 and 16 slower); 0.041-0.043
 // also with the codes read and written as words and no border test inside the image.
-#define INT_STRIP 8 // the rows of a strip (chain.c's SUBGROUP_INT_STRIP)
+#define PRE_STRIP 8 // the rows of a strip of this walk and half_main's (chain.c's SUBGROUP_PRE_STRIP)
 void integer_main(walk w)
 {
     int r = w.r;
     uint iw[SUB_R + 1];
     [[unroll]] for (int k = 0; k <= SUB_R; k++) iw[k] = k <= r ? uint(weight(k)) : 0u;
-    uvec2 h[INT_STRIP + 2 * SUB_R]; // the input rows' codes, y0 - r and down
+    uvec2 h[PRE_STRIP + 2 * SUB_R]; // the input rows' codes, y0 - r and down
     // the subgroup's columns and rows all inside the source (a branch the whole subgroup takes)
-    bool inside = subgroupAll(w.x_inside) && w.y0 >= r && w.y0 + INT_STRIP + r <= P.size.y;
-    [[unroll]] for (int j = 0; j < INT_STRIP + 2 * SUB_R; j++)
-        if (j < INT_STRIP + 2 * r)
+    bool inside = subgroupAll(w.x_inside) && w.y0 >= r && w.y0 + PRE_STRIP + r <= P.size.y;
+    [[unroll]] for (int j = 0; j < PRE_STRIP + 2 * SUB_R; j++)
+        if (j < PRE_STRIP + 2 * r)
             h[j] = inside ? codes_at(ivec2(w.x, w.y0 - r + j)) : column_codes(w, w.y0 - r + j);
-    uvec2 res[INT_STRIP]; // the sums of the output rows, for store's one site
-    [[unroll]] for (int i = 0; i < INT_STRIP; i++) { // output row y0 + i: input rows i .. i + 2r
+    uvec2 res[PRE_STRIP]; // the sums of the output rows, for store's one site
+    [[unroll]] for (int i = 0; i < PRE_STRIP; i++) { // output row y0 + i: input rows i .. i + 2r
         uvec2 v = uvec2(0);
         [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++)
             if (abs(k) <= r) v += iw[abs(k)] * h[i + r + k];
@@ -153,33 +154,36 @@ void integer_main(walk w)
 #endif
     // one store site (store inlines the whole pointwise program): the rows leave from
     // res[0], the rest moving up (constant indices: registers)
-    [[dont_unroll]] for (int i = 0; i < INT_STRIP; i++) {
+    [[dont_unroll]] for (int i = 0; i < PRE_STRIP; i++) {
         uvec2 acc = res[0];
         uvec4 n = uvec4(acc.x & 0xFFFFu, acc.y & 0xFFFFu, acc.x >> 16, acc.y >> 16);
         if (w.writes && i < w.rows) store(ivec2(w.x, w.y0 + i), rounded_code(n) * (1.0 / 255.0), true);
-        [[unroll]] for (int m = 0; m < INT_STRIP - 1; m++) res[m] = res[m + 1];
+        [[unroll]] for (int m = 0; m < PRE_STRIP - 1; m++) res[m] = res[m + 1];
     }
 }
 
 #ifdef AMP_CONV_HALF
 f16vec4 half_take(f16vec4 a, f16vec4 b) { return MODE == 1 ? min(a, b) : max(a, b); }
 
-// AMP_CONV_HALF's walk of erode and dilate: as integer_main's, in 16-bit floats (h holds
-// the last 2r + 1 rows' codes, exact: integers up to 2048 are), shuffled as two words of
-// their bits.
+// AMP_CONV_HALF's walk of erode and dilate: as integer_main's (its strip's rows fetched at
+// once), in 16-bit floats (the codes, exact: integers up to 2048 are), shuffled as two
+// words of their bits.
 void half_main(walk w)
 {
     int r = w.r;
-    f16vec4 h[WINDOW];
-    [[unroll]] for (int m = 0; m < WINDOW; m++) h[m] = f16vec4(0.0);
-    for (int j = 0; j < w.rows + 2 * r; j++) {
-        [[unroll]] for (int m = 0; m < WINDOW - 1; m++) h[m] = h[m + 1];
-        int y = w.y0 - r + j; // the input row
-        h[WINDOW - 1] = f16vec4(codes(column_texel(w, y)));
-        if (j < 2 * r) continue;
-        f16vec4 v = h[WINDOW - 1]; // the output row y - r: the window's rows y - 2r .. y
-        [[unroll]] for (int k = -SUB_R; k < SUB_R; k++)
-            if (k >= -r && k < r) v = half_take(v, h[WINDOW - 1 - r + k]);
+    f16vec4 h[PRE_STRIP + 2 * SUB_R]; // the input rows' codes, y0 - r and down
+    if (subgroupAll(w.x_inside) && w.y0 >= r && w.y0 + PRE_STRIP + r <= P.size.y) {
+        [[unroll]] for (int j = 0; j < PRE_STRIP + 2 * SUB_R; j++)
+            if (j < PRE_STRIP + 2 * r) h[j] = f16vec4(codes(texelFetch(src, ivec2(w.x, w.y0 - r + j), 0)));
+    } else {
+        [[unroll]] for (int j = 0; j < PRE_STRIP + 2 * SUB_R; j++)
+            if (j < PRE_STRIP + 2 * r) h[j] = f16vec4(codes(column_texel(w, w.y0 - r + j)));
+    }
+    f16vec4 res[PRE_STRIP];
+    [[unroll]] for (int i = 0; i < PRE_STRIP; i++) { // output row y0 + i: input rows i .. i + 2r
+        f16vec4 v = h[i];
+        [[unroll]] for (int k = 1; k <= 2 * SUB_R; k++)
+            if (k <= 2 * r) v = half_take(v, h[i + k]);
         uvec2 bits = uvec2(packFloat2x16(v.xy), packFloat2x16(v.zw));
         f16vec4 acc = v;
         [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++)
@@ -187,7 +191,12 @@ void half_main(walk w)
                 uvec2 b = subgroupShuffle(bits, lane_at(w, k));
                 acc = half_take(acc, f16vec4(unpackFloat2x16(b.x), unpackFloat2x16(b.y)));
             }
-        if (w.writes) store(ivec2(w.x, y - r), vec4(acc) * (1.0 / 255.0), true);
+        res[i] = acc;
+    }
+    // one store site, as integer_main's
+    [[dont_unroll]] for (int i = 0; i < PRE_STRIP; i++) {
+        if (w.writes && i < w.rows) store(ivec2(w.x, w.y0 + i), vec4(res[0]) * (1.0 / 255.0), true);
+        [[unroll]] for (int m = 0; m < PRE_STRIP - 1; m++) res[m] = res[m + 1];
     }
 }
 #endif

@@ -15,8 +15,7 @@
 #define SUBGROUP_RADIUS 4   /* conv_subgroup.comp's largest radius (its SUB_R) */
 #define SUBGROUP_STRIP 32   /* and the rows of a subgroup's strip (16 as fast on an H100; 64 slower) */
 #define SUBGROUP_GROUP 128  /* and its work group's invocations */
-#define SUBGROUP_INT_STRIP 8 /* its strip for integer sums (its INT_STRIP) */
-#define SUBGROUP_HALF_STRIP 16 /* and for erode and dilate in 16-bit floats (32: 10-20% slower) */
+#define SUBGROUP_PRE_STRIP 8 /* its strip for integer sums and erode and dilate in 16-bit floats (its PRE_STRIP) */
 #define INTEGER_SUM_MAX 16  /* the largest sum S of integer weights W_k / S (255 S^2 < 2^16) */
 #define RUN 8 /* filter.glsl's RUN: outputs per invocation of conv_run.comp and sobel.comp */
 #define MEDIAN_WIDE_W 2   /* median_net.glsl's AMP_MEDIAN_WIDE_W x _H: a GPU's 5 x 5 medians an invocation */
@@ -517,7 +516,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
             if (sub) {
                 /* erode and dilate of 8 bits into 8 bits in 16-bit floats, on devices with them */
                 bool half = !sum && eight_bits(&d[0].spec) && v->dev->float16;
-                int strip = integer ? SUBGROUP_INT_STRIP : half ? SUBGROUP_HALF_STRIP : SUBGROUP_STRIP;
+                int strip = integer || half ? SUBGROUP_PRE_STRIP : SUBGROUP_STRIP;
                 /* integer sums read and write codes where the source and the destination take
                    uint views, a word a texel where both can */
                 bool codes = integer && amp__texture_uint_ok(d[0].src, false) && amp__texture_uint_ok(d[0].dst, false);
