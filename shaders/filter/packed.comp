@@ -54,9 +54,21 @@ const int PACKED_STRIP = RADIUS < 4 ? 32 : RADIUS < 12 ? 64 : 128;
 #define Q_MAX ((R_MAX + 3) / 4) // the quads each side that a window of R_MAX reaches
 #define LOW 0x00ff00ffu // R and B of a texel; G and A are the same bits 8 up
 
-int pitch() { return P.counts.x; } // the source's quads from a row to the next
+// The numbers the passes read at every row, read from the uniform blocks once, before the
+// walk (read_numbers): lavapipe gathers a block's word lane by lane, eight loads and
+// inserts, where the load sits in a loop, and loads it once outside one.
+ivec4 sizes;             // P.size: the source's width and height, the result's
+int in_pitch;            // P.counts.x: the source's quads from a row to the next
+int out_pitch, out_base; // P.counts.z and .w: the result's, and where it begins
+uint sum_t;              // P.counts.y: T of the integer sums
+vec2 mixed;              // P.f.xy: sharpen's mix of the texel and the blur
+uint edge_code;          // the constant border's codes (chain.c's border_codes)
+float weights[R_MAX + 1];  // P.weights: w[0..R_MAX]
+uvec4 shape_steps, shape_masks; // TB.shape[0] and [1] (FLAG_SHAPE)
+
+int pitch() { return in_pitch; } // the source's quads from a row to the next
 uvec4 quad(int i) { return texelFetch(Quads, i); } // the source's quad i
-int quads() { return (P.size.z + 3) >> 2; } // a result row's quads
+int quads() { return (sizes.z + 3) >> 2; } // a result row's quads
 bool single() { return MODE == 0 || MODE == 8 || MODE == 10; } // a quad a row, no window
 // The rows of results an invocation walks down (chain.c's packed_pass: the same numbers).
 int strip() { return MODE == 8 || MODE == 10 ? RESIZE_STRIP : MODE == 0 ? POINT_STRIP : PACKED_STRIP; }
@@ -67,16 +79,15 @@ int quads_aside() { return (radius() + 3) / 4; } // Q
 int right_edge()
 {
     int r = radius();
-    return max(P.size.x >= 4 + r ? (P.size.x - 4 - r) / 4 + 1 : 1, quads_aside());
+    return max(sizes.x >= 4 + r ? (sizes.x - 4 - r) / 4 + 1 : 1, quads_aside());
 }
-uint border_code() { return packUnorm4x8(P.border_value); } // whole codes (chain.c's border_codes)
 
 // The texel at column x and row y, through the border.
 uint texel(int x, int y)
 {
-    x = border_at(x, P.size.x, BORDER);
-    y = border_at(y, P.size.y, BORDER);
-    return x < 0 || y < 0 ? border_code() : quad(y * pitch() + (x >> 2))[x & 3];
+    x = border_at(x, sizes.x, BORDER);
+    y = border_at(y, sizes.y, BORDER);
+    return x < 0 || y < 0 ? edge_code : quad(y * pitch() + (x >> 2))[x & 3];
 }
 
 // The pointwise program on four texels' codes (none for the copy), from one site: the
@@ -117,8 +128,8 @@ bool shaped() { return (FLAGS & FLAG_SHAPE) != 0; }
 // and B each piece's in the bytes whose code is below s or not.
 uint shaped_codes(uint x)
 {
-    uvec4 a = TB.shape[1]; // A0, B0, A0 ^ A1, B0 ^ B1
-    uint ge = ((((x & LOW) + TB.shape[0].x) & 0x01000100u) >> 8) | ((((x >> 8) & LOW) + TB.shape[0].y) & 0x01000100u);
+    uvec4 a = shape_masks; // A0, B0, A0 ^ A1, B0 ^ B1
+    uint ge = ((((x & LOW) + shape_steps.x) & 0x01000100u) >> 8) | ((((x >> 8) & LOW) + shape_steps.y) & 0x01000100u);
     uint m = ge * 255u; // 255 in each byte whose code is s or more
     return (x & (a.x ^ (a.z & m))) ^ (a.y ^ (a.w & m));
 }
@@ -206,7 +217,7 @@ uvec4 program(uvec4 t)
     return look ? uvec4(looked_up(t.x), looked_up(t.y), looked_up(t.z), looked_up(t.w)) : computed(t);
 }
 
-float weight(int k) { k = abs(k); return P.weights[k >> 2][k & 3]; }
+float weight(int k) { return weights[abs(k)]; }
 
 bool integer_sums() { return MODE == 1 || MODE == 2; }
 bool float_sums() { return MODE == 5 || MODE == 6; }
@@ -240,14 +251,14 @@ void row_of(int x0, int y, out uvec4 h[4])
         [[unroll]] for (int m = 0; m < 4 + 8 * Q_MAX; m++)
             if (m >= base - r && m < base + 4 + r) t[m] = texel(x0 - base + m, y);
     } else { // the quads from q to the left to q to the right, all inside the image's columns
-        int row = border_at(y, P.size.y, BORDER), at = max(row, 0) * pitch() + (x0 >> 2);
+        int row = border_at(y, sizes.y, BORDER), at = max(row, 0) * pitch() + (x0 >> 2);
         [[unroll]] for (int j = -Q_MAX; j <= Q_MAX; j++) {
             if (abs(j) > q) continue;
             uvec4 u = quad(at + j);
             [[unroll]] for (int m = 0; m < 4; m++) t[base + 4 * j + m] = u[m];
         }
         if (BORDER == BORDER_CONSTANT)
-            [[unroll]] for (int m = 0; m < 4 + 8 * Q_MAX; m++) t[m] = row < 0 ? border_code() : t[m];
+            [[unroll]] for (int m = 0; m < 4 + 8 * Q_MAX; m++) t[m] = row < 0 ? edge_code : t[m];
     }
     if (MODE == 7) {
         uvec4 left = uvec4(t[base - 1], t[base], t[base + 1], t[base + 2]);
@@ -279,7 +290,7 @@ void row_of(int x0, int y, out uvec4 h[4])
 // multiply-high (rounded_code; a 4K box 5 x 5: 145 -> 72-82 ms).
 uvec4 code_of(uvec4 n)
 {
-    float t = float(P.counts.y);
+    float t = float(sum_t);
     return uvec4(floor((vec4(n) + (0.5 * t + 0.25)) * (1.0 / t)));
 }
 
@@ -288,7 +299,7 @@ uvec4 code_of(uvec4 n)
 uvec4 codes_of(uvec4 lo, uvec4 hi)
 {
     if (MODE == 2) {
-        uint t = uint(P.counts.y), s = uint(findLSB(t)); // T = 2^s
+        uint t = sum_t, s = uint(findLSB(t)); // T = 2^s
         lo = ((lo + (t >> 1) * 0x10001u) >> s) & LOW;
         hi = ((hi + (t >> 1) * 0x10001u) >> s) & LOW;
         return lo | (hi << 8);
@@ -304,7 +315,7 @@ uvec4 float_codes(uvec4 v[4], int qx, int y)
     uvec4 c = uvec4(0u), center = MODE == 6 ? quad(y * pitch() + qx) : uvec4(0u);
     [[unroll]] for (int ch = 0; ch < 4; ch++) {
         vec4 s = uintBitsToFloat(v[ch]);
-        if (MODE == 6) s = P.f.x * vec4((center >> (8 * ch)) & 0xffu) + P.f.y * s;
+        if (MODE == 6) s = mixed.x * vec4((center >> (8 * ch)) & 0xffu) + mixed.y * s;
         c |= uvec4(clamp(floor(s + 0.5), 0.0, 255.0)) << (8 * ch);
     }
     return c;
@@ -328,7 +339,7 @@ uvec4 mean_of(uvec4 n)
 uvec4 shrunk(int qx, int y)
 {
     uvec4 lo = uvec4(0u), hi = uvec4(0u);
-    int last = ((P.size.x + 3) >> 2) - 1; // the row's last quad (results past the width read it)
+    int last = ((sizes.x + 3) >> 2) - 1; // the row's last quad (results past the width read it)
     [[unroll]] for (int dy = 0; dy < R_MAX; dy++) {
         if (dy >= RADIUS) continue;
         int row = (y * RADIUS + dy) * pitch();
@@ -348,7 +359,7 @@ uvec4 shrunk(int qx, int y)
 // texels k x of source row k y (results past the width read the row's last quad).
 uvec4 picked(int qx, int y)
 {
-    int row = y * RADIUS * pitch(), last = ((P.size.x + 3) >> 2) - 1;
+    int row = y * RADIUS * pitch(), last = ((sizes.x + 3) >> 2) - 1;
     uvec4 c;
     [[unroll]] for (int i = 0; i < 4; i++) c[i] = quad(row + min(RADIUS * qx + (RADIUS * i >> 2), last))[(RADIUS * i) & 3];
     return c;
@@ -366,12 +377,12 @@ void count_codes(uint e)
 {
     uint hist[256];
     for (uint k = 0u; k < 256u; k++) hist[k] = 0u;
-    int full = P.size.x >> 4, quads = (P.size.x + 15) >> 4;
-    for (int y = int(e); y < P.size.y; y += P.counts.y) {
+    int full = sizes.x >> 4, quads = (sizes.x + 15) >> 4;
+    for (int y = int(e); y < sizes.y; y += int(sum_t)) {
         int at = y * pitch();
         for (int k = 0; k < quads; k++) {
             uvec4 u = quad(at + k);
-            int n = k < full ? 16 : P.size.x & 15; // codes in the quad
+            int n = k < full ? 16 : sizes.x & 15; // codes in the quad
             [[unroll]] for (int i = 0; i < 16; i++)
                 if (i < n) hist[(u[i >> 2] >> (8 * (i & 3))) & 0xffu]++;
         }
@@ -407,15 +418,26 @@ uvec4 equalized_quad(uvec4 u)
     return u;
 }
 
+void read_numbers()
+{
+    sizes = P.size;
+    in_pitch = P.counts.x, sum_t = uint(P.counts.y), out_pitch = P.counts.z, out_base = P.counts.w;
+    mixed = P.f.xy;
+    edge_code = packUnorm4x8(P.border_value);
+    [[unroll]] for (int k = 0; k <= R_MAX; k++) weights[k] = P.weights[k >> 2][k & 3];
+    if (shaped() && !table_pass()) shape_steps = TB.shape[0], shape_masks = TB.shape[1];
+}
+
 void main()
 {
+    read_numbers();
     if (MODE == 9) {
         uint e = gl_GlobalInvocationID.x;
         if (PASS == 0 && e < uint(P.counts.y)) count_codes(e);
         if (PASS == 1) equalize_codes(e);
-        if (PASS == 2 && int(e) < (P.size.x + 15) >> 4)
-            for (int j = 0, y0 = int(gl_GlobalInvocationID.y) * POINT_STRIP; j < POINT_STRIP && y0 + j < P.size.w; j++)
-                D.q[P.counts.w + (y0 + j) * P.counts.z + int(e)] = equalized_quad(quad((y0 + j) * pitch() + int(e)));
+        if (PASS == 2 && int(e) < (sizes.x + 15) >> 4)
+            for (int j = 0, y0 = int(gl_GlobalInvocationID.y) * POINT_STRIP; j < POINT_STRIP && y0 + j < sizes.w; j++)
+                D.q[out_base + (y0 + j) * out_pitch + int(e)] = equalized_quad(quad((y0 + j) * pitch() + int(e)));
         return;
     }
     if (table_pass()) {
@@ -425,13 +447,13 @@ void main()
     int r = radius(), e = int(gl_GlobalInvocationID.x), q = quads_aside();
     int qx = single() ? e : PASS == 0 ? e + q : e < q ? e : right_edge() + e - q;
     int y0 = int(gl_GlobalInvocationID.y) * strip();
-    if (qx >= (!single() && PASS == 0 ? right_edge() : quads()) || y0 >= P.size.w) return;
+    if (qx >= (!single() && PASS == 0 ? right_edge() : quads()) || y0 >= sizes.w) return;
     uvec4 ring[2 * R_MAX + 1][4]; // the last 2 R_MAX + 1 rows' results, the newest last
     [[unroll]] for (int m = 0; m <= 2 * R_MAX; m++) ring[m][0] = ring[m][1] = ring[m][2] = ring[m][3] = uvec4(0u);
     int rows = strip() + 2 * r; // the input rows (r: 0 but for the sums)
     for (int j = 0; j < rows; j++) { // input row y0 - r + j
         int y = y0 + j - 2 * r;      // the output row whose window ends there
-        if (single() && y >= P.size.w) break;
+        if (single() && y >= sizes.w) break;
         uvec4 c;
         if (MODE == 0) {
             c = quad(y * pitch() + qx);
@@ -460,24 +482,24 @@ void main()
                 : float_sums() ? float_codes(v, qx, y)
                                : v[0] | (v[1] << 8) | (v[2] << 16) | (v[3] << 24);
         }
-        if (y >= P.size.w) break;
+        if (y >= sizes.w) break;
         uvec4 t = program(c);
-        int at = y * P.counts.z + qx; // the result's quads from a row to the next: .z
+        int at = y * out_pitch + qx; // the result's quads from a row to the next: .z
         // lavapipe stores a word a lane at a time, each lane's value taken from its vector
         // through the stack; LLVM moved the last operations of a result (codes_of's or, the
         // gray word's packing) into that loop, where they took each of their operands
         // through the stack too (a 5 x 5 gaussian's store loop: 10 spills a lane instead of
         // 6). A min with all ones the compiler cannot see (the width is never negative)
         // keeps each stored word one vector.
-        uint ones = uint(P.size.x >> 31) - 1u;
+        uint ones = uint(sizes.x >> 31) - 1u;
         if (DST_N == 1) { // gray: the quad's four codes in a word
-            W.w[4 * P.counts.w + at] = min((t.x & 0xffu) | (t.y & 0xffu) << 8 | (t.z & 0xffu) << 16 | t.w << 24, ones);
+            W.w[4 * out_base + at] = min((t.x & 0xffu) | (t.y & 0xffu) << 8 | (t.z & 0xffu) << 16 | t.w << 24, ones);
         } else if (DST_N == 2) { // gray and alpha: two words
             t &= 0xffffu;
-            W.w[4 * P.counts.w + 2 * at] = min(t.x | t.y << 16, ones);
-            W.w[4 * P.counts.w + 2 * at + 1] = min(t.z | t.w << 16, ones);
+            W.w[4 * out_base + 2 * at] = min(t.x | t.y << 16, ones);
+            W.w[4 * out_base + 2 * at + 1] = min(t.z | t.w << 16, ones);
         } else {
-            D.q[P.counts.w + at] = min(t, uvec4(ones));
+            D.q[out_base + at] = min(t, uvec4(ones));
         }
     }
 }
