@@ -377,8 +377,8 @@ void count_codes(uint e)
 {
     uint hist[256];
     for (uint k = 0u; k < 256u; k++) hist[k] = 0u;
-    int full = sizes.x >> 4, quads = (sizes.x + 15) >> 4;
-    for (int y = int(e); y < sizes.y; y += int(sum_t)) {
+    int full = sizes.x >> 4, quads = (sizes.x + 15) >> 4, g = P.counts.y; // (read before the loop: read_numbers')
+    for (int y = int(e); y < sizes.y; y += g) {
         int at = y * pitch();
         for (int k = 0; k < quads; k++) {
             uvec4 u = quad(at + k);
