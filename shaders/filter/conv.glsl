@@ -34,12 +34,13 @@ vec4 codes(vec4 t) { return floor(t * 255.0 + 0.5); } // an 8-bit texel's codes
 vec4 value(vec4 t) { return integer_sums() || fixed_sums() ? codes(t) : t; }
 // A texel a pass reads: the source's value, or in a second pass the first's rows as they are.
 vec4 source(vec4 t) { return PASS == 2 ? t : value(t); }
-vec4 rounded_code(uvec4 n)
+uvec4 rounded_codes(uvec4 n)
 {
     uvec4 code, low;
     umulExtended(2u * n + uint(P.counts.y), uvec4(uint(P.counts.z)), code, low);
-    return uintBitsToFloat(code | 0x4B000000u) - 8388608.0; // 2^23 + code, less 2^23
+    return code;
 }
+vec4 rounded_code(uvec4 n) { return uintBitsToFloat(rounded_codes(n) | 0x4B000000u) - 8388608.0; } // 2^23 + code, less 2^23
 
 // The end of a pass: sharpen's mix with the original or an integer sum's rounding, then
 // the store (one site: it inlines the pointwise program), exact where the result is a

@@ -47,13 +47,16 @@ layout(local_size_x = 128) in;
 
 #define SUB_R 4 // the largest radius (chain.c's SUBGROUP_RADIUS): the loops' bound
 #define WINDOW (2 * SUB_R + 1)
+#define PRE_STRIP 8 // the rows of a strip of integer_main and half_main (chain.c's SUBGROUP_PRE_STRIP)
 
 // A subgroup's walk: its radius, this invocation's lane of the subgroup's size, its
 // column x, the strip's first row y0 and its rows, whether the invocation writes (the
-// middle ones do) and whether its column lies inside the source.
+// middle ones do), whether its column lies inside the source, and whether the
+// subgroup's columns and the PRE_STRIP + 2r rows integer_main and half_main fetch all do
+// (a branch the whole subgroup takes).
 struct walk {
     int r, lane, size, x, y0, rows;
-    bool writes, x_inside;
+    bool writes, x_inside, strip_inside;
 };
 
 // This invocation's texel of input row y (through the border outside the source).
@@ -67,12 +70,17 @@ vec4 column_texel(walk w, int y)
 // take themselves).
 uint lane_at(walk w, int k) { return uint(clamp(w.lane + k, 0, w.size - 1)); }
 
+// Four 8-bit codes as two words of 16-bit lanes (r | b << 16, g | a << 16).
+uvec2 halves(uvec4 c) { return uvec2(c.x | (c.z << 16), c.y | (c.w << 16)); }
+// And back: the four channels (sums, at most 16 bits each) of two such words, r g b a.
+uvec4 unhalved(uvec2 h) { return uvec4(h.x & 0xFFFFu, h.y & 0xFFFFu, h.x >> 16, h.y >> 16); }
+
 // The two words of 16-bit lanes of a texel's 8-bit codes (r | b << 16, g | a << 16),
 // rounded to the nearest code through the float's mantissa (1.5 * 2^23 has steps of 1).
 uvec2 split_codes(vec4 t)
 {
     uvec4 c = floatBitsToUint(t * 255.0 + 12582912.0) & 0xFFu;
-    return uvec2(c.x | (c.z << 16), c.y | (c.w << 16));
+    return halves(c);
 }
 
 #ifdef AMP_CONV_INT
@@ -93,8 +101,7 @@ uint rounded_word(uvec2 acc)
         uint s = uint(findLSB(t)), half_t = (t >> 1) * 0x10001u;
         return (((acc.x + half_t) >> s) & 0x00FF00FFu) | ((((acc.y + half_t) >> s) & 0x00FF00FFu) << 8);
     }
-    uvec4 code, low;
-    umulExtended(2u * uvec4(acc.x & 0xFFFFu, acc.y & 0xFFFFu, acc.x >> 16, acc.y >> 16) + t, uvec4(uint(P.counts.z)), code, low);
+    uvec4 code = rounded_codes(unhalved(acc));
     return code.x | code.y << 8 | code.z << 16 | code.w << 24;
 }
 #endif
@@ -105,7 +112,7 @@ uvec2 codes_at(ivec2 p)
 #ifdef AMP_CONV_INT
     uvec4 c = texelFetch(src_codes, p, 0);
     if ((FLAGS & FLAG_WORDS) != 0) return uvec2(c.x & 0x00FF00FFu, (c.x >> 8) & 0x00FF00FFu);
-    return uvec2(c.x | (c.z << 16), c.y | (c.w << 16));
+    return halves(c);
 #else
     return split_codes(texelFetch(src, p, 0));
 #endif
@@ -124,18 +131,15 @@ uvec2 column_codes(walk w, int y)
 // sums. 4K gaussian 5 x 5 on an H200: 0.053-0.057 ms fetching a row a step and rounding
 // in floats; 0.049-0.052 with the strip fetched first (8 rows; 12 and 16 slower); 0.041-0.043
 // also with the codes read and written as words and no border test inside the image.
-#define PRE_STRIP 8 // the rows of a strip of this walk and half_main's (chain.c's SUBGROUP_PRE_STRIP)
 void integer_main(walk w)
 {
     int r = w.r;
     uint iw[SUB_R + 1];
     [[unroll]] for (int k = 0; k <= SUB_R; k++) iw[k] = k <= r ? uint(weight(k)) : 0u;
     uvec2 h[PRE_STRIP + 2 * SUB_R]; // the input rows' codes, y0 - r and down
-    // the subgroup's columns and rows all inside the source (a branch the whole subgroup takes)
-    bool inside = subgroupAll(w.x_inside) && w.y0 >= r && w.y0 + PRE_STRIP + r <= P.size.y;
     [[unroll]] for (int j = 0; j < PRE_STRIP + 2 * SUB_R; j++)
         if (j < PRE_STRIP + 2 * r)
-            h[j] = inside ? codes_at(ivec2(w.x, w.y0 - r + j)) : column_codes(w, w.y0 - r + j);
+            h[j] = w.strip_inside ? codes_at(ivec2(w.x, w.y0 - r + j)) : column_codes(w, w.y0 - r + j);
     uvec2 res[PRE_STRIP]; // the sums of the output rows, for store's one site
     [[unroll]] for (int i = 0; i < PRE_STRIP; i++) { // output row y0 + i: input rows i .. i + 2r
         uvec2 v = uvec2(0);
@@ -156,7 +160,7 @@ void integer_main(walk w)
     // res[0], the rest moving up (constant indices: registers)
     [[dont_unroll]] for (int i = 0; i < PRE_STRIP; i++) {
         uvec2 acc = res[0];
-        uvec4 n = uvec4(acc.x & 0xFFFFu, acc.y & 0xFFFFu, acc.x >> 16, acc.y >> 16);
+        uvec4 n = unhalved(acc);
         if (w.writes && i < w.rows) store(ivec2(w.x, w.y0 + i), rounded_code(n) * (1.0 / 255.0), true);
         [[unroll]] for (int m = 0; m < PRE_STRIP - 1; m++) res[m] = res[m + 1];
     }
@@ -172,7 +176,7 @@ void half_main(walk w)
 {
     int r = w.r;
     f16vec4 h[PRE_STRIP + 2 * SUB_R]; // the input rows' codes, y0 - r and down
-    if (subgroupAll(w.x_inside) && w.y0 >= r && w.y0 + PRE_STRIP + r <= P.size.y) {
+    if (w.strip_inside) {
         [[unroll]] for (int j = 0; j < PRE_STRIP + 2 * SUB_R; j++)
             if (j < PRE_STRIP + 2 * r) h[j] = f16vec4(codes(texelFetch(src, ivec2(w.x, w.y0 - r + j), 0)));
     } else {
@@ -213,6 +217,7 @@ void main()
     w.rows = min(P.counts.x, P.size.w - w.y0);
     w.writes = w.lane >= w.r && w.lane < w.size - w.r && w.x < P.size.z;
     w.x_inside = w.x >= 0 && w.x < P.size.x;
+    w.strip_inside = subgroupAll(w.x_inside) && w.y0 >= w.r && w.y0 + PRE_STRIP + w.r <= P.size.y;
 #ifdef AMP_CONV_INT
     integer_main(w); // (chain.c takes this module for integer sums only)
     return;
