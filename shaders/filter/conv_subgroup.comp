@@ -34,16 +34,24 @@
 // H200: 3 x 3 erode 0.053-0.059 -> 0.043-0.045 ms, 5 x 5 dilate 0.068-0.070 -> 0.047,
 // 9 x 9 erode 0.13 -> 0.073; OpenCV's bytes, as before. Its strip fetched at once as
 // integer_main's: 3 x 3 erode -> 0.037-0.038, 5 x 5 -> 0.045-0.047, 9 x 9 dilate -> 0.066.
+// Built with AMP_CODES as well (the module conv_subgroup_half_codes, where the textures take
+// uint views), it reads the codes themselves and stores words (words.glsl): 3 x 3 erode
+// 0.039 -> 0.036-0.037, 5 x 5 0.047 -> 0.041-0.042 (1.44-1.50x the device copy).
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_vote : require
 #extension GL_EXT_control_flow_attributes : require
 #ifdef AMP_CONV_HALF
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#define AMP_HALF_LANES
+#endif
+#ifdef AMP_CONV_INT
+#define AMP_CODES // (words.glsl)
 #endif
 #include "filter.glsl"
 layout(local_size_x = 128) in;
 #include "conv.glsl"
+#include "words.glsl"
 
 #define SUB_R 4 // the largest radius (chain.c's SUBGROUP_RADIUS): the loops' bound
 #define WINDOW (2 * SUB_R + 1)
@@ -70,59 +78,19 @@ vec4 column_texel(walk w, int y)
 // take themselves).
 uint lane_at(walk w, int k) { return uint(clamp(w.lane + k, 0, w.size - 1)); }
 
-// Four 8-bit codes as two words of 16-bit lanes (r | b << 16, g | a << 16).
-uvec2 halves(uvec4 c) { return uvec2(c.x | (c.z << 16), c.y | (c.w << 16)); }
-// And back: the four channels (sums, at most 16 bits each) of two such words, r g b a.
-uvec4 unhalved(uvec2 h) { return uvec4(h.x & 0xFFFFu, h.y & 0xFFFFu, h.x >> 16, h.y >> 16); }
-
-// The two words of 16-bit lanes of a texel's 8-bit codes (r | b << 16, g | a << 16),
-// rounded to the nearest code through the float's mantissa (1.5 * 2^23 has steps of 1).
-uvec2 split_codes(vec4 t)
-{
-    uvec4 c = floatBitsToUint(t * 255.0 + 12582912.0) & 0xFFu;
-    return halves(c);
-}
-
-#ifdef AMP_CONV_INT
-// The module conv_subgroup_int reads the codes themselves (pass.c's binding 9): with
-// FLAG_WORDS through the source's word view (R32_UINT: an RGBA8 texel's four codes in one
-// word, one register a fetch), else through its uint view (R8_UINT, R8G8_UINT: a code a
-// component). With FLAG_WORDS a result of four components and no pointwise op is stored
-// as a word of codes too (binding 10, the destination's word view), rounded in integers.
-layout(set = 0, binding = 9) uniform utexture2D src_codes;
-layout(set = 0, binding = 10) writeonly uniform uimage2D dst_codes;
-bool stores_words() { return (FLAGS & FLAG_WORDS) != 0 && NOPS == 0 && SRC_N == 4 && DST_N == 4; }
-// The word of the four codes whose sums are acc's 16-bit lanes (r | b << 16, g | a << 16):
-// the nearest to n / T, halves up, as rounded_code's, by a shift where T = 2^s.
+// The word of the four codes whose sums are acc's halves (words.glsl): the nearest to
+// n / T, halves up, as rounded_code's, by a shift where T = 2^s.
 uint rounded_word(uvec2 acc)
 {
     uint t = uint(P.counts.y);
-    if ((t & (t - 1u)) == 0u) {
-        uint s = uint(findLSB(t)), half_t = (t >> 1) * 0x10001u;
-        return (((acc.x + half_t) >> s) & 0x00FF00FFu) | ((((acc.y + half_t) >> s) & 0x00FF00FFu) << 8);
-    }
-    uvec4 code = rounded_codes(unhalved(acc));
-    return code.x | code.y << 8 | code.z << 16 | code.w << 24;
-}
-#endif
-
-// The source's texel at p, inside it, as split_codes's two words.
-uvec2 codes_at(ivec2 p)
-{
-#ifdef AMP_CONV_INT
-    uvec4 c = texelFetch(src_codes, p, 0);
-    if ((FLAGS & FLAG_WORDS) != 0) return uvec2(c.x & 0x00FF00FFu, (c.x >> 8) & 0x00FF00FFu);
-    return halves(c);
-#else
-    return split_codes(texelFetch(src, p, 0));
-#endif
+    if ((t & (t - 1u)) == 0u) return halves_word((acc + (t >> 1) * 0x10001u) >> uint(findLSB(t)));
+    return halves_word(halves(rounded_codes(unhalved(acc))));
 }
 
-// This invocation's texel of input row y (through the border) as split_codes's two words.
+// This invocation's texel of input row y (through the border) as halves.
 uvec2 column_codes(walk w, int y)
 {
-    int yb = border_at(y, P.size.y, BORDER), xb = w.x_inside ? w.x : border_at(w.x, P.size.x, BORDER);
-    return xb < 0 || yb < 0 ? split_codes(P.border_value) : codes_at(ivec2(xb, yb));
+    return codes_at(w.x_inside ? w.x : border_at(w.x, P.size.x, BORDER), border_at(y, P.size.y, BORDER));
 }
 
 // FLAG_INTEGER's walk: as main's, but the column's sums come first (so that only output
@@ -149,13 +117,9 @@ void integer_main(walk w)
         [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++)
             if (abs(k) <= r) acc += iw[abs(k)] * (k == 0 ? v : subgroupShuffle(v, lane_at(w, k)));
         res[i] = acc;
-#ifdef AMP_CONV_INT
-        if (stores_words() && w.writes && i < w.rows) imageStore(dst_codes, ivec2(w.x, w.y0 + i), uvec4(rounded_word(acc)));
-#endif
+        if (stores_words() && w.writes && i < w.rows) store_word(ivec2(w.x, w.y0 + i), rounded_word(acc));
     }
-#ifdef AMP_CONV_INT
     if (stores_words()) return;
-#endif
     // one store site (store inlines the whole pointwise program): the rows leave from
     // res[0], the rest moving up (constant indices: registers)
     [[dont_unroll]] for (int i = 0; i < PRE_STRIP; i++) {
@@ -168,21 +132,30 @@ void integer_main(walk w)
 
 #ifdef AMP_CONV_HALF
 f16vec4 half_take(f16vec4 a, f16vec4 b) { return MODE == 1 ? min(a, b) : max(a, b); }
+#ifdef AMP_CODES
+// This invocation's texel of input row y as words.glsl's lanes (1024 + code, r b g a), and
+// a result in lanes as the texel store takes it.
+f16vec4 half_row(walk w, int y) { return lanes16(w.strip_inside ? codes_at(ivec2(w.x, y)) : column_codes(w, y)); }
+vec4 half_value(f16vec4 v) { return lanes_value(v); }
+#else
+// This invocation's texel of input row y as its codes (from its value: cheaper here than
+// lanes, 1-3 us of a 4K erode on an H100), and a result as the texel store takes it.
+f16vec4 half_row(walk w, int y)
+{
+    return f16vec4(codes(w.strip_inside ? texelFetch(src, ivec2(w.x, y), 0) : column_texel(w, y)));
+}
+vec4 half_value(f16vec4 v) { return vec4(v) * (1.0 / 255.0); }
+#endif
 
 // AMP_CONV_HALF's walk of erode and dilate: as integer_main's (its strip's rows fetched at
-// once), in 16-bit floats (the codes, exact: integers up to 2048 are), shuffled as two
-// words of their bits.
+// once, the codes read and stored as words with FLAG_WORDS), on the codes in 16-bit floats
+// (half_row's), shuffled as two words of their bits.
 void half_main(walk w)
 {
     int r = w.r;
     f16vec4 h[PRE_STRIP + 2 * SUB_R]; // the input rows' codes, y0 - r and down
-    if (w.strip_inside) {
-        [[unroll]] for (int j = 0; j < PRE_STRIP + 2 * SUB_R; j++)
-            if (j < PRE_STRIP + 2 * r) h[j] = f16vec4(codes(texelFetch(src, ivec2(w.x, w.y0 - r + j), 0)));
-    } else {
-        [[unroll]] for (int j = 0; j < PRE_STRIP + 2 * SUB_R; j++)
-            if (j < PRE_STRIP + 2 * r) h[j] = f16vec4(codes(column_texel(w, w.y0 - r + j)));
-    }
+    [[unroll]] for (int j = 0; j < PRE_STRIP + 2 * SUB_R; j++)
+        if (j < PRE_STRIP + 2 * r) h[j] = half_row(w, w.y0 - r + j);
     f16vec4 res[PRE_STRIP];
     [[unroll]] for (int i = 0; i < PRE_STRIP; i++) { // output row y0 + i: input rows i .. i + 2r
         f16vec4 v = h[i];
@@ -196,10 +169,12 @@ void half_main(walk w)
                 acc = half_take(acc, f16vec4(unpackFloat2x16(b.x), unpackFloat2x16(b.y)));
             }
         res[i] = acc;
+        if (stores_words() && w.writes && i < w.rows) store_word(ivec2(w.x, w.y0 + i), lanes_word(acc));
     }
+    if (stores_words()) return;
     // one store site, as integer_main's
     [[dont_unroll]] for (int i = 0; i < PRE_STRIP; i++) {
-        if (w.writes && i < w.rows) store(ivec2(w.x, w.y0 + i), vec4(res[0]) * (1.0 / 255.0), true);
+        if (w.writes && i < w.rows) store(ivec2(w.x, w.y0 + i), half_value(res[0]), true);
         [[unroll]] for (int m = 0; m < PRE_STRIP - 1; m++) res[m] = res[m + 1];
     }
 }

@@ -39,7 +39,7 @@
 #define FLAG_WIDE 32        // median.comp: a GPU's 2 x 4 tile of 5 x 5 windows (else 1 x 2)
 #define FLAG_TABLE 64       // packed.comp: the pointwise program of 8-bit codes as a table
 #define FLAG_SHAPE 128      // packed.comp: and that table as shapes (arithmetic on the codes)
-#define FLAG_WORDS 256      // conv_subgroup_int: the codes as a word a texel (word views), else a code a component
+#define FLAG_WORDS 256      // the codes as a word a texel, the images' word views (words.glsl)
 
 // The pass's structure, fixed when its pipeline is made (specialization constants,
 // src/filter/filter_internal.h's amp__filter_spec): the compiler folds away what a

@@ -517,10 +517,12 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
                 /* erode and dilate of 8 bits into 8 bits in 16-bit floats, on devices with them */
                 bool half = !sum && eight_bits(&d[0].spec) && v->dev->float16;
                 int strip = integer || half ? SUBGROUP_PRE_STRIP : SUBGROUP_STRIP;
-                /* integer sums read and write codes where the source and the destination take
-                   uint views, a word a texel where both can */
-                bool codes = integer && amp__texture_uint_ok(d[0].src, false) && amp__texture_uint_ok(d[0].dst, false);
-                d[0].shader = half    ? AMP__SHADER_CONV_SUBGROUP_HALF
+                /* integer sums, erode and dilate read (and write) the codes themselves where
+                   the source and the destination take uint views, a word a texel where both
+                   take word views (RGBA8) */
+                bool codes = (integer || half) && amp__texture_uint_ok(d[0].src, false) &&
+                             amp__texture_uint_ok(d[0].dst, false);
+                d[0].shader = half    ? (codes ? AMP__SHADER_CONV_SUBGROUP_HALF_CODES : AMP__SHADER_CONV_SUBGROUP_HALF)
                               : codes ? AMP__SHADER_CONV_SUBGROUP_INT
                                       : AMP__SHADER_CONV_SUBGROUP;
                 if (codes && amp__texture_uint_ok(d[0].src, true) && amp__texture_uint_ok(d[0].dst, true))

@@ -28,6 +28,7 @@ typedef enum amp__filter_shader {
     AMP__SHADER_PACKED_WIDE,   /* packed's sums, erode and dilate of radius 9 to 16 */
     AMP__SHADER_MEDIAN_KEYS,   /* median of float sources (their keys' order); MEDIAN: of unorm ones */
     AMP__SHADER_CONV_SUBGROUP_INT, /* conv_subgroup's integer sums on the codes themselves (the images' uint views) */
+    AMP__SHADER_CONV_SUBGROUP_HALF_CODES, /* conv_subgroup_half's on the codes themselves (the images' uint views) */
     AMP__SHADER_COUNT
 } amp__filter_shader;
 
@@ -64,7 +65,7 @@ typedef struct amp__filter_params {
 #define AMP__FLAG_WIDE 32   /* median.comp: a GPU's 2 x 4 tile of 5 x 5 windows (else 1 x 2) */
 #define AMP__FLAG_TABLE 64  /* packed.comp: the pointwise program as a table of codes (chain.c's table_program) */
 #define AMP__FLAG_SHAPE 128 /* packed.comp: and that table as shapes, arithmetic on the codes (chain.c's shape_program) */
-#define AMP__FLAG_WORDS 256 /* conv_subgroup_int: the codes as a word a texel (the images' word views), else a code a component */
+#define AMP__FLAG_WORDS 256 /* the codes as a word a texel, the images' word views (shaders/filter/words.glsl) */
 #define AMP__PACKED_TABLE_PASS 3 /* packed.comp's pass that makes the table (one work group, before the others) */
 
 /* ---- params.c ---- */
@@ -89,9 +90,10 @@ AMP_HIDDEN void amp__pointwise_add(amp__filter_spec *s, amp__filter_params *p, c
 
 /* ---- chain.c ---- */
 /* For tests: CPU devices take the GPUs' paths, so that lavapipe checks them:
- * conv_subgroup.comp (separable filters of small radii; conv_subgroup_half for erode and
- * dilate of 8 bits) where their subgroups allow, conv_run.comp (two passes) and
- * median_half (5 x 5 of 8 bits). */
+ * conv_subgroup.comp (separable filters of small radii; conv_subgroup_half, and
+ * conv_subgroup_half_codes between textures with uint views, for erode and dilate of 8
+ * bits) where their subgroups allow, conv_run.comp (two passes) and median_half (5 x 5 of
+ * 8 bits). */
 AMP_HIDDEN void amp__filter_force_gpu_paths(bool on);
 /* For tests: packed.comp computes every pointwise program, none as a table of codes. */
 AMP_HIDDEN void amp__filter_tables_off(bool on);

@@ -27,6 +27,7 @@ SPIRV(packed)
 SPIRV(packed_wide)
 SPIRV(median_keys)
 SPIRV(conv_subgroup_int)
+SPIRV(conv_subgroup_half_codes)
 #undef SPIRV
 
 /* The modules in amp__filter_shader's order, with the names the profile and the trace
@@ -44,7 +45,8 @@ static const struct {
                SHADER(median_half, "median half"),     SHADER(conv_mma, "conv mma"),
                SHADER(conv_subgroup_half, "conv subgroup half"), SHADER(packed, "packed"),
                SHADER(packed_wide, "packed wide"),     SHADER(median_keys, "median keys"),
-               SHADER(conv_subgroup_int, "conv subgroup int")};
+               SHADER(conv_subgroup_int, "conv subgroup int"),
+               SHADER(conv_subgroup_half_codes, "conv subgroup half codes")};
 #undef SHADER
 _Static_assert(sizeof shaders / sizeof *shaders == AMP__SHADER_COUNT, "a module per shader");
 
@@ -85,7 +87,7 @@ typedef struct filter_state {
 /* the block, the source, the destination, the scratch, the original source (sharpen);
  * packed.comp's result, its table of codes as a uniform block, the batch memory that holds
  * it (and equalize's counts) and its source's quads; the source's and the destination's
- * codes (their uint or word views: conv_subgroup_int's) */
+ * codes (their uint or word views: takes_codes's shaders) */
 #define BINDINGS 11
 static const VkDescriptorType binding_types[BINDINGS] = {
     VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
@@ -270,6 +272,13 @@ void amp__filter_pool_release(amp__device *d)
 /* Whether a shader works on the view's packed buffer (packed.comp's modules), not images. */
 static bool on_buffers(int shader) { return shader == AMP__SHADER_PACKED || shader == AMP__SHADER_PACKED_WIDE; }
 
+/* Whether a shader reads the source's codes and writes the destination's through their uint
+ * views (or word views, FLAG_WORDS), bindings 9 and 10 (shaders/filter/words.glsl's AMP_CODES). */
+static bool takes_codes(int shader)
+{
+    return shader == AMP__SHADER_CONV_SUBGROUP_INT || shader == AMP__SHADER_CONV_SUBGROUP_HALF_CODES;
+}
+
 /* What a dispatch binds besides its block and images: the buffers of bindings 3, 5, 6
  * and 7 and the texel buffer of binding 8 (a null one: the binding is not the shader's). */
 typedef struct pass_buffers {
@@ -290,9 +299,9 @@ static amp_status prepare(amp_accelerator_view *v, filter_state *s, amp__batch *
         u.mip_count = 1;
         amp_status st = amp__texture_prepare(&u, v, i == 2, i == 2, bar, &views[i]);
         if (st != AMP_OK) return st;
-        /* the source's and the destination's codes, for the shader that takes them (their
-           barriers: the images') */
-        if (fd->shader == AMP__SHADER_CONV_SUBGROUP_INT && i != 1 &&
+        /* the source's and the destination's codes, for the shaders that take them (their
+           barriers: the images'): their uint views, or word views with FLAG_WORDS */
+        if (takes_codes(fd->shader) && i != 1 &&
             !(views[i == 0 ? 3 : 4] = amp__texture_uint_view(tex[i], u.base_mip, 1, i == 2, words)))
             return amp_last_status();
     }
