@@ -339,6 +339,8 @@ static void packed_against_image_paths(void)
         "gaussian:radius=12,border=reflect", "erode:radius=16", /* packed_wide */
         "grayscale", "box:radius=1 grayscale", /* into gray and alpha */
         "median:radius=1", "median:radius=1,border=constant,border_value=1",
+        /* sobel: sobel.comp, and conv_subgroup_int's walk between textures with uint views */
+        "sobel", "sobel:sobel=x,border=reflect", "sobel:sobel=y,border=constant,border_value=0.2",
         /* shapes (FLAG_SHAPE): a step, a truncation, the gray's step, the gray inverted */
         "threshold:threshold=0.5", "threshold:threshold=0.2,type=binary_inv,max_value=0.6",
         "grayscale threshold:threshold=0.45", "grayscale invert", "threshold:threshold=0.7,type=trunc",
@@ -347,7 +349,7 @@ static void packed_against_image_paths(void)
         "brightness_contrast:contrast=1.3,brightness=0.1 srgb_to_linear", "linear_to_srgb",
         "threshold:threshold=0.3,type=trunc", "tonemap:exposure=2,curve=aces", "grayscale gamma:gamma=0.5",
         "threshold:threshold=0.6,type=binary_inv,max_value=0.8 box:radius=1 invert"};
-    const size_t exact_chains = 19; /* the first ones: the same bytes */
+    const size_t exact_chains = 22; /* the first ones: the same bytes */
     for (int comps = 3; comps <= 4; comps++) {
         int w = comps == 4 ? 1030 : 1027, h = 1021;
         /* the same texels, and destinations, in textures with uint views */
@@ -391,8 +393,8 @@ static void packed_against_image_paths(void)
                 free(vb);
             }
             /* the image paths between textures as made here and between textures with uint
-               views (GPUs': conv_subgroup_int reads and writes the integer sums' codes
-               through them) */
+               views (GPUs': conv_subgroup_int and conv_subgroup_half_codes read and write the
+               codes through them) */
             for (int k = 0; k < (codes ? 2 : 1); k++) {
                 amp_texture *to = k == 0 ? b : a == gray[0] ? codes_gray : codes_same;
                 amp__filter_force_gpu_paths(true);

@@ -84,7 +84,7 @@ uint rounded_word(uvec2 acc)
 {
     uint t = uint(P.counts.y);
     if ((t & (t - 1u)) == 0u) return halves_word((acc + (t >> 1) * 0x10001u) >> uint(findLSB(t)));
-    return halves_word(halves(rounded_codes(unhalved(acc))));
+    return codes_word(rounded_codes(unhalved(acc)));
 }
 
 // This invocation's texel of input row y (through the border) as halves.
@@ -129,6 +129,44 @@ void integer_main(walk w)
         [[unroll]] for (int m = 0; m < PRE_STRIP - 1; m++) res[m] = res[m + 1];
     }
 }
+
+#ifdef AMP_CONV_INT
+// FLAG_SOBEL's walk (sobel.comp's filter, MODE its mode, on 8-bit codes; chain.c sends it to
+// conv_subgroup_int, radius 1): Sobel's kernels are separable, d/dx the column's [1 2 1]
+// then the row's [-1 0 1], d/dy the column's [-1 0 1] then the row's [1 2 1]. Each
+// invocation takes its column's two sums of the strip's rows (halves: at most 1020 a lane,
+// and 256 + the difference, 1..511), shuffles its neighbours' (four shuffles a side), and the
+// derivatives come out as lanes of 1024 + the codes' derivative (4..2044), with no borrow
+// between lanes. The magnitude and the absolute derivatives are those of sobel.comp in codes
+// (its values times 255), so the stored codes are the same (the magnitude, sqrt of an
+// integer, is never within a float's error of a half).
+void sobel_main(walk w)
+{
+    uvec2 h[PRE_STRIP + 2]; // the input rows' codes, y0 - 1 and down
+    [[unroll]] for (int j = 0; j < PRE_STRIP + 2; j++)
+        h[j] = w.strip_inside ? codes_at(ivec2(w.x, w.y0 - 1 + j)) : column_codes(w, w.y0 - 1 + j);
+    vec4 res[PRE_STRIP]; // the raw results (codes' values), for store's one site
+    [[unroll]] for (int i = 0; i < PRE_STRIP; i++) { // output row y0 + i: input rows i .. i + 2
+        uvec2 s = h[i] + 2u * h[i + 1] + h[i + 2], t = h[i + 2] + 0x01000100u - h[i];
+        uvec2 sl = subgroupShuffle(s, lane_at(w, -1)), sr = subgroupShuffle(s, lane_at(w, 1));
+        uvec2 tl = subgroupShuffle(t, lane_at(w, -1)), tr = subgroupShuffle(t, lane_at(w, 1));
+        vec4 dx = lanes_float(sr + 0x04000400u - sl) - 1024.0, dy = lanes_float(tl + 2u * t + tr) - 1024.0;
+        vec4 v = MODE == 0 ? sqrt(dx * dx + dy * dy) : abs(MODE == 1 ? dx : dy);
+        vec4 centre = lanes_float(h[i + 1]);
+        if (SRC_N == 2) v.y = centre.y;
+        if (SRC_N == 4) v.w = centre.w;
+        if (stores_words() && w.writes && i < w.rows)
+            store_word(ivec2(w.x, w.y0 + i), codes_word(nearest_codes(min(v, vec4(255.0)))));
+        res[i] = v * (1.0 / 255.0);
+    }
+    if (stores_words()) return;
+    // one store site, as integer_main's
+    [[dont_unroll]] for (int i = 0; i < PRE_STRIP; i++) {
+        if (w.writes && i < w.rows) store(ivec2(w.x, w.y0 + i), res[0]);
+        [[unroll]] for (int m = 0; m < PRE_STRIP - 1; m++) res[m] = res[m + 1];
+    }
+}
+#endif
 
 #ifdef AMP_CONV_HALF
 f16vec4 half_take(f16vec4 a, f16vec4 b) { return MODE == 1 ? min(a, b) : max(a, b); }
@@ -194,7 +232,8 @@ void main()
     w.x_inside = w.x >= 0 && w.x < P.size.x;
     w.strip_inside = subgroupAll(w.x_inside) && w.y0 >= w.r && w.y0 + PRE_STRIP + w.r <= P.size.y;
 #ifdef AMP_CONV_INT
-    integer_main(w); // (chain.c takes this module for integer sums only)
+    if ((FLAGS & FLAG_SOBEL) != 0) sobel_main(w);
+    else integer_main(w); // (chain.c takes this module for integer sums and sobel only)
     return;
 #endif
 #ifdef AMP_CONV_HALF

@@ -40,6 +40,7 @@
 #define FLAG_TABLE 64       // packed.comp: the pointwise program of 8-bit codes as a table
 #define FLAG_SHAPE 128      // packed.comp: and that table as shapes (arithmetic on the codes)
 #define FLAG_WORDS 256      // the codes as a word a texel, the images' word views (words.glsl)
+#define FLAG_SOBEL 512      // conv_subgroup_int: sobel (its sobel_main)
 
 // The pass's structure, fixed when its pipeline is made (specialization constants,
 // src/filter/filter_internal.h's amp__filter_spec): the compiler folds away what a

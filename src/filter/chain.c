@@ -226,12 +226,33 @@ static int subgroup_pass(const amp_accelerator_view *v, const amp_image_filter *
     int size = (int)v->dev->subgroup_shuffle_size; /* 0: no shuffles */
     bool forced = atomic_load(&force_gpu);
     bool fits = forced ? size > 2 * r : amp__device_is_nvidia(v->dev) && size >= 2 * r + 8;
-    return separable(f) && r <= SUBGROUP_RADIUS && size > 0 && fits && SUBGROUP_GROUP % size == 0 ? size : 0;
+    bool walks = separable(f) || f->op == AMP_IMAGE_SOBEL;
+    return walks && r <= SUBGROUP_RADIUS && size > 0 && fits && SUBGROUP_GROUP % size == 0 ? size : 0;
 }
 
 /* Whether a pass of spec s goes from 8-bit codes into 8-bit codes (what the integer
  * sums, the 16-bit-float walks and the tensor-core sums are for). */
 static bool eight_bits(const amp__filter_spec *s) { return s->src_levels == 255.0f && s->dst_levels == 255.0f; }
+
+/* Whether d's source and destination both take uint views, for the modules that read and
+ * write codes (pass.c's takes_codes); if so, FLAG_WORDS where both take word views too
+ * (RGBA8: a texel's codes one word). */
+static bool codes_between(amp__filter_dispatch *d)
+{
+    if (!amp__texture_uint_ok(d->src, false) || !amp__texture_uint_ok(d->dst, false)) return false;
+    if (amp__texture_uint_ok(d->src, true) && amp__texture_uint_ok(d->dst, true)) d->spec.flags |= AMP__FLAG_WORDS;
+    return true;
+}
+
+/* conv_subgroup.comp's work groups for d: subgroups of sub invocations, each writing its
+ * sub - 2r middle columns down a strip of `strip` rows (P.counts.x). */
+static void subgroup_cover(amp__filter_dispatch *d, int sub, int strip)
+{
+    int cols = sub - 2 * d->spec.radius, rows = strip * (SUBGROUP_GROUP / sub); /* a group writes */
+    d->params.counts[0] = strip;
+    d->groups[0] = (uint32_t)((d->params.size[2] + cols - 1) / cols);
+    d->groups[1] = (uint32_t)((d->params.size[3] + rows - 1) / rows);
+}
 
 /* Whether d's border, if constant, is whole 8-bit codes (0.25 is 63.75 codes: no). */
 static bool border_codes(const amp__filter_dispatch *d)
@@ -518,19 +539,12 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
                 bool half = !sum && eight_bits(&d[0].spec) && v->dev->float16;
                 int strip = integer || half ? SUBGROUP_PRE_STRIP : SUBGROUP_STRIP;
                 /* integer sums, erode and dilate read (and write) the codes themselves where
-                   the source and the destination take uint views, a word a texel where both
-                   take word views (RGBA8) */
-                bool codes = (integer || half) && amp__texture_uint_ok(d[0].src, false) &&
-                             amp__texture_uint_ok(d[0].dst, false);
+                   the source and the destination take uint views */
+                bool codes = (integer || half) && codes_between(&d[0]);
                 d[0].shader = half    ? (codes ? AMP__SHADER_CONV_SUBGROUP_HALF_CODES : AMP__SHADER_CONV_SUBGROUP_HALF)
                               : codes ? AMP__SHADER_CONV_SUBGROUP_INT
                                       : AMP__SHADER_CONV_SUBGROUP;
-                if (codes && amp__texture_uint_ok(d[0].src, true) && amp__texture_uint_ok(d[0].dst, true))
-                    d[0].spec.flags |= AMP__FLAG_WORDS;
-                d[0].params.counts[0] = strip;
-                int cols = sub - 2 * r, rows = strip * (SUBGROUP_GROUP / sub); /* a group writes */
-                d[0].groups[0] = (uint32_t)((w + cols - 1) / cols);
-                d[0].groups[1] = (uint32_t)((h + rows - 1) / rows);
+                subgroup_cover(&d[0], sub, strip);
             } else if (block_pass(v, f, r, (int64_t)w * h)) {
                 d[0].shader = AMP__SHADER_CONV_BLOCK;
                 cover(&d[0], BLOCK_SPAN);
@@ -568,12 +582,20 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         }
         return amp__filter_record(v, d, 2, wsize ? weights : NULL, wsize);
     }
-    case AMP_IMAGE_SOBEL:
+    case AMP_IMAGE_SOBEL: {
         d[0].shader = AMP__SHADER_SOBEL;
         d[0].spec.mode = (int)f->sobel;
         d[0].groups[1] = (uint32_t)((h + 16 * RUN - 1) / (16 * RUN));
         if (f->signed_output) d[0].spec.flags |= AMP__FLAG_SIGNED;
+        /* 8 bits into 8 bits between textures with uint views: conv_subgroup_int's walk */
+        int sub = subgroup_pass(v, f, 1);
+        if (sub && eight_bits(&d[0].spec) && codes_between(&d[0])) {
+            d[0].shader = AMP__SHADER_CONV_SUBGROUP_INT;
+            d[0].spec.flags |= AMP__FLAG_SOBEL;
+            subgroup_cover(&d[0], sub, SUBGROUP_PRE_STRIP);
+        }
         break;
+    }
     case AMP_IMAGE_MEDIAN: {
         /* median.comp's outputs an invocation: a walk of RUN down a column for 3 x 3, a
            tile of 5 x 5 windows, 2 x 4 on GPUs (FLAG_WIDE), 1 x 2 on CPU devices */

@@ -66,6 +66,7 @@ typedef struct amp__filter_params {
 #define AMP__FLAG_TABLE 64  /* packed.comp: the pointwise program as a table of codes (chain.c's table_program) */
 #define AMP__FLAG_SHAPE 128 /* packed.comp: and that table as shapes, arithmetic on the codes (chain.c's shape_program) */
 #define AMP__FLAG_WORDS 256 /* the codes as a word a texel, the images' word views (shaders/filter/words.glsl) */
+#define AMP__FLAG_SOBEL 512 /* conv_subgroup_int: sobel on 8-bit codes */
 #define AMP__PACKED_TABLE_PASS 3 /* packed.comp's pass that makes the table (one work group, before the others) */
 
 /* ---- params.c ---- */
