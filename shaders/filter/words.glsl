@@ -1,5 +1,5 @@
 // ampvk built-in filters: an 8-bit texel's codes as integers (conv_subgroup.comp's integer
-// sums and its erode and dilate in 16-bit floats). Built with AMP_CODES (the modules
+// sums and sobel, and its erode and dilate in 16-bit floats). Built with AMP_CODES (the modules
 // conv_subgroup_int and conv_subgroup_half_codes, which chain.c takes where the source and
 // the destination take uint views), a module reads the source's codes through binding 9,
 // its uint view (a code a component), or with FLAG_WORDS (chain.c sets it where both take
