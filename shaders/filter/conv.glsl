@@ -40,7 +40,7 @@ uvec4 rounded_codes(uvec4 n)
     umulExtended(2u * n + uint(P.counts.y), uvec4(uint(P.counts.z)), code, low);
     return code;
 }
-vec4 rounded_code(uvec4 n) { return uintBitsToFloat(rounded_codes(n) | 0x4B000000u) - 8388608.0; } // 2^23 + code, less 2^23
+vec4 rounded_code(uvec4 n) { return exact_float(rounded_codes(n)); }
 
 // The end of a pass: sharpen's mix with the original or an integer sum's rounding, then
 // the store (one site: it inlines the pointwise program), exact where the result is a

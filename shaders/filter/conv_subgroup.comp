@@ -87,9 +87,11 @@ uint rounded_word(uvec2 acc)
     return codes_word(rounded_codes(unhalved(acc)));
 }
 
-// This invocation's texel of input row y (through the border) as halves.
-uvec2 column_codes(walk w, int y)
+// This invocation's texel of input row y as halves: as it is where the subgroup's strip
+// lies inside the source, else through the border.
+uvec2 strip_codes(walk w, int y)
 {
+    if (w.strip_inside) return codes_at(ivec2(w.x, y));
     return codes_at(w.x_inside ? w.x : border_at(w.x, P.size.x, BORDER), border_at(y, P.size.y, BORDER));
 }
 
@@ -106,8 +108,7 @@ void integer_main(walk w)
     [[unroll]] for (int k = 0; k <= SUB_R; k++) iw[k] = k <= r ? uint(weight(k)) : 0u;
     uvec2 h[PRE_STRIP + 2 * SUB_R]; // the input rows' codes, y0 - r and down
     [[unroll]] for (int j = 0; j < PRE_STRIP + 2 * SUB_R; j++)
-        if (j < PRE_STRIP + 2 * r)
-            h[j] = w.strip_inside ? codes_at(ivec2(w.x, w.y0 - r + j)) : column_codes(w, w.y0 - r + j);
+        if (j < PRE_STRIP + 2 * r) h[j] = strip_codes(w, w.y0 - r + j);
     uvec2 res[PRE_STRIP]; // the sums of the output rows, for store's one site
     [[unroll]] for (int i = 0; i < PRE_STRIP; i++) { // output row y0 + i: input rows i .. i + 2r
         uvec2 v = uvec2(0);
@@ -143,8 +144,7 @@ void integer_main(walk w)
 void sobel_main(walk w)
 {
     uvec2 h[PRE_STRIP + 2]; // the input rows' codes, y0 - 1 and down
-    [[unroll]] for (int j = 0; j < PRE_STRIP + 2; j++)
-        h[j] = w.strip_inside ? codes_at(ivec2(w.x, w.y0 - 1 + j)) : column_codes(w, w.y0 - 1 + j);
+    [[unroll]] for (int j = 0; j < PRE_STRIP + 2; j++) h[j] = strip_codes(w, w.y0 - 1 + j);
     vec4 res[PRE_STRIP]; // the raw results (codes' values), for store's one site
     [[unroll]] for (int i = 0; i < PRE_STRIP; i++) { // output row y0 + i: input rows i .. i + 2
         uvec2 s = h[i] + 2u * h[i + 1] + h[i + 2], t = h[i + 2] + 0x01000100u - h[i];
@@ -173,7 +173,7 @@ f16vec4 half_take(f16vec4 a, f16vec4 b) { return MODE == 1 ? min(a, b) : max(a, 
 #ifdef AMP_CODES
 // This invocation's texel of input row y as words.glsl's lanes (1024 + code, r b g a), and
 // a result in lanes as the texel store takes it.
-f16vec4 half_row(walk w, int y) { return lanes16(w.strip_inside ? codes_at(ivec2(w.x, y)) : column_codes(w, y)); }
+f16vec4 half_row(walk w, int y) { return lanes16(strip_codes(w, y)); }
 vec4 half_value(f16vec4 v) { return lanes_value(v); }
 #else
 // This invocation's texel of input row y as its codes (from its value: cheaper here than

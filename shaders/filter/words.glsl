@@ -30,9 +30,8 @@ uint halves_word(uvec2 h) { return (h.x & 0x00FF00FFu) | ((h.y & 0x00FF00FFu) <<
 // Four codes (each below 256) as a word.
 uint codes_word(uvec4 c) { return c.x | c.y << 8 | c.z << 16 | c.w << 24; }
 // Halves' lanes (r g b a, each below 2^16) as floats, and floats in [0, 255] as the nearest
-// codes, both through the mantissa of 2^23 (whose steps are 1): no int-float conversions,
-// which GPUs run at a quarter of the rate of other arithmetic.
-vec4 lanes_float(uvec2 h) { return uintBitsToFloat(unhalved(h) | 0x4B000000u) - 8388608.0; }
+// codes, both through the mantissa of 2^23 (filter.glsl's exact_float and its inverse).
+vec4 lanes_float(uvec2 h) { return exact_float(unhalved(h)); }
 uvec4 nearest_codes(vec4 v) { return floatBitsToUint(v + 8388608.0) & 0xFFu; }
 // The halves of a texel's 8-bit codes, rounded to the nearest code through the float's
 // mantissa (1.5 * 2^23 has steps of 1).
