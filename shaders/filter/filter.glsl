@@ -91,8 +91,16 @@ layout(set = 0, binding = 4) uniform texture2D orig;
 // other arithmetic.
 vec4 exact_float(uvec4 n) { return uintBitsToFloat(n | 0x4B000000u) - 8388608.0; }
 
-// a mod m in [0, m) for any a (GLSL leaves % of a negative operand undefined).
-int pmod(int a, int m) { return a >= 0 ? a % m : m - 1 - ((-a - 1) % m); }
+// a mod m in [0, m) for any a (GLSL leaves % of a negative operand undefined), through a
+// float quotient, one step off at most for |a| and m below 2^24 (a GPU's division is
+// within 3 ulp), set right after: lavapipe divides integers a lane at a time, and
+// border_at's selects run it wherever any lane of a vector is outside (every row of
+// packed.comp's walk took eight scalar divisions).
+int pmod(int a, int m)
+{
+    int r = a - int(floor(float(a) / float(m))) * m;
+    return r < 0 ? r + m : r >= m ? r - m : r;
+}
 
 int border_at(int i, int n, int mode)
 {
