@@ -339,6 +339,8 @@ static void packed_against_image_paths(void)
         "gaussian:radius=12,border=reflect", "erode:radius=16", /* packed_wide */
         "grayscale", "box:radius=1 grayscale", /* into gray and alpha */
         "median:radius=1", "median:radius=1,border=constant,border_value=1",
+        /* a constant border of no code, and past 1 (the codes' walks clamp and round it) */
+        "median:radius=1,border=constant,border_value=0.3", "dilate:radius=2,border=constant,border_value=1.5",
         /* sobel: sobel.comp, and conv_subgroup_int's walk between textures with uint views */
         "sobel", "sobel:sobel=x,border=reflect", "sobel:sobel=y,border=constant,border_value=0.2",
         /* shapes (FLAG_SHAPE): a step, a truncation, the gray's step, the gray inverted */
@@ -349,7 +351,7 @@ static void packed_against_image_paths(void)
         "brightness_contrast:contrast=1.3,brightness=0.1 srgb_to_linear", "linear_to_srgb",
         "threshold:threshold=0.3,type=trunc", "tonemap:exposure=2,curve=aces", "grayscale gamma:gamma=0.5",
         "threshold:threshold=0.6,type=binary_inv,max_value=0.8 box:radius=1 invert"};
-    const size_t exact_chains = 22; /* the first ones: the same bytes */
+    const size_t exact_chains = 24; /* the first ones: the same bytes */
     for (int comps = 3; comps <= 4; comps++) {
         int w = comps == 4 ? 1030 : 1027, h = 1021;
         /* the same texels, and destinations, in textures with uint views */
@@ -994,8 +996,9 @@ int main(int argc, char **argv)
                                                    "sharpen_a0.5_s2"};
             for (int i = 0; i < 4; i++) opencv_cases(two_pass[i]);
             conv_against_host(AMP_IMAGE_BOX, 70, 0, 9, 7);
-            static const char *const median[] = {"median_r2_rgba8_replicate", "median_r2_rgb16", "median_r2_rgba_f32"};
-            for (int i = 0; i < 3; i++) opencv_cases(median[i]);
+            static const char *const median[] = {"median_r2_rgba8_replicate", "median_r2_rgb16", "median_r2_rgba_f32",
+                                                 "median_r1_rgba8", "median_r1_rgb8", "median_r1_ga8", "median_r1_gray8"};
+            for (int i = 0; i < 7; i++) opencv_cases(median[i]);
             amp__filter_force_gpu_paths(false);
         }
     }

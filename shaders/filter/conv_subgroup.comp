@@ -36,7 +36,9 @@
 // integer_main's: 3 x 3 erode -> 0.037-0.038, 5 x 5 -> 0.045-0.047, 9 x 9 dilate -> 0.066.
 // Built with AMP_CODES as well (the module conv_subgroup_half_codes, where the textures take
 // uint views), it reads the codes themselves and stores words (words.glsl): 3 x 3 erode
-// 0.039 -> 0.036-0.037, 5 x 5 0.047 -> 0.041-0.042 (1.44-1.50x the device copy).
+// 0.039 -> 0.036-0.037, 5 x 5 0.047 -> 0.041-0.042 (1.44-1.50x the device copy). Both
+// modules take the 3 x 3 median of 8 bits too (MODE 3, median_rows): median.comp's walk,
+// a fetch a texel instead of three (4K RGBA8 on an H200: 0.057-0.058 -> 0.046-0.048 ms).
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_vote : require
@@ -185,9 +187,45 @@ f16vec4 half_row(walk w, int y)
 vec4 half_value(f16vec4 v) { return vec4(v) * (1.0 / 255.0); }
 #endif
 
-// AMP_CONV_HALF's walk of erode and dilate: as integer_main's (its strip's rows fetched at
-// once, the codes read and stored as words with FLAG_WORDS), on the codes in 16-bit floats
-// (half_row's), shuffled as two words of their bits.
+// The lane k columns away's v (16-bit floats, shuffled as two words of their bits).
+f16vec4 half_shuffled(walk w, f16vec4 v, int k)
+{
+    uvec2 b = subgroupShuffle(uvec2(packFloat2x16(v.xy), packFloat2x16(v.zw)), lane_at(w, k));
+    return f16vec4(unpackFloat2x16(b.x), unpackFloat2x16(b.y));
+}
+
+f16vec4 median3(f16vec4 a, f16vec4 b, f16vec4 c) { return max(min(a, b), min(max(a, b), c)); }
+
+// MODE 3's outputs (the 3 x 3 median; chain.c sends it here from 8 bits into 8 bits on GPUs):
+// median.comp's 3 x 3 walk across the subgroup. Each input row's three texels (the lane's
+// and its neighbours', shuffled) sorted once, lo, mid and hi, for the three windows they
+// are in; the median of three sorted rows is the median of their largest low, middle
+// middle and smallest high, and two outputs a step share their two middle rows' (16 min
+// or max an output, each on two codes at once). One fetch a texel where median.comp takes
+// three.
+void median_rows(walk w, f16vec4 h[PRE_STRIP + 2 * SUB_R], out f16vec4 res[PRE_STRIP])
+{
+    f16vec4 lo[PRE_STRIP + 2], mid[PRE_STRIP + 2], hi[PRE_STRIP + 2];
+    [[unroll]] for (int j = 0; j < PRE_STRIP + 2; j++) {
+        f16vec4 a = half_shuffled(w, h[j], -1), b = h[j], d = half_shuffled(w, h[j], 1);
+        f16vec4 t = min(a, b);
+        b = max(a, b);
+        hi[j] = max(b, d);
+        b = min(b, d);
+        lo[j] = min(t, b);
+        mid[j] = max(t, b);
+    }
+    [[unroll]] for (int i = 0; i < PRE_STRIP; i += 2) { // outputs i and i + 1: input rows i .. i + 3
+        f16vec4 l = max(lo[i + 1], lo[i + 2]), g = min(hi[i + 1], hi[i + 2]);
+        f16vec4 mlo = min(mid[i + 1], mid[i + 2]), mhi = max(mid[i + 1], mid[i + 2]);
+        res[i] = median3(max(lo[i], l), max(mlo, min(mhi, mid[i])), min(hi[i], g));
+        res[i + 1] = median3(max(l, lo[i + 3]), max(mlo, min(mhi, mid[i + 3])), min(g, hi[i + 3]));
+    }
+}
+
+// AMP_CONV_HALF's walk of erode, dilate and the 3 x 3 median: as integer_main's (its strip's
+// rows fetched at once, the codes read and stored as words with FLAG_WORDS), on the codes in
+// 16-bit floats (half_row's).
 void half_main(walk w)
 {
     int r = w.r;
@@ -195,19 +233,18 @@ void half_main(walk w)
     [[unroll]] for (int j = 0; j < PRE_STRIP + 2 * SUB_R; j++)
         if (j < PRE_STRIP + 2 * r) h[j] = half_row(w, w.y0 - r + j);
     f16vec4 res[PRE_STRIP];
+    if (MODE == 3) median_rows(w, h, res);
     [[unroll]] for (int i = 0; i < PRE_STRIP; i++) { // output row y0 + i: input rows i .. i + 2r
-        f16vec4 v = h[i];
-        [[unroll]] for (int k = 1; k <= 2 * SUB_R; k++)
-            if (k <= 2 * r) v = half_take(v, h[i + k]);
-        uvec2 bits = uvec2(packFloat2x16(v.xy), packFloat2x16(v.zw));
-        f16vec4 acc = v;
-        [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++)
-            if (abs(k) <= r && k != 0) {
-                uvec2 b = subgroupShuffle(bits, lane_at(w, k));
-                acc = half_take(acc, f16vec4(unpackFloat2x16(b.x), unpackFloat2x16(b.y)));
-            }
-        res[i] = acc;
-        if (stores_words() && w.writes && i < w.rows) store_word(ivec2(w.x, w.y0 + i), lanes_word(acc));
+        if (MODE != 3) {
+            f16vec4 v = h[i];
+            [[unroll]] for (int k = 1; k <= 2 * SUB_R; k++)
+                if (k <= 2 * r) v = half_take(v, h[i + k]);
+            f16vec4 acc = v;
+            [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++)
+                if (abs(k) <= r && k != 0) acc = half_take(acc, half_shuffled(w, v, k));
+            res[i] = acc;
+        }
+        if (stores_words() && w.writes && i < w.rows) store_word(ivec2(w.x, w.y0 + i), lanes_word(res[i]));
     }
     if (stores_words()) return;
     // one store site, as integer_main's
@@ -237,7 +274,7 @@ void main()
     return;
 #endif
 #ifdef AMP_CONV_HALF
-    half_main(w); // (chain.c takes this module for erode and dilate only)
+    half_main(w); // (chain.c takes this module for erode, dilate and the 3 x 3 median only)
     return;
 #endif
     if (integer_sums()) {

@@ -10,7 +10,10 @@
 //   (18 min/max operations an output, against 40 for a network on 9 values; 3 texel
 //   fetches, not 9). Two outputs a step share their two middle rows' larger low, smaller
 //   high and sorted middles (16 operations an output; 4K RGBA8 on an H200 0.070-0.071 ->
-//   0.056-0.058 ms).
+//   0.056-0.058 ms). From 8 bits into 8 bits on GPUs whose subgroups shuffle and that have
+//   16-bit floats, the same walk runs across a subgroup instead (conv_subgroup.comp's
+//   median_rows: a fetch a texel, not three, and two codes a min or max): 0.057-0.058 ->
+//   0.046-0.048 ms.
 // - 5 x 5: an invocation takes a tile of windows (median_net.glsl), on GPUs 2 x 4 (wide): 72
 //   operations an output against about 200 for a window alone, 6 fetches instead of 25;
 //   on CPU devices (FLAG_WIDE off) 1 x 2 (narrow), whose values fit lavapipe's registers: 114.

@@ -55,7 +55,14 @@ void store_word(ivec2 p, uint word)
 #endif
 }
 // The source at column x and row y as border_at gives them (-1: the constant border), as halves.
-uvec2 codes_at(int x, int y) { return x < 0 || y < 0 ? split_codes(P.border_value) : codes_at(ivec2(x, y)); }
+// The border as codes in [0, 255]: whole codes for the sums and sobel (chain.c's
+// border_codes); for erode, dilate and the median any value, whose order against the codes
+// clamping and rounding keep, rounded as the result's store rounds it (halves up: 0.3 is
+// 76.5 codes, which split_codes's mantissa rounds to 76, the store to 77).
+uvec2 codes_at(int x, int y)
+{
+    return x < 0 || y < 0 ? halves(uvec4(floor(clamp(P.border_value, 0.0, 1.0) * 255.0 + 0.5))) : codes_at(ivec2(x, y));
+}
 
 #ifdef AMP_HALF_LANES
 // Halves as 16-bit floats (1024 + code each, in the halves' order r b g a).

@@ -226,7 +226,7 @@ static int subgroup_pass(const amp_accelerator_view *v, const amp_image_filter *
     int size = (int)v->dev->subgroup_shuffle_size; /* 0: no shuffles */
     bool forced = atomic_load(&force_gpu);
     bool fits = forced ? size > 2 * r : amp__device_is_nvidia(v->dev) && size >= 2 * r + 8;
-    bool walks = separable(f) || f->op == AMP_IMAGE_SOBEL;
+    bool walks = separable(f) || f->op == AMP_IMAGE_SOBEL || (f->op == AMP_IMAGE_MEDIAN && r == 1);
     return walks && r <= SUBGROUP_RADIUS && size > 0 && fits && SUBGROUP_GROUP % size == 0 ? size : 0;
 }
 
@@ -589,7 +589,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         if (f->signed_output) d[0].spec.flags |= AMP__FLAG_SIGNED;
         /* 8 bits into 8 bits between textures with uint views: conv_subgroup_int's walk */
         int sub = subgroup_pass(v, f, 1);
-        if (sub && eight_bits(&d[0].spec) && codes_between(&d[0])) {
+        if (sub && eight_bits(&d[0].spec) && border_codes(&d[0]) && codes_between(&d[0])) {
             d[0].shader = AMP__SHADER_CONV_SUBGROUP_INT;
             d[0].spec.flags |= AMP__FLAG_SOBEL;
             subgroup_cover(&d[0], sub, SUBGROUP_PRE_STRIP);
@@ -612,6 +612,17 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         d[0].groups[1] = (uint32_t)((h + 16 * outputs - 1) / (16 * outputs));
         int packed = r == 1 && border_codes(&d[0]) ? packed_pass(v, &d[0], PACKED_MEDIAN) : 0;
         if (packed) return amp__filter_record(v, d, packed, NULL, 0);
+        /* 3 x 3 from 8 bits into 8 bits on GPUs whose subgroups shuffle and that have 16-bit
+           floats: conv_subgroup's walk across the subgroup (MODE 3), the codes themselves
+           where the textures take uint views. (A constant border of no whole code gives
+           the same bytes: rounding to codes keeps the order, so the median of the codes is
+           the median's code.) */
+        int sub = r == 1 && eight_bits(&d[0].spec) && v->dev->float16 ? subgroup_pass(v, f, 1) : 0;
+        if (sub) {
+            d[0].spec.mode = 3;
+            d[0].shader = codes_between(&d[0]) ? AMP__SHADER_CONV_SUBGROUP_HALF_CODES : AMP__SHADER_CONV_SUBGROUP_HALF;
+            subgroup_cover(&d[0], sub, SUBGROUP_PRE_STRIP);
+        }
         break;
     }
     case AMP_IMAGE_BILATERAL: {
