@@ -39,6 +39,10 @@
 // 0.039 -> 0.036-0.037, 5 x 5 0.047 -> 0.041-0.042 (1.44-1.50x the device copy). Both
 // modules take the 3 x 3 median of 8 bits too (MODE 3, median_rows): median.comp's walk,
 // a fetch a texel instead of three (4K RGBA8 on an H200: 0.057-0.058 -> 0.046-0.048 ms).
+// The other sums of 8 bits between textures with uint views (OpenCV's fixed-point gaussians,
+// sharpen) walk as integer_main does in floats (float_main): columns first, only output rows
+// shuffled, a strip of PRE_STRIP rows: 4K RGBA8 on an H200, sharpen (radius 3) 0.100-0.101 ->
+// 0.076-0.078 ms, gaussian sigma 1 0.095-0.096 -> 0.076-0.078.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_vote : require
@@ -134,6 +138,38 @@ void integer_main(walk w)
 }
 
 #ifdef AMP_CONV_INT
+// The other sums of 8-bit codes in the module conv_subgroup_int (OpenCV's fixed-point
+// gaussians, FLAG_FIXED; sharpen; gaussians of float weights): integer_main's walk in
+// floats, the codes exact (lanes_float), the column's sums first and only output rows
+// shuffled, sharpen's texel from the strip.
+void float_main(walk w)
+{
+    int r = w.r;
+    vec4 h[PRE_STRIP + 2 * SUB_R]; // the input rows' codes, y0 - r and down
+    [[unroll]] for (int j = 0; j < PRE_STRIP + 2 * SUB_R; j++)
+        if (j < PRE_STRIP + 2 * r) h[j] = lanes_float(strip_codes(w, w.y0 - r + j));
+    vec4 res[PRE_STRIP]; // the results in codes, for store's one site
+    [[unroll]] for (int i = 0; i < PRE_STRIP; i++) { // output row y0 + i: input rows i .. i + 2r
+        vec4 v = vec4(0.0);
+        [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++)
+            if (abs(k) <= r) v += weight(k) * h[i + r + k];
+        vec4 acc = vec4(0.0);
+        [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++)
+            if (abs(k) <= r) acc += weight(k) * (k == 0 ? v : subgroupShuffle(v, lane_at(w, k)));
+        // (finish's: the fixed sums' codes, floor(sum + 1/2), or sharpen's mix with the texel)
+        vec4 c = fixed_sums() ? floor(acc + 0.5) : P.f.x != 0.0 ? P.f.x * h[i + r] + P.f.y * acc : acc;
+        res[i] = c;
+        if (stores_words() && w.writes && i < w.rows)
+            store_word(ivec2(w.x, w.y0 + i), codes_word(nearest_codes(floor(clamp(c, 0.0, 255.0) + 0.5))));
+    }
+    if (stores_words()) return;
+    // one store site, as integer_main's
+    [[dont_unroll]] for (int i = 0; i < PRE_STRIP; i++) {
+        if (w.writes && i < w.rows) store(ivec2(w.x, w.y0 + i), res[0] * (1.0 / 255.0), fixed_sums());
+        [[unroll]] for (int m = 0; m < PRE_STRIP - 1; m++) res[m] = res[m + 1];
+    }
+}
+
 // FLAG_SOBEL's walk (sobel.comp's filter, MODE its mode, on 8-bit codes; chain.c sends it to
 // conv_subgroup_int, radius 1): Sobel's kernels are separable, d/dx the column's [1 2 1]
 // then the row's [-1 0 1], d/dy the column's [-1 0 1] then the row's [1 2 1]. Each
@@ -270,7 +306,8 @@ void main()
     w.strip_inside = subgroupAll(w.x_inside) && w.y0 >= w.r && w.y0 + PRE_STRIP + w.r <= P.size.y;
 #ifdef AMP_CONV_INT
     if ((FLAGS & FLAG_SOBEL) != 0) sobel_main(w);
-    else integer_main(w); // (chain.c takes this module for integer sums and sobel only)
+    else if (integer_sums()) integer_main(w);
+    else float_main(w); // (chain.c takes this module for sums and sobel only)
     return;
 #endif
 #ifdef AMP_CONV_HALF

@@ -537,10 +537,12 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
             if (sub) {
                 /* erode and dilate of 8 bits into 8 bits in 16-bit floats, on devices with them */
                 bool half = !sum && eight_bits(&d[0].spec) && v->dev->float16;
-                int strip = integer || half ? SUBGROUP_PRE_STRIP : SUBGROUP_STRIP;
-                /* integer sums, erode and dilate read (and write) the codes themselves where
-                   the source and the destination take uint views */
-                bool codes = (integer || half) && codes_between(&d[0]);
+                /* sums of 8 bits into 8 bits read (and write) the codes themselves where the
+                   source and the destination take uint views (the float sums' walk there
+                   columns first: float_main), as erode and dilate do */
+                bool float_codes = sum && !integer && eight_bits(&d[0].spec) && border_codes(&d[0]);
+                bool codes = (integer || half || float_codes) && codes_between(&d[0]);
+                int strip = integer || half || codes ? SUBGROUP_PRE_STRIP : SUBGROUP_STRIP;
                 d[0].shader = half    ? (codes ? AMP__SHADER_CONV_SUBGROUP_HALF_CODES : AMP__SHADER_CONV_SUBGROUP_HALF)
                               : codes ? AMP__SHADER_CONV_SUBGROUP_INT
                                       : AMP__SHADER_CONV_SUBGROUP;
@@ -602,8 +604,13 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         bool wide = r == 2 && gpu_paths(v);
         int across = r != 2 ? 1 : wide ? MEDIAN_WIDE_W : MEDIAN_NARROW_W;
         int outputs = r == 1 ? RUN : r != 2 ? 1 : wide ? MEDIAN_WIDE_H : MEDIAN_NARROW_H;
-        /* a unorm source's codes order themselves (median), a float source's keys (median_keys) */
-        d[0].shader = d[0].spec.src_levels > 0 ? AMP__SHADER_MEDIAN : AMP__SHADER_MEDIAN_KEYS;
+        /* a unorm source's codes order themselves (median), a float source's keys (median_keys);
+           but on CPU devices the networks (3 x 3, 5 x 5) order a unorm source's keys too:
+           lavapipe's float min and max take two more instructions each, for NaNs (4K RGBA8
+           5 x 5: 259-302 -> 205-211 ms), where the search of larger windows would take 32
+           bits of keys instead of 8 of codes */
+        bool keys = d[0].spec.src_levels == 0 || (!gpu_paths(v) && r <= 2);
+        d[0].shader = keys ? AMP__SHADER_MEDIAN_KEYS : AMP__SHADER_MEDIAN;
         if (wide) d[0].spec.flags |= AMP__FLAG_WIDE;
         /* 5 x 5 from 8 bits to 8 bits in 16-bit floats: a GPU's, which has them (lavapipe
            emulates them) */
