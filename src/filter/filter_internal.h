@@ -22,12 +22,12 @@ typedef enum amp__filter_shader {
     AMP__SHADER_CONV_RUN,      /* conv's two-pass filters on GPUs */
     AMP__SHADER_MEDIAN_HALF,   /* median 5x5 of 8 bits in 16-bit floats (GPUs with shaderFloat16) */
     AMP__SHADER_CONV_MMA,      /* conv's sums of 8 bits in one pass on cooperative matrices */
-    AMP__SHADER_CONV_SUBGROUP_HALF, /* conv_subgroup's, erode and dilate of 8 bits in 16-bit floats */
+    AMP__SHADER_CONV_SUBGROUP_HALF, /* conv_subgroup's erode, dilate and 3x3 median of 8 bits in 16-bit floats */
     AMP__SHADER_PACKED,        /* 8-bit RGBA copies, pointwise filters, sums, erode, dilate and the 3x3 median
                                   on CPU devices, on buffers */
     AMP__SHADER_PACKED_WIDE,   /* packed's sums, erode and dilate of radius 9 to 16 */
     AMP__SHADER_MEDIAN_KEYS,   /* median of float sources (their keys' order); MEDIAN: of unorm ones */
-    AMP__SHADER_CONV_SUBGROUP_INT, /* conv_subgroup's integer sums on the codes themselves (the images' uint views) */
+    AMP__SHADER_CONV_SUBGROUP_INT, /* conv_subgroup's sums and sobel on the codes themselves (the images' uint views) */
     AMP__SHADER_CONV_SUBGROUP_HALF_CODES, /* conv_subgroup_half's on the codes themselves (the images' uint views) */
     AMP__SHADER_COUNT
 } amp__filter_shader;
@@ -92,9 +92,9 @@ AMP_HIDDEN void amp__pointwise_add(amp__filter_spec *s, amp__filter_params *p, c
 /* ---- chain.c ---- */
 /* For tests: CPU devices take the GPUs' paths, so that lavapipe checks them:
  * conv_subgroup.comp (separable filters of small radii; conv_subgroup_half, and
- * conv_subgroup_half_codes between textures with uint views, for erode and dilate of 8
- * bits) where their subgroups allow, conv_run.comp (two passes) and median_half (5 x 5 of
- * 8 bits). */
+ * conv_subgroup_half_codes between textures with uint views, for erode, dilate and the
+ * 3 x 3 median of 8 bits; conv_subgroup_int's sums between them) where their subgroups
+ * allow, conv_run.comp (two passes) and median_half (5 x 5 of 8 bits). */
 AMP_HIDDEN void amp__filter_force_gpu_paths(bool on);
 /* For tests: packed.comp computes every pointwise program, none as a table of codes. */
 AMP_HIDDEN void amp__filter_tables_off(bool on);
