@@ -230,33 +230,20 @@ f16vec4 half_shuffled(walk w, f16vec4 v, int k)
     return f16vec4(unpackFloat2x16(b.x), unpackFloat2x16(b.y));
 }
 
-f16vec4 median3(f16vec4 a, f16vec4 b, f16vec4 c) { return max(min(a, b), min(max(a, b), c)); }
+AMP_MEDIAN3_STEPS(f16vec4) // (filter.glsl's)
 
 // MODE 3's outputs (the 3 x 3 median; chain.c sends it here from 8 bits into 8 bits on GPUs):
-// median.comp's 3 x 3 walk across the subgroup. Each input row's three texels (the lane's
-// and its neighbours', shuffled) sorted once, lo, mid and hi, for the three windows they
-// are in; the median of three sorted rows is the median of their largest low, middle
-// middle and smallest high, and two outputs a step share their two middle rows' (16 min
-// or max an output, each on two codes at once). One fetch a texel where median.comp takes
-// three.
+// median.comp's 3 x 3 walk across the subgroup, each input row's three texels the lane's and
+// its neighbours' (shuffled): one fetch a texel where median.comp takes three, and two codes
+// a min or max.
 void median_rows(walk w, f16vec4 h[PRE_STRIP + 2 * SUB_R], out f16vec4 res[PRE_STRIP])
 {
     f16vec4 lo[PRE_STRIP + 2], mid[PRE_STRIP + 2], hi[PRE_STRIP + 2];
-    [[unroll]] for (int j = 0; j < PRE_STRIP + 2; j++) {
-        f16vec4 a = half_shuffled(w, h[j], -1), b = h[j], d = half_shuffled(w, h[j], 1);
-        f16vec4 t = min(a, b);
-        b = max(a, b);
-        hi[j] = max(b, d);
-        b = min(b, d);
-        lo[j] = min(t, b);
-        mid[j] = max(t, b);
-    }
-    [[unroll]] for (int i = 0; i < PRE_STRIP; i += 2) { // outputs i and i + 1: input rows i .. i + 3
-        f16vec4 l = max(lo[i + 1], lo[i + 2]), g = min(hi[i + 1], hi[i + 2]);
-        f16vec4 mlo = min(mid[i + 1], mid[i + 2]), mhi = max(mid[i + 1], mid[i + 2]);
-        res[i] = median3(max(lo[i], l), max(mlo, min(mhi, mid[i])), min(hi[i], g));
-        res[i + 1] = median3(max(l, lo[i + 3]), max(mlo, min(mhi, mid[i + 3])), min(g, hi[i + 3]));
-    }
+    [[unroll]] for (int j = 0; j < PRE_STRIP + 2; j++)
+        sort3(half_shuffled(w, h[j], -1), h[j], half_shuffled(w, h[j], 1), lo[j], mid[j], hi[j]);
+    [[unroll]] for (int i = 0; i < PRE_STRIP; i += 2) // outputs i and i + 1: input rows i .. i + 3
+        median3_pair(lo[i], mid[i], hi[i], lo[i + 1], mid[i + 1], hi[i + 1], lo[i + 2], mid[i + 2], hi[i + 2],
+                     lo[i + 3], mid[i + 3], hi[i + 3], res[i], res[i + 1]);
 }
 
 // AMP_CONV_HALF's walk of erode, dilate and the 3 x 3 median: as integer_main's (its strip's

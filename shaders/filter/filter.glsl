@@ -102,6 +102,30 @@ int pmod(int a, int m)
     return r < 0 ? r + m : r >= m ? r - m : r;
 }
 
+// The 3 x 3 median's walk (median.comp's walk3, conv_subgroup.comp's median_rows) for a type T
+// of what it orders: a row's three values sorted (3 exchanges), once for the three windows
+// it is in; and a step's two outputs from four sorted rows a, b, c, d (the windows a-c and
+// b-d), each the median of its rows' largest low, middle middle and smallest high, sharing
+// b's and c's larger low, smaller high and sorted middles (16 min or max an output).
+#define AMP_MEDIAN3_STEPS(T)                                                                 \
+void sort3(T a, T b, T d, out T lo, out T mid, out T hi)                                     \
+{                                                                                            \
+    T t = min(a, b);                                                                         \
+    b = max(a, b);                                                                           \
+    hi = max(b, d);                                                                          \
+    b = min(b, d);                                                                           \
+    lo = min(t, b);                                                                          \
+    mid = max(t, b);                                                                         \
+}                                                                                            \
+T median3(T a, T b, T c) { return max(min(a, b), min(max(a, b), c)); }                       \
+void median3_pair(T la, T ma, T ha, T lb, T mb, T hb, T lc, T mc, T hc, T ld, T md, T hd,   \
+                  out T first, out T second)                                                 \
+{                                                                                            \
+    T l = max(lb, lc), h = min(hb, hc), mlo = min(mb, mc), mhi = max(mb, mc);                \
+    first = median3(max(la, l), max(mlo, min(mhi, ma)), min(ha, h));                         \
+    second = median3(max(l, ld), max(mlo, min(mhi, md)), min(h, hd));                        \
+}
+
 int border_at(int i, int n, int mode)
 {
     if (uint(i) < uint(n)) return i;

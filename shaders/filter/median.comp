@@ -69,21 +69,16 @@ int row(int y) { return border_at(y, P.size.y, BORDER); }
 // The 3 x 3 walk for the type T of what it orders: the results of the outputs o,
 // o + (0, 1), ... into res.
 #define MEDIAN_WALK(T)                                                                       \
+AMP_MEDIAN3_STEPS(T)                                                                         \
 void sorted_row(ivec3 x, int y, T like, out T lo, out T mid, out T hi)                     \
 {                                                                                            \
     y = row(y);                                                                              \
-    T a = ordered(texel_at(x.x, y), like), b = ordered(texel_at(x.y, y), like), d = ordered(texel_at(x.z, y), like); \
-    T t = min(a, b);                                                                         \
-    b = max(a, b);                                                                           \
-    hi = max(b, d);                                                                          \
-    b = min(b, d);                                                                           \
-    lo = min(t, b);                                                                          \
-    mid = max(t, b);                                                                         \
+    sort3(ordered(texel_at(x.x, y), like), ordered(texel_at(x.y, y), like),                  \
+          ordered(texel_at(x.z, y), like), lo, mid, hi);                                     \
 }                                                                                            \
-T median3(T a, T b, T c) { return max(min(a, b), min(max(a, b), c)); }                       \
 void walk3(ivec2 o, T like, inout vec4 res[RUN])                                             \
 {                                                                                            \
-    T la, ma, ha, lb, mb, hb, lc, mc, hc, ld, md, hd;                                        \
+    T la, ma, ha, lb, mb, hb, lc, mc, hc, ld, md, hd, first, second;                         \
     ivec3 x = ivec3(col(o.x - 1), col(o.x), col(o.x + 1));                                   \
     sorted_row(x, o.y - 1, like, la, ma, ha);                                                \
     sorted_row(x, o.y, like, lb, mb, hb);                                                    \
@@ -91,9 +86,9 @@ void walk3(ivec2 o, T like, inout vec4 res[RUN])                                
         if (o.y + i < P.size.w) {                                                            \
             sorted_row(x, o.y + i + 1, like, lc, mc, hc);                                    \
             sorted_row(x, o.y + i + 2, like, ld, md, hd);                                    \
-            T l = max(lb, lc), h = min(hb, hc), mlo = min(mb, mc), mhi = max(mb, mc);        \
-            res[i] = texel_of(median3(max(la, l), max(mlo, min(mhi, ma)), min(ha, h)));      \
-            res[i + 1] = texel_of(median3(max(l, ld), max(mlo, min(mhi, md)), min(h, hd)));  \
+            median3_pair(la, ma, ha, lb, mb, hb, lc, mc, hc, ld, md, hd, first, second);     \
+            res[i] = texel_of(first);                                                        \
+            res[i + 1] = texel_of(second);                                                   \
             la = lc, ma = mc, ha = hc;                                                       \
             lb = ld, mb = md, hb = hd;                                                       \
         }                                                                                    \
