@@ -159,6 +159,15 @@ AMP_HIDDEN void *amp__device_cache_get(amp__device *d, const amp__device_cache_t
  * of memory. The caller holds the device lock. */
 AMP_HIDDEN amp_status amp__device_cache_add(amp__device *d, const amp__device_cache_type *type, void *state);
 
+/* ---- specialize.c: a module's specialization constants folded before the driver sees it ---- */
+/* The SPIR-V module code (bytes long) with the values spec gives its specialization
+ * constants (their defaults where it gives none) made constants, and the code those make
+ * unreachable or unused removed: a new module in *out (malloc'd, *out_bytes long) that
+ * takes no specialization. AMP_ERROR_UNSUPPORTED where the module has what this does
+ * not handle (the module is then to be used as it is), or AMP_ERROR_OUT_OF_MEMORY. */
+AMP_HIDDEN amp_status amp__spirv_specialize(const uint32_t *code, size_t bytes, const VkSpecializationInfo *spec,
+                                            uint32_t **out, size_t *out_bytes);
+
 /* ---- pipeline_cache.c: the VkPipelineCache, kept on disk per device and driver ---- */
 /* Creates d->pipeline_cache from the file saved for this device, if any and valid. */
 AMP_HIDDEN void amp__pipeline_cache_load(amp__device *d);
@@ -169,7 +178,9 @@ AMP_HIDDEN void amp__pipeline_cache_save(amp__device *d);
 /* A compute pipeline from SPIR-V (entry "main") through the device's pipeline cache. */
 AMP_HIDDEN amp_status amp__compute_pipeline(amp__device *d, const uint32_t *spirv, size_t bytes,
                                             VkPipelineLayout layout, VkPipeline *out);
-/* The same with specialization constants (spec may be NULL). */
+/* The same with specialization constants (spec may be NULL): the module is specialized
+ * here first (amp__spirv_specialize), and given to the driver as it is, with spec, only
+ * where that gives up. */
 AMP_HIDDEN amp_status amp__compute_pipeline_specialized(amp__device *d, const uint32_t *spirv, size_t bytes,
                                                         VkPipelineLayout layout, const VkSpecializationInfo *spec,
                                                         VkPipeline *out);

@@ -79,17 +79,25 @@ amp_status amp__compute_pipeline_specialized(amp__device *d, const uint32_t *spi
                                               VkPipeline *out)
 {
     if (amp__device_check(d) != AMP_OK) return AMP_ERROR_DEVICE_LOST;
-    VkShaderModuleCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = bytes,
-                                    .pCode = spirv};
+    uint64_t span = amp__trace_begin();
+    uint32_t *special = NULL;
+    size_t special_bytes = 0;
+    if (spec) {
+        amp_status st = amp__spirv_specialize(spirv, bytes, spec, &special, &special_bytes);
+        if (st == AMP_ERROR_OUT_OF_MEMORY) return st;
+        if (st != AMP_OK) amp_clear_error(); /* the driver specializes it instead */
+    }
+    VkShaderModuleCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+                                    .codeSize = special ? special_bytes : bytes, .pCode = special ? special : spirv};
     VkShaderModule mod;
     VkResult r = vkCreateShaderModule(d->device, &sci, NULL, &mod);
+    free(special);
     if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateShaderModule");
     VkComputePipelineCreateInfo pci = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
         .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                  .module = mod, .pName = "main", .pSpecializationInfo = spec},
+                  .module = mod, .pName = "main", .pSpecializationInfo = special ? NULL : spec},
         .layout = layout};
-    uint64_t span = amp__trace_begin();
     r = vkCreateComputePipelines(d->device, d->pipeline_cache, 1, &pci, NULL, out);
     amp__trace_end(span, "compile", "pipeline", NULL);
     vkDestroyShaderModule(d->device, mod, NULL);
