@@ -260,7 +260,7 @@ static uint64_t dispatches(void)
     return s.dispatches;
 }
 
-/* packed.comp (CPU devices: 8-bit RGBA images of a megapixel or more; RGB where the
+/* packed.comp (CPU devices: 8-bit RGBA images of half a megapixel or more; RGB where the
  * device keeps it as RGBA, which lavapipe does not)
  * against the paths the other devices take (forced here, each itself held to OpenCV on
  * the small cases): the same bytes for the integer sums (a shift for T a power of two,
@@ -452,7 +452,7 @@ static void host_equalize(const uint8_t *code, size_t n, uint8_t *out)
     for (size_t k = 0; k < n; k++) out[k] = lut[code[k]];
 }
 
-/* packed.comp's equalize (CPU devices: 8-bit gray of a megapixel or more): the same bytes
+/* packed.comp's equalize (CPU devices: 8-bit gray of half a megapixel or more): the same bytes
  * as the host's equalizeHist and as equalize.comp (the GPUs' path, forced), with a fused
  * invert, at a width that ends inside a quad of 16 codes and a multiple of it, on noise
  * over part of the codes, a gradient, and a single code; read and written in place and

@@ -225,7 +225,7 @@ amp_status amp_image_filter_prepare(amp_accelerator_view *view, const amp_image_
                                     amp_type type, int bits);
 /* As amp_image_filter_prepare, for sources of extent src (rows, columns): only the
  * pipelines that the chain uses at that size. A CPU device runs some filters of a
- * large image (a megapixel or more) through another pass than a small one's, and
+ * large image (half a megapixel or more) through another pass than a small one's, and
  * amp_image_filter_prepare, not knowing the size, makes the large image's (on lavapipe
  * a 512 x 512 image's gaussian then compiled its own pipeline on its first run, after
  * 0.17 s spent on the other). An extent that is not 2-D and at least 1 x 1 is an

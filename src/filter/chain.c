@@ -36,9 +36,11 @@
 #define PACKED_RESIZE_STRIP 4 /* and its RESIZE_STRIP: of a resize's */
 #define PACKED_RADIUS 8   /* and its largest radius (its R_MAX) */
 #define PACKED_WIDE_RADIUS 16 /* packed_wide's (the same shader's R_MAX there) */
-#define PACKED_MIN_PIXELS (1 << 20) /* and the smallest image it is for (its pipelines take lavapipe
-                                       about 0.1 s more to make than the image paths': a 512 x 512
-                                       gaussian 5 x 5 saves 8 ms a call, a 4K one 120) */
+#define PACKED_MIN_PIXELS (1 << 19) /* and the smallest image it is for: its two pipelines take
+                                       lavapipe 35-40 ms more to make than the image path's one
+                                       (specialized); a 1000 x 1000 gaussian 5 x 5 takes 59 ms
+                                       first and 4.4 a call after on it, 68 and 55 on the image
+                                       path; 724 x 724 45 and 35-48 there) */
 #define PACKED_GROUP_X 64 /* and its work group */
 #define PACKED_GROUP_Y 1
 
@@ -100,7 +102,7 @@ static int packed_edge(int w, int r)
 #define PACKED_COUNTS 256 /* and the invocations that count its codes, each into its own 256 words */
 
 /* Whether packed.comp takes a w x h source of `per` texels a quad (16 bytes) on v's device:
- * a CPU device, a megapixel or more, and the view's buffer's two halves (the source and
+ * a CPU device, half a megapixel or more, and the view's buffer's two halves (the source and
  * the result, where they are copied) within a storage buffer binding. */
 static bool packed_takes(const amp_accelerator_view *v, int w, int h, int per)
 {
@@ -140,7 +142,7 @@ static bool shape_program(const amp__filter_spec *s)
 
 /* Makes d a pass of packed.comp on v's device where it can be one: a CPU device (lavapipe,
  * 4K RGBA8 on 2 cores: copy filter 53 -> 18 ms, gaussian 5 x 5 169 -> 51 ms), from an
- * 8-bit RGBA image of a megapixel or more into one of the same format and size, or into an
+ * 8-bit RGBA image of half a megapixel or more into one of the same format and size, or into an
  * 8-bit gray (and alpha) one where the pass ends in grayscale (RGB too
  * where the device keeps it as RGBA), the two copies of the image in one storage buffer.
  * mode: the copy and pointwise filters, an integer sum (rounded by a shift where T is a
@@ -182,7 +184,7 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
 }
 
 /* Makes d[0..2] packed.comp's equalize (PACKED_EQUALIZE: count, table, map) where it can
- * take the pass, an 8-bit gray image of a megapixel or more into one on a CPU device: the
+ * take the pass, an 8-bit gray image of half a megapixel or more into one on a CPU device: the
  * bytes of memory its passes need (their table, and counts of each code by each of
  * PACKED_COUNTS invocations), else 0. */
 static size_t packed_equalize(const amp_accelerator_view *v, amp__filter_dispatch *d)
