@@ -214,9 +214,9 @@ amp_status amp_image_filter_chain(const amp_image_filter *filters, int count, am
 /* Makes the device pipelines that the chain will use on sources of `type` and
  * `bits` (into destinations of the same scalar type and bits) on view's device
  * (NULL: the default view), so that its first run compiles nothing. Worth it on CPU
- * devices, where lavapipe compiles each pipeline to machine code on creation (0.1 to
- * 0.5 s), while the program does something else (the ampvk tool decodes the image
- * meanwhile), and before timing a chain. It runs the chain on a 16 x 16 texture
+ * devices, where lavapipe compiles each pipeline to machine code (0.1 to 0.5 s with an
+ * empty shader cache, tens of ms with a warm one), while the program does something
+ * else (the ampvk tool decodes the image meanwhile), and before timing a chain. It runs the chain on a 16 x 16 texture
  * (resizes to 8 x 8; a megapixel one where a CPU device would run a filter of the chain
  * through its large-image pass) and submits it (drivers such as lavapipe compile a
  * pipeline when it first runs), then waits for that run to free its textures. Errors as

@@ -31,6 +31,15 @@ AMP_HIDDEN const char *amp__vk_result_name(VkResult r);
 AMP_HIDDEN char *amp__strdup(const char *s);
 /* A 64-bit hash of n bytes (cache keys and checksums). */
 AMP_HIDDEN uint64_t amp__hash64(const void *data, size_t n, uint64_t seed);
+/* A growing buffer of bytes (zero-initialized: empty); once an append fails for memory,
+ * `failed` stays set and later appends do nothing. The owner frees `data`. */
+typedef struct amp__bytes {
+    char *data;
+    size_t n, cap;
+    bool failed;
+} amp__bytes;
+/* Appends n bytes from p to b. */
+AMP_HIDDEN void amp__bytes_put(amp__bytes *b, const void *p, size_t n);
 
 /* A list of values by key (an address), newest first. The owner does the locking. */
 typedef struct amp__keyed {

@@ -2,11 +2,30 @@
  * cache keys, small lists of values by key, and work split over the cores. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "core/core.h"
+
+void amp__bytes_put(amp__bytes *b, const void *p, size_t n)
+{
+    if (b->failed || n == 0) return;
+    if (n > b->cap - b->n) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap - b->n < n && cap <= SIZE_MAX / 2) cap *= 2;
+        char *d = cap - b->n < n ? NULL : realloc(b->data, cap);
+        if (!d) {
+            b->failed = true;
+            return;
+        }
+        b->data = d;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->n, p, n);
+    b->n += n;
+}
 
 char *amp__strdup(const char *s)
 {

@@ -202,57 +202,34 @@ static void release(void *user, shaderc_include_result *r)
 /* Entry layout: magic[8] version u32 pad u32 checksum u64 (of what follows)
  * source_len u64, source, dep_count u32, {path_len u32, path, hash u64}*,
  * spirv_bytes u64, spirv. */
-typedef struct writer {
-    char *buf;
-    size_t n, cap;
-    bool failed;
-} writer;
-
-static void put(writer *w, const void *p, size_t n)
-{
-    if (w->failed) return;
-    if (w->n + n > w->cap) {
-        size_t cap = (w->n + n) * 2;
-        char *nb = realloc(w->buf, cap);
-        if (!nb) {
-            w->failed = true;
-            return;
-        }
-        w->buf = nb;
-        w->cap = cap;
-    }
-    memcpy(w->buf + w->n, p, n);
-    w->n += n;
-}
-
 static void cache_store(const char *path, const char *source, const dep *deps, int dep_count, const uint32_t *words,
                         size_t count)
 {
-    writer w = {0};
+    amp__bytes w = {0};
     uint32_t version = CACHE_VERSION, pad = 0;
     uint64_t checksum = 0, slen = strlen(source), sbytes = count * 4;
-    put(&w, CACHE_MAGIC, 8);
-    put(&w, &version, 4);
-    put(&w, &pad, 4);
-    put(&w, &checksum, 8);
-    put(&w, &slen, 8);
-    put(&w, source, slen);
+    amp__bytes_put(&w, CACHE_MAGIC, 8);
+    amp__bytes_put(&w, &version, 4);
+    amp__bytes_put(&w, &pad, 4);
+    amp__bytes_put(&w, &checksum, 8);
+    amp__bytes_put(&w, &slen, 8);
+    amp__bytes_put(&w, source, slen);
     uint32_t nd = (uint32_t)dep_count;
-    put(&w, &nd, 4);
+    amp__bytes_put(&w, &nd, 4);
     for (int i = 0; i < dep_count; i++) {
         uint32_t pl = (uint32_t)strlen(deps[i].path);
-        put(&w, &pl, 4);
-        put(&w, deps[i].path, pl);
-        put(&w, &deps[i].hash, 8);
+        amp__bytes_put(&w, &pl, 4);
+        amp__bytes_put(&w, deps[i].path, pl);
+        amp__bytes_put(&w, &deps[i].hash, 8);
     }
-    put(&w, &sbytes, 8);
-    put(&w, words, sbytes);
+    amp__bytes_put(&w, &sbytes, 8);
+    amp__bytes_put(&w, words, sbytes);
     if (!w.failed) {
-        checksum = amp__hash64(w.buf + 24, w.n - 24, 0);
-        memcpy(w.buf + 16, &checksum, 8);
-        amp__file_write(path, w.buf, w.n, false, NULL);
+        checksum = amp__hash64(w.data + 24, w.n - 24, 0);
+        memcpy(w.data + 16, &checksum, 8);
+        amp__file_write(path, w.data, w.n, false, NULL);
     }
-    free(w.buf);
+    free(w.data);
 }
 
 typedef struct reader {

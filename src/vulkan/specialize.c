@@ -2,26 +2,28 @@
  *
  * The built-in filters are a few large modules whose specialization constants pick the
  * mode, the pass, the radius, the border and the pointwise program; the code of every
- * other choice is there too (packed.comp: 225 KB of SPIR-V, of which a copy runs 2.5).
+ * other choice is there too (packed.comp: 225 KB of SPIR-V, of which a copy keeps 11).
  * A driver removes it only after it has translated and lowered all of it: lavapipe took
  * 57-110 ms to make each of packed.comp's pipelines, almost all of it in NIR's passes
  * over code its first folding would have removed. This file does that folding first:
  * the constants' values set (OpSpecConstant* become OpConstant*), then sparse
  * conditional constant propagation over each function (a value is unknown, a constant or
- * varying; a block is reached or not; OpPhi meets over the edges reached), then every
- * branch on a constant taken as an OpBranch, the blocks no reached edge leads to dropped,
- * OpPhi's entries from dropped edges dropped, and the instructions without side effects
- * whose results no one reads removed. The live code is the module's own, instruction for
+ * varying; a block is reached or not; OpPhi meets over the edges reached), then the
+ * blocks no reached edge leads to dropped, OpPhi's entries from them dropped, a branch on
+ * a constant condition given the constant, and the instructions without side effects
+ * whose results nothing reads removed. The live code is the module's own, instruction for
  * instruction; what the driver sees is only smaller.
  *
- * Structure stays valid: a selection whose branch became one drops its OpSelectionMerge
- * (its merge block is then an ordinary block of the construct around it); a loop keeps
- * its OpLoopMerge, with an OpBranch where its condition was a constant, and a merge or
- * continue block no edge reaches is kept as OpUnreachable, or as an OpBranch back to the
- * header. Anything this file does not know (64-bit or 16-bit constants, a constant
- * operation it cannot evaluate, an extended instruction set other than GLSL.std.450)
- * makes it give up: the caller passes the module and its constants as they are.
- * Only 32-bit integers and floats and booleans are evaluated; floats only compared. */
+ * Branches and merge instructions stay as they are, so the structure stays valid: a block
+ * no reached edge leads to, where a reached block's branch or merge instruction names it,
+ * stays as a stub, OpUnreachable, or for a loop's continue target an OpBranch back to
+ * the header (whose OpPhi get an entry for it). (Dropping a selection's merge where its
+ * branch had become one broke the early returns that spirv-opt wraps in a one-case
+ * OpSwitch: their branches to its merge were breaks.) What this file does not know (a
+ * specialization constant of other than 32 bits, one given in other than 4 bytes, an
+ * extended instruction set other than GLSL.std.450, a function it cannot read) makes it
+ * give up: the caller passes the module and its constants as they are. Only 32-bit
+ * integers and floats and booleans are evaluated; floats only compared. */
 #include <spirv/unified1/GLSL.std.450.h>
 #include <stdbool.h>
 /* spirv.h's table of which instructions have results (SpvHasResultAndType) is a C99
@@ -232,15 +234,17 @@ static bool takes(const spec_state *s, const block *b, uint32_t t)
     return false;
 }
 
-/* The labels a terminator names, into t (at most max); how many. */
-static uint32_t successors(const uint32_t *w, size_t at, uint32_t *t, uint32_t max)
+/* How many labels the terminator at `at` names, and its j-th (OpSwitch: the default,
+ * then each case's). */
+static uint32_t targets(const uint32_t *w, size_t at)
 {
-    uint32_t op = op_of(w, at), n = len_of(w, at), k = 0;
-    if (op == SpvOpBranch) t[k++] = w[at + 1];
-    if (op == SpvOpBranchConditional) t[k++] = w[at + 2], t[k++] = w[at + 3];
-    if (op == SpvOpSwitch)
-        for (uint32_t i = 2; i < n && k < max; i += i == 2 ? 2 : 2) t[k++] = w[at + i];
-    return k;
+    uint32_t op = op_of(w, at);
+    return op == SpvOpBranch ? 1 : op == SpvOpBranchConditional ? 2 : op == SpvOpSwitch ? (len_of(w, at) - 1) / 2 : 0;
+}
+static uint32_t target(const uint32_t *w, size_t at, uint32_t j)
+{
+    uint32_t op = op_of(w, at);
+    return op == SpvOpBranch ? w[at + 1] : op == SpvOpBranchConditional ? w[at + 2 + j] : w[at + 2 + 2 * j];
 }
 
 /* The state of the result of the instruction at `at` in block b, as its operands stand. */
@@ -295,9 +299,10 @@ static void propagate(spec_state *s)
                     int st = evaluate_at(s, b, at, kind, &v);
                     lower(s, w[at + 2], st, v);
                 }
-                uint32_t t[64], k = successors(w, b->term, t, 64);
-                for (uint32_t j = 0; j < k; j++)
-                    if (t[j] < s->bound && !s->reached[t[j]] && takes(s, b, t[j])) s->reached[t[j]] = 1, s->changed = true;
+                for (uint32_t j = 0, k = targets(w, b->term); j < k; j++) {
+                    uint32_t t = target(w, b->term, j);
+                    if (t < s->bound && !s->reached[t] && takes(s, b, t)) s->reached[t] = 1, s->changed = true;
+                }
             }
         } while (s->changed);
         /* a condition still unknown (only from values never defined) is varying */
@@ -392,10 +397,11 @@ static void find_stubs(spec_state *s)
     for (size_t i = 0; i < s->nblocks; i++) {
         const block *b = &s->blocks[i];
         if (!s->reached[b->label]) continue;
-        uint32_t t[64], k = successors(w, b->term, t, 64);
-        if (b->merge) t[k++] = w[b->merge + 1];
-        for (uint32_t j = 0; j < k; j++)
-            if (!s->reached[t[j]] && !s->stub[t[j]]) s->stub[t[j]] = 1;
+        uint32_t k = targets(w, b->term);
+        for (uint32_t j = 0; j <= k; j++) { /* the targets, then the merge block */
+            uint32_t t = j < k ? target(w, b->term, j) : b->merge ? w[b->merge + 1] : b->label;
+            if (t < s->bound && !s->reached[t] && !s->stub[t]) s->stub[t] = 1;
+        }
         if (b->merge && op_of(w, b->merge) == SpvOpLoopMerge && !s->reached[w[b->merge + 2]])
             s->stub[w[b->merge + 2]] = 2, s->header[w[b->merge + 2]] = b->label;
     }
@@ -441,32 +447,14 @@ static void mark_kept(spec_state *s)
     }
 }
 
-/* An output buffer of words. */
-typedef struct words {
-    uint32_t *w;
-    size_t n, cap;
-    bool failed;
-} words;
-
-static void put(words *o, const uint32_t *src, size_t n)
-{
-    if (o->failed) return;
-    if (o->n + n > o->cap) {
-        size_t cap = o->cap ? o->cap : 4096;
-        while (cap < o->n + n) cap *= 2;
-        uint32_t *w = realloc(o->w, cap * 4);
-        if (!w) {
-            o->failed = true;
-            return;
-        }
-        o->w = w, o->cap = cap;
-    }
-    memcpy(o->w + o->n, src, n * 4);
-    o->n += n;
-}
+/* Appends n words to the module being written (core's byte buffer: amp__bytes). */
+static void put(amp__bytes *o, const uint32_t *src, size_t n) { amp__bytes_put(o, src, n * 4); }
+/* The words written so far, and word i of them (a realloc'd buffer: aligned for words). */
+static size_t written(const amp__bytes *o) { return o->n / 4; }
+static uint32_t *word(amp__bytes *o, size_t i) { return (uint32_t *)(void *)o->data + i; }
 
 /* Puts an instruction of n words (1 to 4): op and up to three operands. */
-static void put_op(words *o, uint32_t op, uint32_t n, uint32_t a, uint32_t b, uint32_t c)
+static void put_op(amp__bytes *o, uint32_t op, uint32_t n, uint32_t a, uint32_t b, uint32_t c)
 {
     uint32_t i[4] = {n << 16 | op, a, b, c};
     put(o, i, n);
@@ -476,7 +464,7 @@ static void put_op(words *o, uint32_t op, uint32_t n, uint32_t a, uint32_t b, ui
  * OpPhi without the entries of blocks not reached (and with one for its continue
  * block's stub), a branch on a constant condition on the constant; a block not reached
  * as its stub, or not at all. */
-static void write_block(const spec_state *s, words *o, size_t i)
+static void write_block(const spec_state *s, amp__bytes *o, size_t i)
 {
     const uint32_t *w = s->w;
     const block *b = &s->blocks[i];
@@ -491,22 +479,22 @@ static void write_block(const spec_state *s, words *o, size_t i)
     for (size_t at = b->at; at < b->end; at += len_of(w, at)) {
         uint32_t op = op_of(w, at), n = len_of(w, at), v;
         if (!s->keep[at]) continue;
-        size_t start = o->n;
+        size_t start = written(o);
         if (op == SpvOpPhi) {
             put(o, &w[at], 3);
             for (uint32_t k = 3; k + 1 < n; k += 2)
                 if (w[at + k + 1] < s->bound && s->reached[w[at + k + 1]]) put(o, &w[at + k], 2);
-            if (stub && !o->failed && o->n > start + 3) { /* the stub's entry: the first kept one's value */
-                uint32_t entry[2] = {o->w[start + 3], stub};
+            if (stub && !o->failed && written(o) > start + 3) { /* the stub's entry: the first kept one's value */
+                uint32_t entry[2] = {*word(o, start + 3), stub};
                 put(o, entry, 2);
             }
-            if (!o->failed) o->w[start] = (uint32_t)(o->n - start) << 16 | SpvOpPhi;
+            if (!o->failed) *word(o, start) = (uint32_t)(written(o) - start) << 16 | SpvOpPhi;
             continue;
         }
         put(o, &w[at], n);
         if (at == b->term && op == SpvOpBranchConditional && get(s, w[at + 1], &v) == CONST &&
             s->bool_constant[v != 0] && !o->failed)
-            o->w[start + 1] = s->bool_constant[v != 0];
+            *word(o, start + 1) = s->bool_constant[v != 0];
     }
 }
 
@@ -574,7 +562,7 @@ static bool read_constant(spec_state *s, size_t at, const uint32_t *spec_id, con
 /* Writes the instruction at `at` before the functions: SpecId decorations dropped, and
  * names and decorations of ids no longer defined; specialization constants as constants
  * of their values. */
-static void write_header(const spec_state *s, words *o, size_t at, const uint8_t *alive)
+static void write_header(const spec_state *s, amp__bytes *o, size_t at, const uint8_t *alive)
 {
     const uint32_t *w = s->w;
     uint32_t op = op_of(w, at), len = len_of(w, at), id = len > 2 ? w[at + 2] : 0;
@@ -596,13 +584,13 @@ static void write_header(const spec_state *s, words *o, size_t at, const uint8_t
         else put_op(o, SpvOpConstant, 4, w[at + 1], id, s->value[id]);
         return;
     case SpvOpSpecConstantComposite: {
-        size_t start = o->n;
+        size_t start = written(o);
         bool fixed = true; /* no member is an operation left as it is */
         for (uint32_t k = 3; k < len; k++)
             fixed = fixed && !(w[at + k] < s->bound && s->def[w[at + k]] &&
                                op_of(w, s->def[w[at + k]]) == SpvOpSpecConstantOp && s->state[w[at + k]] != CONST);
         put(o, &w[at], len);
-        if (!o->failed && fixed) o->w[start] = len << 16 | SpvOpConstantComposite;
+        if (!o->failed && fixed) *word(o, start) = len << 16 | SpvOpConstantComposite;
         return;
     }
     default: break;
@@ -632,7 +620,7 @@ amp_status amp__spirv_specialize(const uint32_t *code, size_t bytes, const VkSpe
     s.keep = calloc(n, 1);
     uint32_t *spec_id = calloc(bound, 4); /* id -> its SpecId + 1 */
     uint8_t *alive = calloc(bound, 1);    /* id -> defined by an instruction that is written */
-    words o = {0};
+    amp__bytes o = {0};
     amp_status st = AMP_OK;
     if (!s.def || !s.state || !s.value || !s.kind || !s.reached || !s.stub || !s.header || !s.block_of || !s.uses || !s.keep || !spec_id ||
         !alive) {
@@ -713,14 +701,14 @@ amp_status amp__spirv_specialize(const uint32_t *code, size_t bytes, const VkSpe
         st = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
         goto done;
     }
-    *out = o.w;
-    *out_bytes = o.n * 4;
-    o.w = NULL;
+    *out = (uint32_t *)(void *)o.data;
+    *out_bytes = o.n;
+    o.data = NULL;
     goto done;
 malformed:
     st = amp__fail(AMP_ERROR_UNSUPPORTED, "malformed SPIR-V");
 done:
-    free(o.w);
+    free(o.data);
     free(s.def);
     free(s.state);
     free(s.value);
