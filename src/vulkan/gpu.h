@@ -163,10 +163,11 @@ AMP_HIDDEN amp_status amp__device_cache_add(amp__device *d, const amp__device_ca
 /* The SPIR-V module code (bytes long) with the values spec gives its specialization
  * constants (their defaults where it gives none) made constants, and the code those make
  * unreachable or unused removed: a new module in *out (malloc'd, *out_bytes long) that
- * takes no specialization. AMP_ERROR_UNSUPPORTED where the module has what this does
- * not handle (the module is then to be used as it is), or AMP_ERROR_OUT_OF_MEMORY. */
+ * takes no specialization. AMP_ERROR_UNSUPPORTED, the reason in *why (why may be NULL)
+ * and no error raised, where the module has what this does not handle (the module is
+ * then to be used as it is); AMP_ERROR_OUT_OF_MEMORY, raised. */
 AMP_HIDDEN amp_status amp__spirv_specialize(const uint32_t *code, size_t bytes, const VkSpecializationInfo *spec,
-                                            uint32_t **out, size_t *out_bytes);
+                                            uint32_t **out, size_t *out_bytes, const char **why);
 
 /* ---- pipeline_cache.c: the VkPipelineCache, kept on disk per device and driver ---- */
 /* Creates d->pipeline_cache from the file saved for this device, if any and valid. */

@@ -83,9 +83,9 @@ amp_status amp__compute_pipeline_specialized(amp__device *d, const uint32_t *spi
     uint32_t *special = NULL;
     size_t special_bytes = 0;
     if (spec) {
-        amp_status st = amp__spirv_specialize(spirv, bytes, spec, &special, &special_bytes);
-        if (st == AMP_ERROR_OUT_OF_MEMORY) return st;
-        if (st != AMP_OK) amp_clear_error(); /* the driver specializes it instead */
+        /* declined (AMP_ERROR_UNSUPPORTED): the driver specializes the module instead */
+        if (amp__spirv_specialize(spirv, bytes, spec, &special, &special_bytes, NULL) == AMP_ERROR_OUT_OF_MEMORY)
+            return AMP_ERROR_OUT_OF_MEMORY;
     }
     VkShaderModuleCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
                                     .codeSize = special ? special_bytes : bytes, .pCode = special ? special : spirv};

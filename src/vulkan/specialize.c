@@ -598,14 +598,22 @@ static void write_header(const spec_state *s, amp__bytes *o, size_t at, const ui
     put(o, &w[at], len);
 }
 
+/* Declines: AMP_ERROR_UNSUPPORTED with the reason in *why (where why is not NULL), the
+ * thread's last error left as it was (declining is not an error of the caller's). */
+static amp_status decline(const char **why, const char *reason)
+{
+    if (why) *why = reason;
+    return AMP_ERROR_UNSUPPORTED;
+}
+
 amp_status amp__spirv_specialize(const uint32_t *code, size_t bytes, const VkSpecializationInfo *spec,
-                                 uint32_t **out, size_t *out_bytes)
+                                 uint32_t **out, size_t *out_bytes, const char **why)
 {
     *out = NULL;
     *out_bytes = 0;
     size_t n = bytes / 4, functions = 0;
     if (n < 5 || code[0] != SpvMagicNumber || code[3] == 0 || code[3] > (1u << 22))
-        return amp__fail(AMP_ERROR_UNSUPPORTED, "not a SPIR-V module this can specialize");
+        return decline(why, "not a SPIR-V module this can specialize");
     uint32_t bound = code[3];
     spec_state s = {.w = code, .n = n, .bound = bound};
     s.def = calloc(bound, sizeof *s.def);
@@ -648,7 +656,7 @@ amp_status amp__spirv_specialize(const uint32_t *code, size_t bytes, const VkSpe
             if ((len - 2) * 4 >= 13 && memcmp(&code[at + 2], "GLSL.std.450", 13) == 0) {
                 s.glsl_set = code[at + 1];
             } else {
-                st = amp__fail(AMP_ERROR_UNSUPPORTED, "an extended instruction set other than GLSL.std.450");
+                st = decline(why, "an extended instruction set other than GLSL.std.450");
                 goto done;
             }
         }
@@ -657,7 +665,7 @@ amp_status amp__spirv_specialize(const uint32_t *code, size_t bytes, const VkSpe
             s.kind[code[at + 1]] = width != 32 ? K_NONE : op == SpvOpTypeBool ? K_BOOL : op == SpvOpTypeInt ? K_INT : K_FLOAT;
         }
         if (!functions && !read_constant(&s, at, spec_id, spec)) {
-            st = amp__fail(AMP_ERROR_UNSUPPORTED, "a specialization constant this cannot fold (instruction %u)", op);
+            st = decline(why, "a specialization constant of other than 32 bits, or given in other than 4 bytes");
             goto done;
         }
     }
@@ -670,7 +678,7 @@ amp_status amp__spirv_specialize(const uint32_t *code, size_t bytes, const VkSpe
         }
         size_t end = read_blocks(&s, at);
         if (!end) {
-            st = amp__fail(AMP_ERROR_UNSUPPORTED, "a function whose blocks this cannot read");
+            st = decline(why, "a function whose blocks this cannot read");
             goto done;
         }
         propagate(&s);
@@ -706,7 +714,7 @@ amp_status amp__spirv_specialize(const uint32_t *code, size_t bytes, const VkSpe
     o.data = NULL;
     goto done;
 malformed:
-    st = amp__fail(AMP_ERROR_UNSUPPORTED, "malformed SPIR-V");
+    st = decline(why, "malformed SPIR-V");
 done:
     free(o.data);
     free(s.def);
