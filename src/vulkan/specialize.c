@@ -247,6 +247,18 @@ static uint32_t target(const uint32_t *w, size_t at, uint32_t j)
     return op == SpvOpBranch ? w[at + 1] : op == SpvOpBranchConditional ? w[at + 2 + j] : w[at + 2 + 2 * j];
 }
 
+/* Member `index` of composite id, where id is a constant composite (OpSpecConstantOp's
+ * and the functions' OpCompositeExtract of one index): that member's state; else varying. */
+static int member(const spec_state *s, uint32_t id, uint32_t index, uint32_t *v)
+{
+    const uint32_t *w = s->w;
+    size_t c = id < s->bound ? s->def[id] : 0;
+    if (!c || (op_of(w, c) != SpvOpConstantComposite && op_of(w, c) != SpvOpSpecConstantComposite) ||
+        index + 3 >= len_of(w, c))
+        return VARYING;
+    return get(s, w[c + 3 + index], v);
+}
+
 /* The state of the result of the instruction at `at` in block b, as its operands stand. */
 static int evaluate_at(const spec_state *s, const block *b, size_t at, int kind, uint32_t *v)
 {
@@ -268,13 +280,7 @@ static int evaluate_at(const spec_state *s, const block *b, size_t at, int kind,
     if (op == SpvOpExtInst)
         return s->glsl_set && w[at + 3] == s->glsl_set ? evaluate_glsl(s, w[at + 4], kind, &w[at + 5], (int)n - 5, v)
                                                         : VARYING;
-    if (op == SpvOpCompositeExtract && n == 5 && w[at + 3] < s->bound && s->def[w[at + 3]]) {
-        size_t c = s->def[w[at + 3]]; /* a member of a constant composite */
-        uint32_t cop = op_of(w, c);
-        if ((cop == SpvOpConstantComposite || cop == SpvOpSpecConstantComposite) && w[at + 4] + 3 < len_of(w, c))
-            return get(s, w[c + 3 + w[at + 4]], v);
-        return VARYING;
-    }
+    if (op == SpvOpCompositeExtract && n == 5) return member(s, w[at + 3], w[at + 4], v);
     return evaluate(s, op, kind, &w[at + 3], (int)n - 3, v);
 }
 
@@ -419,6 +425,16 @@ static void count_uses(spec_state *s, size_t at, int delta)
         if (w[at + k] < s->bound) s->uses[w[at + k]] += (uint32_t)delta;
 }
 
+/* The OpConstantTrue or OpConstantFalse that block b's OpBranchConditional is written
+ * with where its condition is a constant (its comparison then goes, if nothing else
+ * reads it), else 0. */
+static uint32_t folded_condition(const spec_state *s, const block *b)
+{
+    uint32_t v;
+    if (op_of(s->w, b->term) != SpvOpBranchConditional || get(s, s->w[b->term + 1], &v) != CONST) return 0;
+    return s->bool_constant[v != 0];
+}
+
 /* Marks the current function's instructions to keep: those of the reached blocks but
  * the ones without side effects whose results no kept instruction reads, and the labels
  * of the stubs (find_stubs first). */
@@ -431,6 +447,7 @@ static void mark_kept(spec_state *s)
             s->keep[at] = s->reached[b->label];
             if (s->keep[at]) count_uses(s, at, 1);
         }
+        if (s->reached[b->label] && folded_condition(s, b)) s->uses[w[b->term + 1]]--; /* written as the constant */
         if (s->stub[b->label]) s->keep[b->at] = 1; /* a stub's label (its name stays) */
     }
     for (bool again = true; again;) {
@@ -475,9 +492,11 @@ static void write_block(const spec_state *s, amp__bytes *o, size_t i)
         else put_op(o, SpvOpUnreachable, 1, 0, 0, 0);
         return;
     }
-    uint32_t stub = b->merge && op_of(w, b->merge) == SpvOpLoopMerge && !s->reached[w[b->merge + 2]] ? w[b->merge + 2] : 0;
+    /* a loop header whose continue target is a stub (find_stubs's) */
+    uint32_t cont = b->merge && op_of(w, b->merge) == SpvOpLoopMerge ? w[b->merge + 2] : 0;
+    uint32_t stub = cont && s->stub[cont] == 2 ? cont : 0, folded = folded_condition(s, b);
     for (size_t at = b->at; at < b->end; at += len_of(w, at)) {
-        uint32_t op = op_of(w, at), n = len_of(w, at), v;
+        uint32_t op = op_of(w, at), n = len_of(w, at);
         if (!s->keep[at]) continue;
         size_t start = written(o);
         if (op == SpvOpPhi) {
@@ -492,9 +511,7 @@ static void write_block(const spec_state *s, amp__bytes *o, size_t i)
             continue;
         }
         put(o, &w[at], n);
-        if (at == b->term && op == SpvOpBranchConditional && get(s, w[at + 1], &v) == CONST &&
-            s->bool_constant[v != 0] && !o->failed)
-            *word(o, start + 1) = s->bool_constant[v != 0];
+        if (at == b->term && folded && !o->failed) *word(o, start + 1) = folded;
     }
 }
 
@@ -543,14 +560,8 @@ static bool read_constant(spec_state *s, size_t at, const uint32_t *spec_id, con
         break;
     case SpvOpSpecConstantOp:
         if (len < 4) return false;
-        if (w[at + 3] == SpvOpCompositeExtract && len == 6 && w[at + 4] < s->bound && s->def[w[at + 4]]) {
-            size_t c = s->def[w[at + 4]]; /* a member of a constant composite */
-            uint32_t cop = op_of(w, c);
-            if ((cop == SpvOpConstantComposite || cop == SpvOpSpecConstantComposite) && w[at + 5] + 3 < len_of(w, c))
-                st = get(s, w[c + 3 + w[at + 5]], &v);
-        } else {
-            st = evaluate(s, w[at + 3], kind, &w[at + 4], (int)len - 4, &v);
-        }
+        st = w[at + 3] == SpvOpCompositeExtract && len == 6 ? member(s, w[at + 4], w[at + 5], &v)
+                                                              : evaluate(s, w[at + 3], kind, &w[at + 4], (int)len - 4, &v);
         break; /* one this cannot evaluate (CooperativeMatrixLengthNV) stays as it is, varying */
     default: return true;
     }
