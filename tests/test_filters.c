@@ -952,6 +952,10 @@ int main(int argc, char **argv)
         errors();
         conv_against_host(AMP_IMAGE_BOX, 20, 0, 9, 7);
         conv_against_host(AMP_IMAGE_BOX, 70, 0, 9, 7);
+        /* a radius one less than the width (FLAG_NEAR: every border one reflection, the
+           farthest reaching the far side) and equal to it (none) */
+        conv_against_host(AMP_IMAGE_BOX, 6, 0, 7, 9);
+        conv_against_host(AMP_IMAGE_DILATE, 7, 0, 7, 9);
         conv_against_host(AMP_IMAGE_GAUSSIAN, 2, 1.5f, 1050, 1010);
         conv_against_host(AMP_IMAGE_ERODE, 1, 0, 1050, 1010);
         conv_against_host(AMP_IMAGE_DILATE, 2, 0, 1050, 1010);

@@ -68,7 +68,7 @@ static void every_module(void)
     VkSpecializationMapEntry map[SPEC_WORDS];
     for (uint32_t i = 0; i < SPEC_WORDS; i++) map[i] = (VkSpecializationMapEntry){i, 4 * i, 4};
     VkSpecializationInfo info = {SPEC_WORDS, map, sizeof data, data};
-    static const int ops[] = {9, 10, 11, 12, 13, 14, 15, 16, 19}, flags[] = {0, 1, 4, 8, 16, 32, 64, 192, 256, 264};
+    static const int ops[] = {9, 10, 11, 12, 13, 14, 15, 16, 19}, flags[] = {0, 1, 4, 8, 16, 32, 64, 192, 256, 264, 1024, 1288};
     static const int radii[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 31};
     static const float levels[] = {0.0f, 255.0f, 65535.0f, -1.0f};
     test_rng_state = 2026;
@@ -79,7 +79,7 @@ static void every_module(void)
             data[0] = 1 + (int)(test_rand() % 4), data[1] = 1 + (int)(test_rand() % 4);
             data[2] = (int)(test_rand() % 4);
             for (int k = 0; k < data[2]; k++) data[3 + k] = ops[test_rand() % 9] | (int)(1 + test_rand() % 4) << 8;
-            data[19] = flags[test_rand() % 10], data[20] = (int)(test_rand() % 11), data[21] = (int)(test_rand() % 4);
+            data[19] = flags[test_rand() % 12], data[20] = (int)(test_rand() % 11), data[21] = (int)(test_rand() % 4);
             data[22] = (int)(test_rand() % 5), data[23] = radii[test_rand() % 13];
             for (int k = 24; k < 27; k++) memcpy(&data[k], &levels[test_rand() % (k == 25 ? 4 : 3)], 4);
             uint32_t *out = NULL;

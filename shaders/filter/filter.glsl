@@ -41,6 +41,7 @@
 #define FLAG_SHAPE 128      // packed.comp: and that table as shapes (arithmetic on the codes)
 #define FLAG_WORDS 256      // the codes as a word a texel, the images' word views (words.glsl)
 #define FLAG_SOBEL 512      // conv_subgroup_int: sobel (its sobel_main)
+#define FLAG_NEAR 1024      // the source is wider and taller than the window's radius (border_at)
 
 // The pass's structure, fixed when its pipeline is made (specialization constants,
 // src/filter/filter_internal.h's amp__filter_spec): the compiler folds away what a
@@ -130,6 +131,16 @@ int border_at(int i, int n, int mode)
 {
     if (uint(i) < uint(n)) return i;
     if (mode == BORDER_REPLICATE) return clamp(i, 0, n - 1);
+    // FLAG_NEAR: every index a window reaches for a result lies within one reflection of
+    // the image, found without pmod's division (lavapipe: a 4K gaussian 5 x 5 on packed.comp
+    // 8-14% faster); the clamp keeps the indices of windows of no result (of invocations
+    // past the image's side) inside it
+    if ((FLAGS & FLAG_NEAR) != 0 && mode != BORDER_CONSTANT) {
+        int j = mode == BORDER_WRAP      ? (i < 0 ? i + n : i - n)
+                : mode == BORDER_REFLECT ? (i < 0 ? -1 - i : 2 * n - 1 - i)
+                                         : (i < 0 ? -i : 2 * n - 2 - i);
+        return clamp(j, 0, n - 1);
+    }
     if (mode == BORDER_WRAP) return pmod(i, n);
     if (mode == BORDER_REFLECT) {
         int p = 2 * n;

@@ -45,6 +45,7 @@ layout(set = 0, binding = 5, std430) writeonly buffer Words { uint w[]; } W;    
 // 31.8 -> 30.0 ms; 16 -> 128, sigma 5 302 -> 172; 64 and 128 slow radius 2 by a third)
 const int PACKED_STRIP = RADIUS < 4 ? 32 : RADIUS < 12 ? 64 : 128;
 #define POINT_STRIP 8   // rows an invocation of MODE 0 walks down (chain.c's PACKED_POINT_STRIP)
+#define UNROLL 2        // rows a round of a window's walk (main's)
 #define RESIZE_STRIP 4  // and of MODE 8 and 10 (chain.c's PACKED_RESIZE_STRIP; 4K to 1080p 5.2 -> 4.1 ms, 8 4.8)
 #ifdef AMP_PACKED_WIDE  // the module packed_wide: radius 9 to 16 (larger code, longer to make)
 #define R_MAX 16        // the largest radius (chain.c's PACKED_WIDE_RADIUS)
@@ -418,6 +419,36 @@ uvec4 equalized_quad(uvec4 u)
     return u;
 }
 
+// Stores the quad at qx of result row y: the pass's program on the codes c.
+void emit(uvec4 c, int qx, int y)
+{
+    uvec4 t = program(c);
+    int at = y * out_pitch + qx; // the result's quads from a row to the next: .z
+    // lavapipe stores a word a lane at a time, each lane's value taken from its vector
+    // through the stack; LLVM moved the last operations of a result (codes_of's or, the
+    // gray word's packing) into that loop, where they took each of their operands
+    // through the stack too (a 5 x 5 gaussian's store loop: 10 spills a lane instead of
+    // 6). A min with all ones the compiler cannot see (the width is never negative)
+    // keeps each stored word one vector.
+    uint ones = uint(sizes.x >> 31) - 1u;
+    if (DST_N == 1) { // gray: the quad's four codes in a word
+        W.w[4 * out_base + at] = min((t.x & 0xffu) | (t.y & 0xffu) << 8 | (t.z & 0xffu) << 16 | t.w << 24, ones);
+    } else if (DST_N == 2) { // gray and alpha: two words
+        t &= 0xffffu;
+        W.w[4 * out_base + 2 * at] = min(t.x | t.y << 16, ones);
+        W.w[4 * out_base + 2 * at + 1] = min(t.z | t.w << 16, ones);
+    } else {
+        D.q[out_base + at] = min(t, uvec4(ones));
+    }
+}
+
+// The ring moved up a row, input row y's horizontal results at the quad from column x0 its last.
+void next_row(inout uvec4 ring[2 * R_MAX + 1][4], int x0, int y)
+{
+    [[unroll]] for (int m = 0; m < 2 * R_MAX; m++) ring[m] = ring[m + 1];
+    row_of(x0, y, ring[2 * R_MAX]);
+}
+
 void read_numbers()
 {
     sizes = P.size;
@@ -448,23 +479,24 @@ void main()
     int qx = single() ? e : PASS == 0 ? e + q : e < q ? e : right_edge() + e - q;
     int y0 = int(gl_GlobalInvocationID.y) * strip();
     if (qx >= (!single() && PASS == 0 ? right_edge() : quads()) || y0 >= sizes.w) return;
+    if (single()) {
+        for (int y = y0; y < y0 + strip() && y < sizes.w; y++)
+            emit(MODE == 0 ? quad(y * pitch() + qx) : MODE == 8 ? shrunk(qx, y) : picked(qx, y), qx, y);
+        return;
+    }
     uvec4 ring[2 * R_MAX + 1][4]; // the last 2 R_MAX + 1 rows' results, the newest last
     [[unroll]] for (int m = 0; m <= 2 * R_MAX; m++) ring[m][0] = ring[m][1] = ring[m][2] = ring[m][3] = uvec4(0u);
-    int rows = strip() + 2 * r; // the input rows (r: 0 but for the sums)
-    for (int j = 0; j < rows; j++) { // input row y0 - r + j
-        int y = y0 + j - 2 * r;      // the output row whose window ends there
-        if (single() && y >= sizes.w) break;
-        uvec4 c;
-        if (MODE == 0) {
-            c = quad(y * pitch() + qx);
-        } else if (MODE == 8) {
-            c = shrunk(qx, y);
-        } else if (MODE == 10) {
-            c = picked(qx, y);
-        } else {
-            [[unroll]] for (int m = 0; m < 2 * R_MAX; m++) ring[m] = ring[m + 1];
-            row_of(4 * qx, y0 - r + j, ring[2 * R_MAX]);
-            if (j < 2 * r) continue;
+    // UNROLL rows a round: lavapipe blends every value a loop carries with its lanes' mask
+    // at the end of each round (and spills most of the ring to do so: a 4K gaussian 5 x 5
+    // spent 30% of its time there a row a round), and more rows a round make a larger
+    // pipeline (4: 13 -> 23 ms to make on lavapipe, 2: 18, for as fast a walk). Input row
+    // y0 - r + j ends the window of result row y0 + j - 2r; rows of a round past the
+    // strip's last store nothing.
+    int rows = strip() + 2 * r, last = min(y0 + strip(), sizes.w);
+    for (int j = 0; j < rows && y0 + j - 2 * r < last; j += UNROLL) {
+        [[unroll]] for (int u = 0; u < UNROLL; u++) {
+            int y = y0 + j + u - 2 * r; // the result row whose window ends at the input row
+            next_row(ring, 4 * qx, min(y + r, sizes.y - 1 + r)); // (rows a round reads past the strip's: any)
             uvec4 v[4];
             [[unroll]] for (int i = 0; i <= 2 * R_MAX; i++) {
                 int k = i - 2 * R_MAX + r; // the row's offset from the output's
@@ -478,28 +510,10 @@ void main()
                                median3((a >> 8) & 0xffu, (b >> 8) & 0xffu, (d >> 8) & 0xffu),
                                min(min(a >> 16, b >> 16), d >> 16));
             }
-            c = integer_sums() ? codes_of(v[0], v[1])
-                : float_sums() ? float_codes(v, qx, y)
-                               : v[0] | (v[1] << 8) | (v[2] << 16) | (v[3] << 24);
-        }
-        if (y >= sizes.w) break;
-        uvec4 t = program(c);
-        int at = y * out_pitch + qx; // the result's quads from a row to the next: .z
-        // lavapipe stores a word a lane at a time, each lane's value taken from its vector
-        // through the stack; LLVM moved the last operations of a result (codes_of's or, the
-        // gray word's packing) into that loop, where they took each of their operands
-        // through the stack too (a 5 x 5 gaussian's store loop: 10 spills a lane instead of
-        // 6). A min with all ones the compiler cannot see (the width is never negative)
-        // keeps each stored word one vector.
-        uint ones = uint(sizes.x >> 31) - 1u;
-        if (DST_N == 1) { // gray: the quad's four codes in a word
-            W.w[4 * out_base + at] = min((t.x & 0xffu) | (t.y & 0xffu) << 8 | (t.z & 0xffu) << 16 | t.w << 24, ones);
-        } else if (DST_N == 2) { // gray and alpha: two words
-            t &= 0xffffu;
-            W.w[4 * out_base + 2 * at] = min(t.x | t.y << 16, ones);
-            W.w[4 * out_base + 2 * at + 1] = min(t.z | t.w << 16, ones);
-        } else {
-            D.q[out_base + at] = min(t, uvec4(ones));
+            uvec4 c = integer_sums() ? codes_of(v[0], v[1])
+                      : float_sums() ? float_codes(v, qx, clamp(y, y0, last - 1))
+                                     : v[0] | (v[1] << 8) | (v[2] << 16) | (v[3] << 24);
+            if (y >= y0 && y < last) emit(c, qx, y);
         }
     }
 }

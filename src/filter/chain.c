@@ -468,6 +468,10 @@ static void base_dispatch(const group *gr, const amp_image_filter *fs, amp_textu
     s->dst_n = o.components;
     s->border = lead ? (int)amp__filter_border(lead) : AMP_BORDER_REPLICATE;
     s->radius = lead ? amp__filter_radius(lead, src.bits) : 0;
+    /* every index a window of the radius reaches lies within one reflection of the source:
+       border_at without a division (a resize's border, which reaches no farther than its
+       taps, is its own) */
+    if (lead && p->size[0] > s->radius && p->size[1] > s->radius) s->flags |= AMP__FLAG_NEAR;
     s->src_levels = codes(i.scalar, i.bits);
     s->mid_levels = src.scalar == AMP_SCALAR_UNORM ? codes(src.scalar, src.bits) : src.bits == 16 ? -1.0f : 0.0f;
     s->dst_levels = codes(o.scalar, o.bits);

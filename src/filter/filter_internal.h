@@ -67,6 +67,7 @@ typedef struct amp__filter_params {
 #define AMP__FLAG_SHAPE 128 /* packed.comp: and that table as shapes, arithmetic on the codes (chain.c's shape_program) */
 #define AMP__FLAG_WORDS 256 /* the codes as a word a texel, the images' word views (shaders/filter/words.glsl) */
 #define AMP__FLAG_SOBEL 512 /* conv_subgroup_int: sobel on 8-bit codes */
+#define AMP__FLAG_NEAR 1024 /* the source wider and taller than the radius: borders of one reflection (filter.glsl's border_at) */
 #define AMP__PACKED_TABLE_PASS 3 /* packed.comp's pass that makes the table (one work group, before the others) */
 
 /* ---- params.c ---- */
