@@ -3,7 +3,8 @@
 of 5x5 windows (outputs side by side and one above the other) that
 shaders/filter/median.comp runs: amp_median25_wide (2 x 4) on GPUs, amp_median25_narrow (1 x 2) on CPU devices
 (lavapipe, where the larger tile's values no longer fit its registers: 12% slower there
-though it takes fewer operations). (Its 3x3 windows need no generated network: their rows
+though it takes fewer operations); and amp_median25_quad (4 x 2) that shaders/filter/packed.comp
+runs on CPU devices, a channel at a time of the four texels of a quad in two rows. (Its 3x3 windows need no generated network: their rows
 are sorted once and shared, see there.)
 
 How (after A. Adams, "Fast median filters using separable sorting networks", 2021): the
@@ -37,9 +38,10 @@ import random
 SIDE = 5                  # the window
 COUNT = SIDE * SIDE
 MEDIAN = COUNT // 2       # its rank
-# windows an invocation, by name: GPUs' (median.comp's FLAG_WIDE) and CPU devices'; median.comp
-# takes the shapes from the defines written here, chain.c mirrors them (MEDIAN_WIDE_W ...)
-TILES = (('wide', 2, 4), ('narrow', 1, 2))
+# windows an invocation, by name: GPUs' (median.comp's FLAG_WIDE) and CPU devices', and
+# packed.comp's (a quad's four texels, two rows a round); median.comp takes the shapes from
+# the defines written here, chain.c mirrors them (MEDIAN_WIDE_W ...)
+TILES = (('wide', 2, 4), ('narrow', 1, 2), ('quad', 4, 2))
 GROUP = 8                 # new values up to this many are sorted as one group, else by column
 
 

@@ -701,6 +701,53 @@ static bool border_coord(int b, int L, int *v)
     return true;
 }
 
+/* The 5 x 5 median of an RGBA8 image of half a megapixel (packed.comp's MODE 11 on CPU
+ * devices: the tile of 4 x 2 windows a channel at a time, its edge quads' pass, a width
+ * that ends inside a quad and an odd height, the last round's second row past it) against
+ * the host's, for every border (the constant one a code, 0.2): the same codes. */
+static void median5_against_host(void)
+{
+    int w = 1030, h = 511;
+    amp_texture *src = sample_u8(4, w, h), *dst = make_texture("u8", 4, amp_extent2(h, w), NULL);
+    size_t n, m;
+    float *in = read_values(src, &n);
+    REQUIRE(in && n == (size_t)w * h * 4);
+    for (int b = AMP_BORDER_REFLECT_101; b <= AMP_BORDER_CONSTANT; b++) {
+        amp_image_filter f = {.op = AMP_IMAGE_MEDIAN, .radius = 2, .border = (amp_border)b,
+                              .border_value = {0.2f, 0.2f, 0.2f, 0.2f}};
+        REQUIRE_OK(amp_image_filter_apply(&f, src, dst));
+        float *got = read_values(dst, &m);
+        REQUIRE(got && m == n);
+        size_t wrong = 0, first = 0;
+        for (int y = 0; got && y < h; y++)
+            for (int x = 0; x < w; x++)
+                for (int c = 0; c < 4; c++) {
+                    int v[25], k = 0;
+                    for (int j = -2; j <= 2; j++)
+                        for (int i = -2; i <= 2; i++) {
+                            int xs = x + i, ys = y + j;
+                            bool inside = border_coord(b, w, &xs) & border_coord(b, h, &ys);
+                            v[k++] = inside ? (int)lrintf(in[((size_t)ys * w + xs) * 4 + c] * 255.0f) : 51;
+                        }
+                    for (int a = 1; a < 25; a++) /* insertion sort */
+                        for (int z = a; z > 0 && v[z - 1] > v[z]; z--) {
+                            int t = v[z]; v[z] = v[z - 1]; v[z - 1] = t;
+                        }
+                    size_t at = ((size_t)y * w + x) * 4 + c;
+                    if ((int)lrintf(got[at] * 255.0f) != v[12] && !wrong++) first = at;
+                }
+        if (wrong)
+            fprintf(stderr, "median 5 x 5, border %d, %d x %d RGBA8: %zu codes differ from the host's, the first at (%zu, %zu) channel %zu\n",
+                    b, w, h, wrong, first / 4 % (size_t)w, first / 4 / (size_t)w, first % 4);
+        test_failures += wrong != 0;
+        test_checks++;
+        free(got);
+    }
+    free(in);
+    amp_texture_destroy(&src);
+    amp_texture_destroy(&dst);
+}
+
 /* A separable filter of a w x h 8-bit image of `comps` components into a texture of
  * type dst ("f32" or "u8") against the host's loop over the same border rule (constant
  * borders read 0.5), for every border: box (uniform weights), gaussian (sigma's
@@ -976,6 +1023,7 @@ int main(int argc, char **argv)
         packed_against_image_paths();
         packed_resizes();
         packed_equalize();
+        median5_against_host();
         /* the GPUs' paths, forced here: the one-pass conv_subgroup.comp where subgroups
            allow (lavapipe's are 8 wide: radius up to 3): every border, component count
            and type of the 5 x 5 gaussian, sharpen (radius 3), 3 x 3 box and erode, 5 x 5

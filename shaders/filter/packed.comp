@@ -3,7 +3,7 @@
 // pointwise filters (MODE 0), the integer sums (conv.glsl's: gaussians and boxes of
 // weights W_k / S; MODE 1, or 2 where T = S^2 is a power of two), erode (MODE 3), dilate
 // (4), the other sums in floats (5: OpenCV's fixed-point gaussians among them),
-// sharpen (6) and the 3 x 3 median (7), of radius up to R_MAX (8; 16 built as
+// sharpen (6), the 3 x 3 median (7) and the 5 x 5 (11), of radius up to R_MAX (8; 16 built as
 // packed_wide, whose larger code takes longer to make), resizes that take the means of
 // blocks of k x k texels (8: k = RADIUS up to R_MAX) or take every k-th (10), and
 // equalize (9: 8-bit gray).
@@ -35,6 +35,7 @@
 // result begins. PASS 3: the dispatch that makes the table (FLAG_TABLE), a pipeline of its own.
 #extension GL_EXT_control_flow_attributes : require
 #include "filter.glsl"
+#include "median_net.glsl"
 layout(local_size_x = 64, local_size_y = 1) in;
 layout(set = 0, binding = 8) uniform utextureBuffer Quads; // the source, texels of 16 bytes
 layout(set = 0, binding = 5, std430) writeonly buffer Results { uvec4 q[]; } D; // the result
@@ -242,12 +243,11 @@ void step(inout uvec4 h[4], uvec4 a[4], int k, bool first)
 
 uvec4 median3(uvec4 a, uvec4 b, uvec4 c) { return max(min(a, b), min(max(a, b), c)); }
 
-// Row y's horizontal results at the quad from column x0 into the ring's last row h; for
-// the 3 x 3 median (MODE 7) each channel's three texels sorted, lo | mid << 8 | hi << 16.
-void row_of(int x0, int y, out uvec4 h[4])
+// Input row y's texels (codes, a word each) at columns x0 - r .. x0 + 3 + r, into t[4 Q_MAX - r ..
+// 4 Q_MAX + 3 + r] (t[4 Q_MAX] column x0): through the border at the edges (PASS 1).
+void row_texels(int x0, int y, out uint t[4 + 8 * Q_MAX])
 {
     int r = radius(), q = quads_aside(), base = 4 * Q_MAX;
-    uint t[4 + 8 * Q_MAX]; // columns x0 - 4 Q_MAX .. x0 + 3 + 4 Q_MAX
     if (PASS == 1) {
         [[unroll]] for (int m = 0; m < 4 + 8 * Q_MAX; m++)
             if (m >= base - r && m < base + 4 + r) t[m] = texel(x0 - base + m, y);
@@ -261,6 +261,15 @@ void row_of(int x0, int y, out uvec4 h[4])
         if (BORDER == BORDER_CONSTANT)
             [[unroll]] for (int m = 0; m < 4 + 8 * Q_MAX; m++) t[m] = row < 0 ? edge_code : t[m];
     }
+}
+
+// Row y's horizontal results at the quad from column x0 into the ring's last row h; for
+// the 3 x 3 median (MODE 7) each channel's three texels sorted, lo | mid << 8 | hi << 16.
+void row_of(int x0, int y, out uvec4 h[4])
+{
+    int r = radius(), base = 4 * Q_MAX;
+    uint t[4 + 8 * Q_MAX]; // columns x0 - 4 Q_MAX .. x0 + 3 + 4 Q_MAX
+    row_texels(x0, y, t);
     if (MODE == 7) {
         uvec4 left = uvec4(t[base - 1], t[base], t[base + 1], t[base + 2]);
         uvec4 mid = uvec4(t[base], t[base + 1], t[base + 2], t[base + 3]);
@@ -449,6 +458,32 @@ void next_row(inout uvec4 ring[2 * R_MAX + 1][4], int x0, int y)
     row_of(x0, y, ring[2 * R_MAX]);
 }
 
+// MODE 11: the 5 x 5 median (cv2.medianBlur's, of every channel) of the quad at qx, rows y0
+// up to last, two result rows a round: the 8 x 6 codes around them a channel at a time
+// through median_net.glsl's tile of 4 x 2 windows (72 min/max operations a window). Each
+// round fetches its six rows: a ring of them would be 32 words a loop carries, which
+// lavapipe blends and spills at every round's end.
+AMP_MEDIAN25(uint)
+void median5(int qx, int y0, int last)
+{
+    const int base = 4 * Q_MAX - 2; // t's column x0 - 2
+    for (int y = y0; y < last; y += 2) {
+        uint t[6][4 + 8 * Q_MAX];
+        [[unroll]] for (int i = 0; i < 6; i++) row_texels(4 * qx, min(y - 2 + i, sizes.y + 1), t[i]);
+        uvec4 first = uvec4(0u), second = uvec4(0u);
+        [[unroll]] for (int c = 0; c < 4; c++) {
+            uint k[48], m[8];
+            [[unroll]] for (int i = 0; i < 6; i++)
+                [[unroll]] for (int x = 0; x < 8; x++) k[x + 8 * i] = (t[i][base + x] >> (8 * c)) & 0xffu;
+            amp_median25_quad(k, m);
+            first |= uvec4(m[0], m[1], m[2], m[3]) << (8 * c);
+            second |= uvec4(m[4], m[5], m[6], m[7]) << (8 * c);
+        }
+        emit(first, qx, y);
+        if (y + 1 < last) emit(second, qx, y + 1);
+    }
+}
+
 void read_numbers()
 {
     sizes = P.size;
@@ -482,6 +517,10 @@ void main()
     if (single()) {
         for (int y = y0; y < y0 + strip() && y < sizes.w; y++)
             emit(MODE == 0 ? quad(y * pitch() + qx) : MODE == 8 ? shrunk(qx, y) : picked(qx, y), qx, y);
+        return;
+    }
+    if (MODE == 11) {
+        median5(qx, y0, min(y0 + strip(), sizes.w));
         return;
     }
     uvec4 ring[2 * R_MAX + 1][4]; // the last 2 R_MAX + 1 rows' results, the newest last

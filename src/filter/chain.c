@@ -96,6 +96,7 @@ static int packed_edge(int w, int r)
 #define PACKED_FLOAT_SUM 5
 #define PACKED_SHARPEN 6
 #define PACKED_MEDIAN 7 /* 3 x 3 */
+#define PACKED_MEDIAN5 11 /* 5 x 5 */
 #define PACKED_SHRINK 8 /* the means of k x k blocks (k: spec.radius), a resize */
 #define PACKED_PICK 10  /* every k-th texel of every k-th row: a nearest resize */
 #define PACKED_EQUALIZE 9 /* of 8-bit gray, in three passes */
@@ -146,7 +147,7 @@ static bool shape_program(const amp__filter_spec *s)
  * 8-bit gray (and alpha) one where the pass ends in grayscale (RGB too
  * where the device keeps it as RGBA), the two copies of the image in one storage buffer.
  * mode: the copy and pointwise filters, an integer sum (rounded by a shift where T is a
- * power of two), erode, dilate, a float sum, sharpen or the 3 x 3 median, up to
+ * power of two), erode, dilate, a float sum, sharpen, the 3 x 3 or the 5 x 5 median, up to
  * PACKED_RADIUS (packed_wide, the same shader with a larger ring, up to
  * PACKED_WIDE_RADIUS); but for the first, d[0] takes the quads whose window lies inside
  * the image's columns, d[1] those at the edges. The dispatches it made, or 0. */
@@ -623,7 +624,10 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         if (wide && eight_bits(&d[0].spec) && v->dev->float16) d[0].shader = AMP__SHADER_MEDIAN_HALF;
         d[0].groups[0] = (uint32_t)((w + 16 * across - 1) / (16 * across));
         d[0].groups[1] = (uint32_t)((h + 16 * outputs - 1) / (16 * outputs));
-        int packed = r == 1 && border_codes(&d[0]) ? packed_pass(v, &d[0], PACKED_MEDIAN) : 0;
+        /* 8-bit RGBA of half a megapixel or more on CPU devices: packed.comp's 3 x 3 walk, or its
+           5 x 5 tile (4K on lavapipe: median_keys' 250 ms -> 67-72; its pipelines take 35 and
+           29 ms to make, 1.5 s with Mesa's shader cache empty) */
+        int packed = r <= 2 && border_codes(&d[0]) ? packed_pass(v, &d[0], r == 1 ? PACKED_MEDIAN : PACKED_MEDIAN5) : 0;
         if (packed) return amp__filter_record(v, d, packed, NULL, 0);
         /* 3 x 3 from 8 bits into 8 bits on GPUs whose subgroups shuffle and that have 16-bit
            floats: conv_subgroup's walk across the subgroup (MODE 3), the codes themselves
