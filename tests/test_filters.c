@@ -936,8 +936,8 @@ __attribute__((weak)) int amp__filter_pipeline_count(amp_accelerator_view *v);
  * is given, so that the chain's first run there makes none: a small image, and a
  * megapixel one (which a CPU device filters through another pass: conv_block.comp).
  * A gaussian of radius 3 with the wrap border on gray + alpha, which no other test
- * runs, so that its pipelines are new here; a resize by a whole factor (its own
- * pipelines). Extents that are not 2-D or empty are errors. */
+ * runs, so that its pipelines are new here; a gaussian of radius 20 on a 70 x 60 image
+ * (its border of one reflection); a resize by a whole factor (its own pipelines). Extents that are not 2-D or empty are errors. */
 static void prepare_sizes(void)
 {
     amp_image_filter f[2] = {{.op = AMP_IMAGE_GAUSSIAN, .radius = 3, .border = AMP_BORDER_WRAP},
@@ -963,6 +963,16 @@ static void prepare_sizes(void)
         amp_texture_destroy(&src);
         amp_texture_destroy(&dst);
     }
+    /* a radius past the 16 x 16 stand-in's sides but inside the image's (FLAG_NEAR) */
+    amp_image_filter g = {.op = AMP_IMAGE_GAUSSIAN, .radius = 20, .border = AMP_BORDER_REFLECT};
+    amp_extent e = amp_extent2(60, 70);
+    REQUIRE_OK(amp_image_filter_prepare_extent(view, &g, 1, ga, 8, e));
+    int made = amp__filter_pipeline_count(view);
+    amp_texture *gs = make_texture("u8", 2, e, NULL), *gd = make_texture("u8", 2, e, NULL);
+    REQUIRE_OK(amp_image_filter_chain(&g, 1, gs, gd));
+    REQUIRE_INT(amp__filter_pipeline_count(view), made);
+    amp_texture_destroy(&gs);
+    amp_texture_destroy(&gd);
     /* a resize of the source by a whole factor (its pipelines take the factor), with a
        fused op, on a small and a megapixel 8-bit RGBA image (packed.comp's on a CPU device) */
     amp_image_filter r[2] = {{.op = AMP_IMAGE_RESIZE, .interpolation = AMP_INTERP_AREA},

@@ -777,8 +777,9 @@ static amp_status prepare(amp_accelerator_view *view, const amp_image_filter *fi
                          "be at least 1 x 1", fn, src->dims[1], src->dims[0]);
     /* The pipelines depend on the types, the filters and their parameters, and for
        conv_block.comp and packed.comp on the image's size: the same chain on a 16 x 16
-       texture (a megapixel one, left uninitialized, where a pass would take one of them
-       on the image: on any large image when its size is not known), with resizes to 8 x 8
+       texture, or on one of the source's size where that is given (left uninitialized), or
+       on a megapixel one (uninitialized) where a pass would take one of them on the
+       image (on any large image when its size is not known), with resizes to 8 x 8
        of the same interpolation, makes them all. packed.comp: any pass from an 8-bit
        RGBA image (gray: equalize) on a CPU device. A resize of the source itself by a whole factor k
        (shrink_factor: one of its constants, in resize.comp and packed.comp) shrinks a
@@ -809,15 +810,18 @@ static amp_status prepare(amp_accelerator_view *view, const amp_image_filter *fi
         if (!src) big |= block_pass(view, &small[i], amp__filter_radius(&small[i], bits), BLOCK_MIN_PIXELS);
         if (small[i].op == AMP_IMAGE_RESIZE) small[i].width = small[i].height = i == shrunk ? side : 8;
     }
+    /* a small source's own extent where it is given: whether a window's border reflects
+       once (FLAG_NEAR) depends on it */
+    bool exact = src && !big && !shrink;
     amp_extent in = shrink ? amp_extent2(side * shrink, side * shrink) : big ? amp_extent2(1024, 1024)
-                                                                            : amp_extent2(16, 16), out;
+                    : exact ? *src : amp_extent2(16, 16), out;
     amp_status st = amp_image_filter_output_extent(small, count, in, &out);
     if (st != AMP_OK) return st;
     float zeros[16 * 16 * 4] = {0}; /* the largest texel: 4 floats */
     int comps = amp_type_components(type);
     amp_texture *tsrc = amp_texture_create(view, &(amp_texture_desc){.extent = in, .type = type,
-        .bits_per_scalar_element = bits, .data = big ? NULL : zeros,
-        .data_size = big ? 0 : 16 * 16 * (size_t)comps * (size_t)(bits / 8)});
+        .bits_per_scalar_element = bits, .data = big || exact ? NULL : zeros,
+        .data_size = big || exact ? 0 : 16 * 16 * (size_t)comps * (size_t)(bits / 8)});
     if (!tsrc) return amp_last_status();
     amp_type out_type = AMP_MAKE_TYPE(amp_type_scalar(type), amp_image_filter_output_components(small, count, comps));
     amp_texture *tdst = amp_texture_create(view, &(amp_texture_desc){.extent = out, .type = out_type,
