@@ -352,7 +352,9 @@ static void packed_against_image_paths(void)
         "gaussian:radius=2 invert", "sepia grayscale", "gaussian:radius=2 grayscale invert",
         "brightness_contrast:contrast=1.3,brightness=0.1 srgb_to_linear", "linear_to_srgb",
         "threshold:threshold=0.3,type=trunc", "tonemap:exposure=2,curve=aces", "grayscale gamma:gamma=0.5",
-        "threshold:threshold=0.6,type=binary_inv,max_value=0.8 box:radius=1 invert"};
+        "threshold:threshold=0.6,type=binary_inv,max_value=0.8 box:radius=1 invert",
+        /* MODE 12 (exp of each tap's weight in each module: within a level) */
+        "bilateral:diameter=9,sigma_color=50,sigma_space=5", "bilateral:diameter=5,sigma_color=20,sigma_space=2,border=wrap invert"};
     const size_t exact_chains = 25; /* the first ones: the same bytes */
     for (int comps = 3; comps <= 4; comps++) {
         int w = comps == 4 ? 1030 : 1027, h = 1021;
@@ -408,10 +410,17 @@ static void packed_against_image_paths(void)
                 float *va = read_values(a, &na), *vb = read_values(to, &nb);
                 bool exact = i < exact_chains;
                 double worst = 0;
-                for (size_t m = 0; va && vb && m < na && na == nb; m++) worst = fmax(worst, fabs(va[m] - vb[m]) * 255);
-                if (!va || !vb || na != nb || worst > (exact ? 0 : 1.001)) {
-                    fprintf(stderr, "packed %s (%d components%s): differs from the image paths by %g levels\n",
-                            chains[i], comps, k ? ", source with uint views" : "", worst);
+                size_t differ = 0;
+                for (size_t m = 0; va && vb && m < na && na == nb; m++) {
+                    worst = fmax(worst, fabs(va[m] - vb[m]) * 255);
+                    differ += va[m] != vb[m];
+                }
+                /* the bilaterals' weights are the same numbers both ways, so a level apart
+                   only where a result lies within the exps' rounding of a half: rarely */
+                bool rare = strncmp(chains[i], "bilateral", 9) != 0 || differ <= na / 10000;
+                if (!va || !vb || na != nb || worst > (exact ? 0 : 1.001) || !rare) {
+                    fprintf(stderr, "packed %s (%d components%s): differs from the image paths by %g levels, on %zu values\n",
+                            chains[i], comps, k ? ", source with uint views" : "", worst, differ);
                     test_failures++;
                 }
                 test_checks++;
