@@ -244,22 +244,32 @@ void step(inout uvec4 h[4], uvec4 a[4], int k, bool first)
 uvec4 median3(uvec4 a, uvec4 b, uvec4 c) { return max(min(a, b), min(max(a, b), c)); }
 
 // Input row y's texels (codes, a word each) at columns x0 - r .. x0 + 3 + r, into t[4 Q_MAX - r ..
-// 4 Q_MAX + 3 + r] (t[4 Q_MAX] column x0): through the border at the edges (PASS 1).
+// 4 Q_MAX + 3 + r] (t[4 Q_MAX] column x0), PASS 0's: the quads from Q to the left to Q to
+// the right, all inside the image's columns.
+void row_inside(int x0, int y, out uint t[4 + 8 * Q_MAX])
+{
+    int q = quads_aside(), base = 4 * Q_MAX;
+    int row = border_at(y, sizes.y, BORDER), at = max(row, 0) * pitch() + (x0 >> 2);
+    [[unroll]] for (int j = -Q_MAX; j <= Q_MAX; j++) {
+        if (abs(j) > q) continue;
+        uvec4 u = quad(at + j);
+        [[unroll]] for (int m = 0; m < 4; m++) t[base + 4 * j + m] = u[m];
+    }
+    if (BORDER == BORDER_CONSTANT)
+        [[unroll]] for (int m = 0; m < 4 + 8 * Q_MAX; m++) t[m] = row < 0 ? edge_code : t[m];
+}
+
+// The same of either pass: through the border at the edges (PASS 1). (Where a function
+// reads many rows, it calls row_inside in PASS 0's code and this in PASS 1's only: each
+// call inlines the edges' code too, which the module would carry in every call.)
 void row_texels(int x0, int y, out uint t[4 + 8 * Q_MAX])
 {
-    int r = radius(), q = quads_aside(), base = 4 * Q_MAX;
+    int r = radius(), base = 4 * Q_MAX;
     if (PASS == 1) {
         [[unroll]] for (int m = 0; m < 4 + 8 * Q_MAX; m++)
             if (m >= base - r && m < base + 4 + r) t[m] = texel(x0 - base + m, y);
-    } else { // the quads from q to the left to q to the right, all inside the image's columns
-        int row = border_at(y, sizes.y, BORDER), at = max(row, 0) * pitch() + (x0 >> 2);
-        [[unroll]] for (int j = -Q_MAX; j <= Q_MAX; j++) {
-            if (abs(j) > q) continue;
-            uvec4 u = quad(at + j);
-            [[unroll]] for (int m = 0; m < 4; m++) t[base + 4 * j + m] = u[m];
-        }
-        if (BORDER == BORDER_CONSTANT)
-            [[unroll]] for (int m = 0; m < 4 + 8 * Q_MAX; m++) t[m] = row < 0 ? edge_code : t[m];
+    } else {
+        row_inside(x0, y, t);
     }
 }
 
@@ -458,6 +468,7 @@ void next_row(inout uvec4 ring[2 * R_MAX + 1][4], int x0, int y)
     row_of(x0, y, ring[2 * R_MAX]);
 }
 
+#ifndef AMP_PACKED_WIDE // (radius 2 and up to 4: packed.comp's only)
 // MODE 11: the 5 x 5 median (cv2.medianBlur's, of every channel) of the quad at qx, rows y0
 // up to last, two result rows a round: the 8 x 6 codes around them a channel at a time
 // through median_net.glsl's tile of 4 x 2 windows (72 min/max operations a window). Each
@@ -469,8 +480,11 @@ void median5(int qx, int y0, int last)
     const int base = 4 * Q_MAX - 2; // t's column x0 - 2
     for (int y = y0; y < last; y += 2) {
         uint t[6][4 + 8 * Q_MAX];
-        [[unroll]] for (int i = 0; i < 6; i++) row_texels(4 * qx, min(y - 2 + i, sizes.y + 1), t[i]);
+        if (PASS == 0) [[unroll]] for (int i = 0; i < 6; i++) row_inside(4 * qx, min(y - 2 + i, sizes.y + 1), t[i]);
+        else [[unroll]] for (int i = 0; i < 6; i++) row_texels(4 * qx, min(y - 2 + i, sizes.y + 1), t[i]);
         uvec4 first = uvec4(0u), second = uvec4(0u);
+        // (the channels unrolled: as a loop, the network inlined once, its pipelines took
+        // 19 and 25 ms to make instead of 35 and 29, but a 4K median 25% longer)
         [[unroll]] for (int c = 0; c < 4; c++) {
             uint k[48], m[8];
             [[unroll]] for (int i = 0; i < 6; i++)
@@ -515,7 +529,7 @@ void bilateral(int qx, int y0, int last)
         if (PASS == 0) { // the disc's taps unrolled (constant indices into t)
             [[unroll]] for (int j = -BILATERAL_R; j <= BILATERAL_R; j++) {
                 if (abs(j) > r) continue;
-                row_texels(4 * qx, y + j, t);
+                row_inside(4 * qx, y + j, t);
                 [[unroll]] for (int i = -BILATERAL_R; i <= BILATERAL_R; i++)
                     if (abs(i) <= r && i * i + j * j <= r * r) bilateral_tap(i, j, t, centre, sum, wsum);
             }
@@ -531,6 +545,7 @@ void bilateral(int qx, int y0, int last)
         emit(q, qx, y);
     }
 }
+#endif
 
 void read_numbers()
 {
@@ -567,11 +582,13 @@ void main()
             emit(MODE == 0 ? quad(y * pitch() + qx) : MODE == 8 ? shrunk(qx, y) : picked(qx, y), qx, y);
         return;
     }
+#ifndef AMP_PACKED_WIDE
     if (MODE == 11 || MODE == 12) {
         if (MODE == 11) median5(qx, y0, min(y0 + strip(), sizes.w));
         else bilateral(qx, y0, min(y0 + strip(), sizes.w));
         return;
     }
+#endif
     uvec4 ring[2 * R_MAX + 1][4]; // the last 2 R_MAX + 1 rows' results, the newest last
     [[unroll]] for (int m = 0; m <= 2 * R_MAX; m++) ring[m][0] = ring[m][1] = ring[m][2] = ring[m][3] = uvec4(0u);
     // UNROLL rows a round: lavapipe blends every value a loop carries with its lanes' mask
