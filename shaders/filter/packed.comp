@@ -503,9 +503,11 @@ void median5(int qx, int y0, int last)
 // the color distance d, the sum of the R, G and B codes' differences, each channel of the
 // four texels weighted at once (a vec4 a channel); each result row fetches its 2r + 1
 // input rows (no ring: it carries nothing from row to row). 4K RGBA8, diameter 9, on
-// lavapipe: bilateral.comp's 984-1318 ms, its 49 fetches a texel through the sampling code.
+// lavapipe: bilateral.comp's 1113 ms (its 49 fetches a texel through the sampling code) ->
+// 295-332 ms.
 #define BILATERAL_R 4 // (chain.c's PACKED_BILATERAL_RADIUS: the disc unrolled, 49 taps at 4)
-// One tap, (i, j) from the four texels, of row j's texels t (t[B] column x0).
+// The tap (i, j) of the four texels' discs: row j's texels t (t[4 Q_MAX] column x0) against
+// the texels' own codes, centre.
 void bilateral_tap(int i, int j, uint t[4 + 8 * Q_MAX], uvec4 centre, inout vec4 sum[4], inout vec4 wsum)
 {
     const int b = 4 * Q_MAX;

@@ -149,7 +149,8 @@ static bool shape_program(const amp__filter_spec *s)
  * 8-bit gray (and alpha) one where the pass ends in grayscale (RGB too
  * where the device keeps it as RGBA), the two copies of the image in one storage buffer.
  * mode: the copy and pointwise filters, an integer sum (rounded by a shift where T is a
- * power of two), erode, dilate, a float sum, sharpen, the 3 x 3 or the 5 x 5 median, up to
+ * power of two), erode, dilate, a float sum, sharpen, the 3 x 3 or the 5 x 5 median, the
+ * bilateral, up to
  * PACKED_RADIUS (packed_wide, the same shader with a larger ring, up to
  * PACKED_WIDE_RADIUS); but for the first, d[0] takes the quads whose window lies inside
  * the image's columns, d[1] those at the edges. The dispatches it made, or 0. */
