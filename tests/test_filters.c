@@ -941,12 +941,29 @@ static void tonemap(void)
  * weak, as below) */
 __attribute__((weak)) int amp__filter_pipeline_count(amp_accelerator_view *v);
 
+/* Prepares the chain f (n filters) of 8-bit unorm images of comps components for a source
+ * of extent in, then runs it from such a texture into one of extent out, and requires that
+ * the run made no pipeline: the pipelines the preparation made. */
+static int prepared_then_run(const amp_image_filter *f, int n, int comps, amp_extent in, amp_extent out)
+{
+    int before = amp__filter_pipeline_count(view);
+    REQUIRE_OK(amp_image_filter_prepare_extent(view, f, n, AMP_MAKE_TYPE(AMP_SCALAR_UNORM, comps), 8, in));
+    int made = amp__filter_pipeline_count(view);
+    amp_texture *src = make_texture("u8", comps, in, NULL), *dst = make_texture("u8", comps, out, NULL);
+    REQUIRE_OK(amp_image_filter_chain(f, n, src, dst));
+    REQUIRE_INT(amp__filter_pipeline_count(view), made);
+    amp_texture_destroy(&src);
+    amp_texture_destroy(&dst);
+    return made - before;
+}
+
 /* amp_image_filter_prepare_extent makes the pipelines that a chain uses at the size it
  * is given, so that the chain's first run there makes none: a small image, and a
  * megapixel one (which a CPU device filters through another pass: conv_block.comp).
  * A gaussian of radius 3 with the wrap border on gray + alpha, which no other test
  * runs, so that its pipelines are new here; a gaussian of radius 20 on a 70 x 60 image
- * (its border of one reflection); a resize by a whole factor (its own pipelines). Extents that are not 2-D or empty are errors. */
+ * (its border of one reflection); a resize by a whole factor (its own pipelines).
+ * Extents that are not 2-D or empty are errors. */
 static void prepare_sizes(void)
 {
     amp_image_filter f[2] = {{.op = AMP_IMAGE_GAUSSIAN, .radius = 3, .border = AMP_BORDER_WRAP},
@@ -962,43 +979,22 @@ static void prepare_sizes(void)
     static const int sizes[2][2] = {{200, 300}, {1000, 1100}}; /* rows, columns */
     for (int i = 0; i < 2; i++) {
         amp_extent e = amp_extent2(sizes[i][0], sizes[i][1]);
-        int before = amp__filter_pipeline_count(view);
-        REQUIRE_OK(amp_image_filter_prepare_extent(view, f, 2, ga, 8, e));
-        int made = amp__filter_pipeline_count(view);
-        REQUIRE(made > before || i == 1); /* the large image's pass may be the small one's */
-        amp_texture *src = make_texture("u8", 2, e, NULL), *dst = make_texture("u8", 2, e, NULL);
-        REQUIRE_OK(amp_image_filter_chain(f, 2, src, dst));
-        REQUIRE_INT(amp__filter_pipeline_count(view), made);
-        amp_texture_destroy(&src);
-        amp_texture_destroy(&dst);
+        int made = prepared_then_run(f, 2, 2, e, e);
+        REQUIRE(made > 0 || i == 1); /* the large image's pass may be the small one's */
     }
     /* a radius past the 16 x 16 stand-in's sides but inside the image's (FLAG_NEAR) */
     amp_image_filter g = {.op = AMP_IMAGE_GAUSSIAN, .radius = 20, .border = AMP_BORDER_REFLECT};
-    amp_extent e = amp_extent2(60, 70);
-    REQUIRE_OK(amp_image_filter_prepare_extent(view, &g, 1, ga, 8, e));
-    int made = amp__filter_pipeline_count(view);
-    amp_texture *gs = make_texture("u8", 2, e, NULL), *gd = make_texture("u8", 2, e, NULL);
-    REQUIRE_OK(amp_image_filter_chain(&g, 1, gs, gd));
-    REQUIRE_INT(amp__filter_pipeline_count(view), made);
-    amp_texture_destroy(&gs);
-    amp_texture_destroy(&gd);
+    prepared_then_run(&g, 1, 2, amp_extent2(60, 70), amp_extent2(60, 70));
     /* a resize of the source by a whole factor (its pipelines take the factor), with a
        fused op, on a small and a megapixel 8-bit RGBA image (packed.comp's on a CPU device) */
     amp_image_filter r[2] = {{.op = AMP_IMAGE_RESIZE, .interpolation = AMP_INTERP_AREA},
                              {.op = AMP_IMAGE_GAMMA, .gamma = 1.3f}};
-    amp_type rgba = AMP_MAKE_TYPE(AMP_SCALAR_UNORM, 4);
     static const int shrink[2][2] = {{201, 300}, {999, 1500}};
     for (int i = 0; i < 2; i++) {
         amp_extent e = amp_extent2(shrink[i][0], shrink[i][1]), o = amp_extent2(shrink[i][0] / 3, shrink[i][1] / 3);
         r[0].width = o.dims[1];
         r[0].height = o.dims[0];
-        REQUIRE_OK(amp_image_filter_prepare_extent(view, r, 2, rgba, 8, e));
-        int made = amp__filter_pipeline_count(view);
-        amp_texture *src = make_texture("u8", 4, e, NULL), *dst = make_texture("u8", 4, o, NULL);
-        REQUIRE_OK(amp_image_filter_chain(r, 2, src, dst));
-        REQUIRE_INT(amp__filter_pipeline_count(view), made);
-        amp_texture_destroy(&src);
-        amp_texture_destroy(&dst);
+        prepared_then_run(r, 2, 4, e, o);
     }
 }
 

@@ -79,7 +79,8 @@ static void every_module(void)
             data[0] = 1 + (int)(test_rand() % 4), data[1] = 1 + (int)(test_rand() % 4);
             data[2] = (int)(test_rand() % 4);
             for (int k = 0; k < data[2]; k++) data[3 + k] = ops[test_rand() % 9] | (int)(1 + test_rand() % 4) << 8;
-            data[19] = flags[test_rand() % 12], data[20] = (int)(test_rand() % 11), data[21] = (int)(test_rand() % 4);
+            data[19] = flags[test_rand() % (sizeof flags / sizeof *flags)], data[20] = (int)(test_rand() % 13),
+            data[21] = (int)(test_rand() % 4);
             data[22] = (int)(test_rand() % 5), data[23] = radii[test_rand() % 13];
             for (int k = 24; k < 27; k++) memcpy(&data[k], &levels[test_rand() % (k == 25 ? 4 : 3)], 4);
             uint32_t *out = NULL;

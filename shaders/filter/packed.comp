@@ -524,14 +524,15 @@ void bilateral(int qx, int y0, int last)
     const int b = 4 * Q_MAX; // t's column x0
     int r = RADIUS;
     for (int y = y0; y < last; y++) {
-        uint t[4 + 8 * Q_MAX];
-        row_texels(4 * qx, y, t);
-        uvec4 centre = uvec4(t[b], t[b + 1], t[b + 2], t[b + 3]);
+        uint own[4 + 8 * Q_MAX], t[4 + 8 * Q_MAX]; // the result row's texels, and row j's
+        row_texels(4 * qx, y, own);
+        uvec4 centre = uvec4(own[b], own[b + 1], own[b + 2], own[b + 3]);
         vec4 sum[4] = vec4[4](vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0)), wsum = vec4(0.0);
         if (PASS == 0) { // the disc's taps unrolled (constant indices into t)
             [[unroll]] for (int j = -BILATERAL_R; j <= BILATERAL_R; j++) {
                 if (abs(j) > r) continue;
-                row_inside(4 * qx, y + j, t);
+                if (j == 0) t = own;
+                else row_inside(4 * qx, y + j, t);
                 [[unroll]] for (int i = -BILATERAL_R; i <= BILATERAL_R; i++)
                     if (abs(i) <= r && i * i + j * j <= r * r) bilateral_tap(i, j, t, centre, sum, wsum);
             }
@@ -579,15 +580,16 @@ void main()
     int qx = single() ? e : PASS == 0 ? e + q : e < q ? e : right_edge() + e - q;
     int y0 = int(gl_GlobalInvocationID.y) * strip();
     if (qx >= (!single() && PASS == 0 ? right_edge() : quads()) || y0 >= sizes.w) return;
+    int last = min(y0 + strip(), sizes.w); // the strip's rows: y0 up to last
     if (single()) {
-        for (int y = y0; y < y0 + strip() && y < sizes.w; y++)
+        for (int y = y0; y < last; y++)
             emit(MODE == 0 ? quad(y * pitch() + qx) : MODE == 8 ? shrunk(qx, y) : picked(qx, y), qx, y);
         return;
     }
 #ifndef AMP_PACKED_WIDE
     if (MODE == 11 || MODE == 12) {
-        if (MODE == 11) median5(qx, y0, min(y0 + strip(), sizes.w));
-        else bilateral(qx, y0, min(y0 + strip(), sizes.w));
+        if (MODE == 11) median5(qx, y0, last);
+        else bilateral(qx, y0, last);
         return;
     }
 #endif
@@ -599,8 +601,7 @@ void main()
     // pipeline (4: 13 -> 23 ms to make on lavapipe, 2: 18, for as fast a walk). Input row
     // y0 - r + j ends the window of result row y0 + j - 2r; rows of a round past the
     // strip's last store nothing.
-    int rows = strip() + 2 * r, last = min(y0 + strip(), sizes.w);
-    for (int j = 0; j < rows && y0 + j - 2 * r < last; j += UNROLL) {
+    for (int j = 0; y0 + j - 2 * r < last; j += UNROLL) {
         [[unroll]] for (int u = 0; u < UNROLL; u++) {
             int y = y0 + j + u - 2 * r; // the result row whose window ends at the input row
             next_row(ring, 4 * qx, min(y + r, sizes.y - 1 + r)); // (rows a round reads past the strip's: any)
