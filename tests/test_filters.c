@@ -439,26 +439,64 @@ static void packed_against_image_paths(void)
     }
 }
 
-/* cv2.equalizeHist on the host: codes into lut's mapped codes (OpenCV's table, its float
- * scale rounded to even by lrintf). */
-static void host_equalize(const uint8_t *code, size_t n, uint8_t *out)
+/* cv2.equalizeHist on the host, of codes 0 .. levels (255 for 8 bits, OpenCV's; 65535 for
+ * 16, its table made the same way): codes into their mapped codes (OpenCV's table, its
+ * float scale rounded to even by lrintf). */
+static void host_equalize(const uint16_t *code, size_t n, int levels, uint16_t *out)
 {
-    size_t count[256] = {0};
-    uint8_t lut[256] = {0};
+    size_t *count = calloc((size_t)levels + 1, sizeof *count);
+    uint16_t *lut = calloc((size_t)levels + 1, sizeof *lut);
+    REQUIRE(count && lut);
     for (size_t k = 0; k < n; k++) count[code[k]]++;
     int i = 0;
     while (!count[i]) i++;
-    if (count[i] == n) {
-        memset(lut, i, sizeof lut);
-    } else {
-        float scale = 255.0f / (float)(n - count[i]);
-        size_t sum = 0;
-        for (int j = i + 1; j < 256; j++) {
-            sum += count[j];
-            lut[j] = (uint8_t)fminf(lrintf((float)sum * scale), 255.0f);
-        }
+    float scale = count[i] == n ? 0.0f : (float)levels / (float)(n - count[i]);
+    size_t sum = 0;
+    for (int j = 0; j <= levels; j++) {
+        if (j > i) sum += count[j];
+        lut[j] = (uint16_t)(count[i] == n ? i : j <= i ? 0 : fminf(lrintf((float)sum * scale), (float)levels));
     }
     for (size_t k = 0; k < n; k++) out[k] = lut[code[k]];
+    free(count);
+    free(lut);
+}
+
+/* Equalize against the host's table: 16-bit gray (equalize.comp's table made in a pass of
+ * its own) on noise over part of the codes and on a single code, and 8-bit gray whose
+ * codes after the first number 510, so that OpenCV's scale is 1/2 and every odd cumulative
+ * count a tie, rounded to even. */
+static void equalize_against_host(void)
+{
+    int w = 301, h = 203;
+    size_t n = (size_t)w * h;
+    float *v = malloc(n * sizeof *v);
+    uint16_t *codes = malloc(n * sizeof *codes), *want = malloc(n * sizeof *want);
+    REQUIRE(v && codes && want);
+    for (int content = 0; content < 3; content++) {
+        int levels = content < 2 ? 65535 : 255;
+        test_rng_state = 11;
+        for (size_t k = 0; k < n; k++) {
+            codes[k] = content == 0 ? (uint16_t)(1000 + test_rand() % 50000)
+                     : content == 1 ? 31000 : (uint16_t)(k < n - 510 ? 3 : 4 + test_rand() % 250);
+            v[k] = codes[k] / (float)levels;
+        }
+        host_equalize(codes, n, levels, want);
+        const char *type = levels == 255 ? "u8" : "u16";
+        amp_texture *src = make_texture(type, 1, amp_extent2(h, w), v), *dst = make_texture(type, 1, amp_extent2(h, w), NULL);
+        amp_image_filter eq = {.op = AMP_IMAGE_EQUALIZE};
+        REQUIRE_OK(amp_image_filter_apply(&eq, src, dst));
+        size_t nd, wrong = 0;
+        float *out = read_values(dst, &nd);
+        REQUIRE(out && nd == n);
+        for (size_t k = 0; k < n; k++) wrong += lrintf(out[k] * (float)levels) != want[k];
+        REQUIRE_INT((int)wrong, 0);
+        free(out);
+        amp_texture_destroy(&src);
+        amp_texture_destroy(&dst);
+    }
+    free(v);
+    free(codes);
+    free(want);
 }
 
 /* packed.comp's equalize (CPU devices: 8-bit gray of half a megapixel or more): the same bytes
@@ -474,16 +512,16 @@ static void packed_equalize(void)
         int w = sizes[s][0], h = sizes[s][1];
         size_t n = (size_t)w * h;
         float *v = malloc(n * sizeof *v);
-        uint8_t *codes = malloc(n), *want = malloc(n);
+        uint16_t *codes = malloc(n * sizeof *codes), *want = malloc(n * sizeof *want);
         REQUIRE(v && codes && want);
         for (int content = 0; content < 3; content++) {
             test_rng_state = 7;
             for (size_t k = 0; k < n; k++) {
-                codes[k] = content == 0 ? (uint8_t)(40 + test_rand() % 150)
-                         : content == 1 ? (uint8_t)((k % (size_t)w) * 255 / (size_t)w) : 77;
+                codes[k] = content == 0 ? (uint16_t)(40 + test_rand() % 150)
+                         : content == 1 ? (uint16_t)((k % (size_t)w) * 255 / (size_t)w) : 77;
                 v[k] = codes[k] / 255.0f;
             }
-            host_equalize(codes, n, want);
+            host_equalize(codes, n, 255, want);
             amp_texture *src = make_texture("u8", 1, amp_extent2(h, w), v), *a = make_texture("u8", 1, amp_extent2(h, w), NULL),
                         *b = make_texture("u8", 1, amp_extent2(h, w), NULL);
             for (int invert = 0; invert < 2; invert++) {
@@ -1010,6 +1048,7 @@ int main(int argc, char **argv)
         chains();
         prepare_sizes();
         equalize_gray_alpha();
+        equalize_against_host();
         tonemap();
         errors();
         conv_against_host(AMP_IMAGE_BOX, 20, 0, 9, 7);

@@ -25,6 +25,7 @@
 #define RUN_GROUP_X 32 /* conv_run.comp's work group */
 #define RUN_GROUP_Y 8
 #define POINT_ROWS 4 /* filter.glsl's POINT_ROWS: texels per invocation of pointwise.comp */
+#define EQUALIZE_ROWS 64 /* equalize.comp's ROWS: the rows of its work groups' bands */
 #define MMA_MIN_RADIUS 9 /* conv_mma.comp's smallest radius (below, conv_run.comp is as fast) */
 #define MMA_MIN_FIXED 5  /* and for fixed sums, whose conv_run.comp rows are 32-bit (r 6: 0.137 ms against 0.118) */
 #define MMA_RADIUS 16    /* and its largest (its KC_MAX 3) */
@@ -674,14 +675,19 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
     case AMP_IMAGE_EQUALIZE: {
         size_t memory = packed_equalize(v, d);
         if (memory) return amp__filter_record(v, d, 3, NULL, memory);
-        d[0].shader = d[1].shader = d[2].shader = AMP__SHADER_EQUALIZE;
+        /* count, (for wider codes than 8 bits) make the table, map: equalize.comp's bands of
+           256 columns and EQUALIZE_ROWS rows (8-bit codes: each band of the map makes the
+           table, its pass 1) */
+        d[0].shader = AMP__SHADER_EQUALIZE;
+        d[0].groups[0] = (uint32_t)(w + 255) / 256;
+        d[0].groups[1] = (uint32_t)(h + EQUALIZE_ROWS - 1) / EQUALIZE_ROWS;
         d[1] = d[2] = d[0];
-        d[0].groups[1] = (uint32_t)(d[0].params.size[1] + 127) / 128;
         d[1].groups[0] = d[1].groups[1] = 1;
         d[1].spec.pass = 1;
         d[2].spec.pass = 2;
         size_t bins = (size_t)d[0].spec.src_levels + 1;
-        return amp__filter_record(v, d, 3, NULL, 2 * bins * sizeof(uint32_t));
+        if (bins <= 256) d[1] = d[2];
+        return amp__filter_record(v, d, bins <= 256 ? 2 : 3, NULL, 2 * bins * sizeof(uint32_t));
     }
     default: /* 16 x 16 invocations, POINT_ROWS texels each */
         d[0].shader = AMP__SHADER_POINTWISE;
