@@ -613,11 +613,26 @@ static void chains(void)
         {"gaussian:radius=9", "sepia", "grayscale", "median:radius=1", NULL},
         {"grayscale", "brightness_contrast:contrast=1.3,brightness=-0.07", "resize:width=23,height=17", "sobel", NULL},
         {"srgb_to_linear", "resize:width=50,height=30,interpolation=cubic", "linear_to_srgb", "invert", NULL},
+        /* the GPUs' walks of codes (forced below) with a program on their codes: a table
+           after a gray, gray alone, tables into RGBA, after the sums, sobel, sharpen,
+           OpenCV's fixed gaussian, erode and the 3 x 3 median */
+        {"gaussian:radius=2", "grayscale", "invert", NULL},
+        {"box:radius=1", "grayscale", NULL},
+        {"box:radius=2", "invert", "gamma:gamma=1.7", NULL},
+        {"sobel", "grayscale", "threshold:threshold=0.3", NULL},
+        {"sharpen:amount=1,sigma=1", "threshold:threshold=0.4,type=binary_inv", NULL},
+        {"gaussian:sigma=1", "brightness_contrast:contrast=1.3,brightness=-0.07", NULL},
+        {"erode:radius=1", "invert", NULL},
+        {"median:radius=1", "grayscale", "srgb_to_linear", NULL},
     };
-    for (size_t c = 0; c < sizeof chain_specs / sizeof *chain_specs; c++) {
+    size_t count = sizeof chain_specs / sizeof *chain_specs;
+    for (size_t c = 0; c < count + (amp__filter_force_gpu_paths ? count : 0); c++) {
+        /* the GPUs' paths, between textures with uint views (which their walks of codes take) */
+        if (amp__filter_force_gpu_paths) amp__filter_force_gpu_paths(c >= count);
+        if (amp__force_shader_image_copy) amp__force_shader_image_copy(c >= count);
         amp_image_filter f[4];
         int n = 0;
-        for (; n < 4 && chain_specs[c][n]; n++) REQUIRE_OK(amp_image_filter_parse(chain_specs[c][n], &f[n]));
+        for (; n < 4 && chain_specs[c % count][n]; n++) REQUIRE_OK(amp_image_filter_parse(chain_specs[c % count][n], &f[n]));
         amp_texture *src = sample_u8(4, 37, 29);
         amp_extent out;
         REQUIRE_OK(amp_image_filter_output_extent(f, n, amp_texture_extent(src), &out));
@@ -637,7 +652,7 @@ static void chains(void)
             cur = next;
         }
         if (!same_texels(fused, cur)) {
-            fprintf(stderr, "chain %zu: fused and one-by-one results differ\n", c);
+            fprintf(stderr, "chain %zu%s: fused and one-by-one results differ\n", c % count, c >= count ? " (GPU paths)" : "");
             test_failures++;
         }
         test_checks++;
@@ -645,6 +660,8 @@ static void chains(void)
         amp_texture_destroy(&fused);
         amp_texture_destroy(&src);
     }
+    if (amp__filter_force_gpu_paths) amp__filter_force_gpu_paths(false);
+    if (amp__force_shader_image_copy) amp__force_shader_image_copy(false);
     /* dispatch counts: a pointwise run is one pass; one fused into a gaussian adds none
        (40 x 30: no packed.comp, whose sums take two) */
     amp_texture *src = sample_u8(4, 40, 30), *dst = make_texture("u8", 4, amp_extent2(30, 40), NULL);

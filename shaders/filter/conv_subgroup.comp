@@ -124,9 +124,9 @@ void integer_main(walk w)
         [[unroll]] for (int k = -SUB_R; k <= SUB_R; k++)
             if (abs(k) <= r) acc += iw[abs(k)] * (k == 0 ? v : subgroupShuffle(v, lane_at(w, k)));
         res[i] = acc;
-        if (stores_words() && w.writes && i < w.rows) store_word(ivec2(w.x, w.y0 + i), rounded_word(acc));
+        if (stores_codes() && w.writes && i < w.rows) store_codes(ivec2(w.x, w.y0 + i), rounded_word(acc));
     }
-    if (stores_words()) return;
+    if (stores_codes()) return;
     // one store site (store inlines the whole pointwise program): the rows leave from
     // res[0], the rest moving up (constant indices: registers)
     [[dont_unroll]] for (int i = 0; i < PRE_STRIP; i++) {
@@ -159,10 +159,10 @@ void float_main(walk w)
         // (finish's: the fixed sums' codes, floor(sum + 1/2), or sharpen's mix with the texel)
         vec4 c = fixed_sums() ? floor(acc + 0.5) : P.f.x != 0.0 ? P.f.x * h[i + r] + P.f.y * acc : acc;
         res[i] = c;
-        if (stores_words() && w.writes && i < w.rows)
-            store_word(ivec2(w.x, w.y0 + i), codes_word(nearest_codes(floor(clamp(c, 0.0, 255.0) + 0.5))));
+        if (stores_codes() && w.writes && i < w.rows)
+            store_codes(ivec2(w.x, w.y0 + i), codes_word(nearest_codes(floor(clamp(c, 0.0, 255.0) + 0.5))));
     }
-    if (stores_words()) return;
+    if (stores_codes()) return;
     // one store site, as integer_main's
     [[dont_unroll]] for (int i = 0; i < PRE_STRIP; i++) {
         if (w.writes && i < w.rows) store(ivec2(w.x, w.y0 + i), res[0] * (1.0 / 255.0), fixed_sums());
@@ -193,11 +193,11 @@ void sobel_main(walk w)
         vec4 centre = lanes_float(h[i + 1]);
         if (SRC_N == 2) v.y = centre.y;
         if (SRC_N == 4) v.w = centre.w;
-        if (stores_words() && w.writes && i < w.rows)
-            store_word(ivec2(w.x, w.y0 + i), codes_word(nearest_codes(min(v, vec4(255.0)))));
+        if (stores_codes() && w.writes && i < w.rows)
+            store_codes(ivec2(w.x, w.y0 + i), codes_word(nearest_codes(min(v, vec4(255.0)))));
         res[i] = v * (1.0 / 255.0);
     }
-    if (stores_words()) return;
+    if (stores_codes()) return;
     // one store site, as integer_main's
     [[dont_unroll]] for (int i = 0; i < PRE_STRIP; i++) {
         if (w.writes && i < w.rows) store(ivec2(w.x, w.y0 + i), res[0]);
@@ -267,9 +267,9 @@ void half_main(walk w)
                 if (abs(k) <= r && k != 0) acc = half_take(acc, half_shuffled(w, v, k));
             res[i] = acc;
         }
-        if (stores_words() && w.writes && i < w.rows) store_word(ivec2(w.x, w.y0 + i), lanes_word(res[i]));
+        if (stores_codes() && w.writes && i < w.rows) store_codes(ivec2(w.x, w.y0 + i), lanes_word(res[i]));
     }
-    if (stores_words()) return;
+    if (stores_codes()) return;
     // one store site, as integer_main's
     [[dont_unroll]] for (int i = 0; i < PRE_STRIP; i++) {
         if (w.writes && i < w.rows) store(ivec2(w.x, w.y0 + i), half_value(res[0]), true);
@@ -286,6 +286,9 @@ void main()
     w.size = int(gl_SubgroupSize);
     w.x = int(gl_WorkGroupID.x) * (w.size - 2 * w.r) + w.lane - w.r;
     w.y0 = (int(gl_WorkGroupID.y) * int(gl_NumSubgroups) + int(gl_SubgroupID)) * P.counts.x;
+#ifdef AMP_CODES
+    if (NOPS > 0 && tabled() && codes_program()) make_code_table(); // (before any return)
+#endif
     if (w.y0 >= P.size.w) return; // the whole subgroup
     w.rows = min(P.counts.x, P.size.w - w.y0);
     w.writes = w.lane >= w.r && w.lane < w.size - w.r && w.x < P.size.z;

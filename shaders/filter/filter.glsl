@@ -37,7 +37,7 @@
 #define FLAG_INTEGER 8      // conv.glsl: an integer sum (8 bits, integer weights)
 #define FLAG_FIXED 16       // conv.glsl: OpenCV's fixed-point 8-bit gaussian (weights W_k / 256)
 #define FLAG_WIDE 32        // median.comp: a GPU's 2 x 4 tile of 5 x 5 windows (else 1 x 2)
-#define FLAG_TABLE 64       // packed.comp: the pointwise program of 8-bit codes as a table
+#define FLAG_TABLE 64       // packed.comp, words.glsl: the pointwise program of 8-bit codes as a table
 #define FLAG_SHAPE 128      // packed.comp: and that table as shapes (arithmetic on the codes)
 #define FLAG_WORDS 256      // the codes as a word a texel, the images' word views (words.glsl)
 #define FLAG_SOBEL 512      // conv_subgroup_int: sobel (its sobel_main)

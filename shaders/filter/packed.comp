@@ -92,12 +92,15 @@ uint texel(int x, int y)
     return x < 0 || y < 0 ? edge_code : quad(y * pitch() + (x >> 2))[x & 3];
 }
 
+uint code_table(uint c); // (FLAG_TABLE's, below)
+#include "codes_program.glsl"
+
 // The pointwise program on four texels' codes (none for the copy), from one site: the
 // program, inlined, is long. The quad turns round a texel at a time (no dynamic index).
 uvec4 computed(uvec4 t)
 {
     [[dont_unroll]] for (int i = 0; i < 4 && NOPS > 0; i++)
-        t = uvec4(t.yzw, packUnorm4x8(finished(unpackUnorm4x8(t.x), false)));
+        t = uvec4(t.yzw, computed_word(t.x));
     return t;
 }
 
@@ -123,7 +126,7 @@ layout(set = 0, binding = 6, std140) uniform Table {
 layout(set = 0, binding = 7, std430) buffer Memory { uint w[]; } M; // the table's memory (its start)
 #define TABLE_WORDS 320 // words of the table and its shapes (filter_internal.h's AMP__PACKED_TABLE_BYTES / 4)
 bool tabled() { return (FLAGS & FLAG_TABLE) != 0; }
-uint table(uint c) { return TB.codes[c >> 2][c & 3u]; }
+uint code_table(uint c) { return TB.codes[c >> 2][c & 3u]; }
 bool table_pass() { return tabled() && PASS == 3; }
 bool shaped() { return (FLAGS & FLAG_SHAPE) != 0; }
 // The codes of a texel x through the channels' shapes, each in its byte: (x & A) ^ B, A
@@ -140,7 +143,6 @@ uint shaped_codes(uint x)
 // result has none (the table's words are the result's texels: gray and alpha in two bytes).
 int result_byte(int k) { return DST_N > 2 ? (k < DST_N ? k : -1) : k == 0 ? 0 : DST_N == 2 && k == 3 ? 1 : -1; }
 shared uint made[256];
-bool keeps_alpha();
 // Source channel k's shape (s, A0, B0, A1, B1; s 256: no step) from the table in made[]; a
 // channel with no result, or alpha where the program keeps it, is the code itself. (Two
 // functions of the pieces' kind agree at one code at most, so the longest first piece is
@@ -181,35 +183,10 @@ void make_table(uint e)
     M.w[256] = steps[0] | steps[2] << 16, M.w[257] = steps[1] | steps[3] << 16, M.w[258] = M.w[259] = 0u;
     [[unroll]] for (int k = 0; k < 4; k++) M.w[260 + k] = a[k];
 }
-// Whether the program leaves alpha as it is: no op changes it, so where the source has it
-// and no intermediate lacks it (one of 1 or 3 components) a lookup takes it from the source.
-bool drops_alpha(int i, int word) { return i + 1 < NOPS && ((word >> 8) & 1) != 0; }
-bool keeps_alpha()
-{
-    return SRC_N == 4 && !(drops_alpha(0, OP0) || drops_alpha(1, OP1) || drops_alpha(2, OP2) ||
-                           drops_alpha(3, OP3) || drops_alpha(4, OP4) || drops_alpha(5, OP5) ||
-                           drops_alpha(6, OP6) || drops_alpha(7, OP7) || drops_alpha(8, OP8) ||
-                           drops_alpha(9, OP9) || drops_alpha(10, OP10) || drops_alpha(11, OP11) ||
-                           drops_alpha(12, OP12) || drops_alpha(13, OP13) || drops_alpha(14, OP14));
-}
-// A result texel from its RGBA word, each channel in its byte: gray (and alpha in byte 1), RGB or RGBA.
-uint as_result(uint y) { return DST_N == 1 ? y & 0xffu : DST_N == 2 ? (y & 0xffu) | (y >> 16 & 0xff00u) : DST_N == 3 ? y & 0xffffffu : y; }
 uint looked_up(uint x)
 {
-    if ((OP0 & 255) == OP_GRAYSCALE) { // cv2.COLOR_RGB2GRAY's fixed point, as grayscale() on codes
-        uint g = ((x & 0xffu) * 9798u + ((x >> 8) & 0xffu) * 19235u + ((x >> 16) & 0xffu) * 3735u + 16384u) >> 15;
-        x = g * 0x10101u | (SRC_N > 3 ? x & 0xff000000u : 0xff000000u); // RGB's alpha is 1
-        if (NOPS == 1) return as_result(x);
-    }
-    if (shaped()) { // each channel in its byte
-        return as_result(shaped_codes(x)); // (alpha kept: its shape is the code itself)
-    }
-    uint y = table(x & 0xffu) & 0xffu; // DST_N 1: R; 2: R and alpha; else each channel
-    // alpha: byte 1 of a gray and alpha result, else byte 3
-    uint a = keeps_alpha() ? x >> 24 : (table(x >> 24) >> (DST_N == 2 ? 8 : 24)) & 0xffu;
-    if (DST_N == 2) return y | a << 8;
-    if (DST_N > 2) y |= (table((x >> 8) & 0xffu) & 0xff00u) | (table((x >> 16) & 0xffu) & 0xff0000u);
-    return DST_N > 3 ? y | a << 24 : y;
+    if (shaped()) return as_result(shaped_codes(grayed(x))); // (alpha kept: its shape is the code itself)
+    return program_codes(x);
 }
 // A program of grayscale alone needs no table (chain.c's table_program: none made).
 uvec4 program(uvec4 t)
@@ -433,8 +410,8 @@ void equalize_codes(uint lid)
 uvec4 equalized_quad(uvec4 u)
 {
     [[unroll]] for (int c = 0; c < 4; c++)
-        u[c] = table(u[c] & 0xffu) | table((u[c] >> 8) & 0xffu) << 8 | table((u[c] >> 16) & 0xffu) << 16 |
-               table(u[c] >> 24) << 24;
+        u[c] = code_table(u[c] & 0xffu) | code_table((u[c] >> 8) & 0xffu) << 8 |
+               code_table((u[c] >> 16) & 0xffu) << 16 | code_table(u[c] >> 24) << 24;
     return u;
 }
 

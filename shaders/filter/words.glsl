@@ -5,7 +5,8 @@
 // its uint view (a code a component), or with FLAG_WORDS (chain.c sets it where both take
 // word views: RGBA8 as R32_UINT, a texel one word of four codes) its word view; and for a
 // result of four components and no pointwise op it stores words through binding 10, the
-// destination's word view: no conversion to floats and back.
+// destination's word view, or codes through the pointwise program on codes where it has
+// one (store_codes): no conversion to floats and back.
 //
 // The codes in two words of 16-bit lanes, "halves": r | b << 16, g | a << 16 (a word's
 // codes split by one mask and one shift). The 16-bit-float modules (built with
@@ -16,10 +17,30 @@
 layout(set = 0, binding = 9) uniform utexture2D src_codes;
 layout(set = 0, binding = 10) writeonly uniform uimage2D dst_codes;
 bool reads_words() { return (FLAGS & FLAG_WORDS) != 0; }
+// The program of an RGBA source on its result's codes (codes_program.glsl): grayscale alone,
+// or FLAG_TABLE's table (chain.c's codes_between sets it), which each work group makes in
+// shared memory first (make_code_table). 4K RGBA8 gaussian 5 x 5 + grayscale + invert on
+// an H200: the program computed on floats for each texel (finished's) had taken 0.064 ms,
+// the gaussian alone 0.040.
+shared uint program_table[256];
+uint code_table(uint c) { return program_table[c]; }
+#include "codes_program.glsl"
+bool tabled() { return (FLAGS & FLAG_TABLE) != 0; }
+bool codes_program() { return SRC_N == 4 && (tabled() || (NOPS == 1 && gray_first())); }
+// The table, by the whole work group (a barrier: every invocation calls it).
+void make_code_table()
+{
+    for (uint c = gl_LocalInvocationIndex; c < 256u; c += gl_WorkGroupSize.x)
+        program_table[c] = computed_word(c * 0x01010101u);
+    barrier();
+}
 #else
 bool reads_words() { return false; }
+bool codes_program() { return false; }
 #endif
-bool stores_words() { return reads_words() && NOPS == 0 && SRC_N == 4 && DST_N == 4; }
+// Whether a result leaves as a word of codes (store_codes): with no pointwise op, four
+// components into a word view; through the program on codes, into any.
+bool stores_codes() { return NOPS == 0 ? reads_words() && SRC_N == 4 && DST_N == 4 : codes_program(); }
 
 // Four 8-bit codes as halves, and back: the four channels (at most 16 bits each) r g b a.
 uvec2 halves(uvec4 c) { return uvec2(c.x | (c.z << 16), c.y | (c.w << 16)); }
@@ -47,11 +68,14 @@ uvec2 codes_at(ivec2 p)
     return split_codes(texelFetch(src, p, 0));
 #endif
 }
-// A result's word of codes into the destination's word view (stores_words).
-void store_word(ivec2 p, uint word)
+// A result's word of codes (RGBA) through the program, if any, into the destination's word
+// view, or its uint view a code a component (stores_codes).
+void store_codes(ivec2 p, uint word)
 {
 #ifdef AMP_CODES
-    imageStore(dst_codes, p, uvec4(word));
+    uint r = NOPS == 0 ? word : program_codes(word);
+    if (reads_words() && DST_N == 4) imageStore(dst_codes, p, uvec4(r));
+    else imageStore(dst_codes, p, (uvec4(r) >> uvec4(0u, 8u, 16u, 24u)) & 0xffu);
 #endif
 }
 // The source at column x and row y as border_at gives them (-1: the constant border), as halves.

@@ -243,11 +243,14 @@ static bool eight_bits(const amp__filter_spec *s) { return s->src_levels == 255.
 
 /* Whether d's source and destination both take uint views, for the modules that read and
  * write codes (pass.c's takes_codes); if so, FLAG_WORDS where both take word views too
- * (RGBA8: a texel's codes one word). */
+ * (RGBA8: a texel's codes one word), and FLAG_TABLE where the pass's pointwise program is
+ * a table's (table_program) on an RGBA source: those modules run it on the result's codes
+ * (words.glsl), through a table each work group makes. */
 static bool codes_between(amp__filter_dispatch *d)
 {
     if (!amp__texture_uint_ok(d->src, false) || !amp__texture_uint_ok(d->dst, false)) return false;
     if (amp__texture_uint_ok(d->src, true) && amp__texture_uint_ok(d->dst, true)) d->spec.flags |= AMP__FLAG_WORDS;
+    if (d->spec.src_n == 4 && table_program(&d->spec)) d->spec.flags |= AMP__FLAG_TABLE;
     return true;
 }
 

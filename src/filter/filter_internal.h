@@ -63,7 +63,7 @@ typedef struct amp__filter_params {
 #define AMP__FLAG_INTEGER 8 /* an integer sum (conv.glsl; chain.c's integer_sum) */
 #define AMP__FLAG_FIXED 16  /* OpenCV's fixed-point 8-bit gaussian (conv.glsl; chain.c's fixed_gaussian) */
 #define AMP__FLAG_WIDE 32   /* median.comp: a GPU's 2 x 4 tile of 5 x 5 windows (else 1 x 2) */
-#define AMP__FLAG_TABLE 64  /* packed.comp: the pointwise program as a table of codes (chain.c's table_program) */
+#define AMP__FLAG_TABLE 64  /* packed.comp, words.glsl: the pointwise program as a table of codes (chain.c's table_program) */
 #define AMP__FLAG_SHAPE 128 /* packed.comp: and that table as shapes, arithmetic on the codes (chain.c's shape_program) */
 #define AMP__FLAG_WORDS 256 /* the codes as a word a texel, the images' word views (shaders/filter/words.glsl) */
 #define AMP__FLAG_SOBEL 512 /* conv_subgroup_int: sobel on 8-bit codes */
