@@ -437,7 +437,7 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
     if (!in_pitch) r = amp__texture_buffer_copy(fd->src, v, buf, 0, (uint32_t)(quads * per), false);
     /* the pass's memory (binding 7; its table, binding 6, at its start), the table made by a
        first dispatch (table) where the program is one (FLAG_TABLE) */
-    pass_buffers bufs = {.buf = {{VK_NULL_HANDLE},
+    pass_buffers bufs = {.buf = {{VK_NULL_HANDLE, 0, 0},
                                  {out, 0, VK_WHOLE_SIZE},
                                  {memory->buffer, memory->offset, AMP__PACKED_TABLE_BYTES},
                                  *memory},
