@@ -689,7 +689,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         d[1].spec.pass = 1;
         d[2].spec.pass = 2;
         size_t bins = (size_t)d[0].spec.src_levels + 1;
-        if (bins <= 256) d[1] = d[2];
+        if (bins <= 256) d[1] = d[2]; /* two dispatches: count, map */
         return amp__filter_record(v, d, bins <= 256 ? 2 : 3, NULL, 2 * bins * sizeof(uint32_t));
     }
     default: /* 16 x 16 invocations, POINT_ROWS texels each */
