@@ -287,7 +287,7 @@ void main()
     w.x = int(gl_WorkGroupID.x) * (w.size - 2 * w.r) + w.lane - w.r;
     w.y0 = (int(gl_WorkGroupID.y) * int(gl_NumSubgroups) + int(gl_SubgroupID)) * P.counts.x;
 #ifdef AMP_CODES
-    if (NOPS > 0 && tabled() && codes_program()) make_code_table(); // (before any return)
+    if (tabled() && codes_program()) make_code_table(); // (before any return)
 #endif
     if (w.y0 >= P.size.w) return; // the whole subgroup
     w.rows = min(P.counts.x, P.size.w - w.y0);

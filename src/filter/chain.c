@@ -678,19 +678,22 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
     case AMP_IMAGE_EQUALIZE: {
         size_t memory = packed_equalize(v, d);
         if (memory) return amp__filter_record(v, d, 3, NULL, memory);
-        /* count, (for wider codes than 8 bits) make the table, map: equalize.comp's bands of
-           256 columns and EQUALIZE_ROWS rows (8-bit codes: each band of the map makes the
-           table, its pass 1) */
+        /* count, make the table (codes wider than 8 bits: 8-bit codes' groups of the map
+           make it themselves), map: equalize.comp's bands of 256 columns and EQUALIZE_ROWS rows */
+        size_t bins = (size_t)d[0].spec.src_levels + 1;
         d[0].shader = AMP__SHADER_EQUALIZE;
         d[0].groups[0] = (uint32_t)(w + 255) / 256;
         d[0].groups[1] = (uint32_t)(h + EQUALIZE_ROWS - 1) / EQUALIZE_ROWS;
-        d[1] = d[2] = d[0];
-        d[1].groups[0] = d[1].groups[1] = 1;
-        d[1].spec.pass = 1;
-        d[2].spec.pass = 2;
-        size_t bins = (size_t)d[0].spec.src_levels + 1;
-        if (bins <= 256) d[1] = d[2]; /* two dispatches: count, map */
-        return amp__filter_record(v, d, bins <= 256 ? 2 : 3, NULL, 2 * bins * sizeof(uint32_t));
+        int n = 1;
+        if (bins > 256) {
+            d[n] = d[0];
+            d[n].spec.pass = 1;
+            d[n].groups[0] = d[n].groups[1] = 1;
+            n++;
+        }
+        d[n] = d[0];
+        d[n].spec.pass = 2;
+        return amp__filter_record(v, d, n + 1, NULL, 2 * bins * sizeof(uint32_t));
     }
     default: /* 16 x 16 invocations, POINT_ROWS texels each */
         d[0].shader = AMP__SHADER_POINTWISE;
