@@ -22,7 +22,9 @@
 // Below r 9 conv_run is as fast (r 8: 0.127 against 0.129; r 5: 0.125 against 0.116).
 // Its parts, each alone: fetches 46 us, products 24, output stores 27, the input's
 // stores into shared memory 18, the walk and its barriers 25: they add up more than
-// they overlap (docs/architecture.md has what was tried against that).
+// they overlap (docs/architecture.md has what was tried against that). Since, on an H100
+// (the device copy 0.030 ms), the walk in main's loop: sigma 5 0.118 -> 0.099 ms (main's
+// comment).
 //
 // Weights are 16-bit floats, the center one taking the others' rounding so that they sum
 // as the 32-bit ones (a flat image stays flat). Gaussians take OpenCV's fixed-point
@@ -114,31 +116,22 @@ void write_block(ivec2 o, int i)
     }
 }
 
-void main()
+// The walk of the strip whose first output is o (the group's T_k and T_k^T loaded).
+void walk_strip(ivec2 o, HALF tk[KC_MAX], HALF tkt[KC_MAX])
 {
     int r = RADIUS, rows = P.counts[0];
-    ivec2 o = ivec2(gl_WorkGroupID.xy) * ivec2(TW, rows); // the group's first output
-    int blocks = (min(rows, P.size.w - o.y) + 15) / 16;   // output row blocks
-    for (int e = int(gl_LocalInvocationIndex); e < KC * 256; e += GROUP) {
-        int d = 16 * (e >> 8) + ((e >> 4) & 15) - (e & 15) - r;
-        t_s[(e >> 4) * TS + (e & 15)] = abs(d) <= r ? half_weight(d) : float16_t(0.0);
-    }
+    int blocks = (min(rows, P.size.w - o.y) + 15) / 16; // output row blocks
     fetch_step(o - ivec2(r));
     store_step();
     fetch_step(o + ivec2(-r, 16 - r));
     barrier();
-    // A subgroup's component c and column block j, for the whole walk: T_k and T_k^T in
-    // registers, and the column sums of the KC output blocks that the latest row sums
-    // reach (acc[t]: block m - KC + 1 + t, which takes T_{KC-1-t}^T times them).
+    // A subgroup's component c and column block j, for the whole walk: the column sums of
+    // the KC output blocks that the latest row sums reach (acc[t]: block m - KC + 1 + t,
+    // which takes T_{KC-1-t}^T times them).
     int p = int(gl_SubgroupID), c = p / BW, j = p - c * BW;
     bool mine = p < SRC_N * BW; // subgroup-uniform
-    HALF tk[KC_MAX], tkt[KC_MAX];
     FULL acc[KC_MAX];
-    [[unroll]] for (int k = 0; k < KC_MAX; k++) {
-        coopMatLoadNV(tk[k], t_s, uint(16 * TS * min(k, KC - 1)), uint(TS), false);
-        coopMatLoadNV(tkt[k], t_s, uint(16 * TS * min(k, KC - 1)), uint(TS), true);
-        acc[k] = FULL(0.0);
-    }
+    [[unroll]] for (int k = 0; k < KC_MAX; k++) acc[k] = FULL(0.0);
     // Step m: (barrier) the row sums of in_s (step m's input), their column sums into
     // acc, block m - KC + 1 into out_s when complete; (barrier) that block written out,
     // step m + 1's input into in_s, step m + 2's fetched. Each shared array is written
@@ -180,4 +173,26 @@ void main()
         fetch_step(o + ivec2(-r, 16 * (m + 2) - r));
         barrier();
     }
+}
+
+// A work group walks the strips of its column TW wide from row block gl_WorkGroupID.y on,
+// a stride of the grid's rows of groups (chain.c's grid has a group for every strip, so
+// each walks one). The loop is there for speed: 4K RGBA8 on an H100, strips of 256 rows, the
+// same runs: sigma 5 0.118 ms without it against 0.099, box radius 12 0.117 against 0.101
+// (sigma 2 0.102 against 0.104); why the compiler does better with it is not known.
+void main()
+{
+    int r = RADIUS;
+    for (int e = int(gl_LocalInvocationIndex); e < KC * 256; e += GROUP) {
+        int d = 16 * (e >> 8) + ((e >> 4) & 15) - (e & 15) - r;
+        t_s[(e >> 4) * TS + (e & 15)] = abs(d) <= r ? half_weight(d) : float16_t(0.0);
+    }
+    barrier();
+    HALF tk[KC_MAX], tkt[KC_MAX]; // T_k and T_k^T in registers for every strip
+    [[unroll]] for (int k = 0; k < KC_MAX; k++) {
+        coopMatLoadNV(tk[k], t_s, uint(16 * TS * min(k, KC - 1)), uint(TS), false);
+        coopMatLoadNV(tkt[k], t_s, uint(16 * TS * min(k, KC - 1)), uint(TS), true);
+    }
+    for (int g = int(gl_WorkGroupID.y); g * P.counts[0] < P.size.w; g += int(gl_NumWorkGroups.y))
+        walk_strip(ivec2(int(gl_WorkGroupID.x) * TW, g * P.counts[0]), tk, tkt);
 }
