@@ -824,7 +824,7 @@ static void median5_against_host(void)
  * (weights in the scratch buffer); an image of a megapixel or more and a radius up to 4
  * take conv_block.comp on CPU devices, edges and partial blocks included; radii 9 to 16
  * of 8 bits into 8 bits take conv_mma.comp on GPUs with cooperative matrices (strips of
- * 32 columns, walks of 256 rows: partial ones at the right and bottom edges). */
+ * 32 columns, walks of 512 rows: partial ones at the right and bottom edges). */
 /* The host's reference for OpenCV 4.6's GaussianBlur of 8-bit images (sigma > 0, radius
  * < 70): its kernel (exp(-x^2 / 2 sigma^2) over the sum) quantized to 256ths from the
  * outermost weight in, each rounded to the nearest (even) with its error carried to the
