@@ -278,7 +278,8 @@ void half_main(walk w)
 }
 #endif
 
-// The walk of one strip (the plain module's: the float walk below, or integer_main).
+// The walk of one strip: the module's (conv_subgroup_int's, conv_subgroup_half's) or, in the
+// plain module, integer_main or the float walk below.
 void walk_strip(walk w)
 {
 #ifdef AMP_CONV_INT
@@ -337,7 +338,7 @@ void main()
     w.x_inside = w.x >= 0 && w.x < P.size.x;
     bool columns_inside = subgroupAll(w.x_inside);
 #ifdef AMP_CODES
-    if (tabled() && codes_program()) make_code_table(); // (before the walk, whose subgroups may have none)
+    if (tabled() && codes_program()) make_code_table(); // (before the loop: a barrier that subgroups with no strip reach too)
 #endif
     int stride = int(gl_NumWorkGroups.y) * int(gl_NumSubgroups);
     for (int k = int(gl_WorkGroupID.y) * int(gl_NumSubgroups) + int(gl_SubgroupID); k * P.counts.x < P.size.w; k += stride) {

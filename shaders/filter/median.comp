@@ -136,7 +136,8 @@ MEDIAN_TILE(vec4)
 #endif
 #endif
 
-// The block of outputs from o (block's: a column of RUN for 3 x 3, 2 x 4 or 1 x 2 for 5 x 5).
+// The block of outputs from o (block's: a column of RUN for 3 x 3, 2 x 4 or 1 x 2 for 5 x 5,
+// one output for larger windows).
 void median_block(ivec2 o, ivec2 block)
 {
     int r = RADIUS, side = 2 * r + 1, n = side * side;
