@@ -277,6 +277,9 @@ __attribute__((weak)) uint64_t amp__texture_row_pitch(const amp_texture *t); /* 
 /* (and this one of src/filter/chain.c: packed.comp computes each pointwise program instead
  * of looking its codes up in a table made by the same program) */
 __attribute__((weak)) void amp__filter_tables_off(bool on);
+/* (and this one of src/filter/pass.c: the shaders that loop over their grid's rows take at
+ * most that many rows of work groups) */
+__attribute__((weak)) void amp__filter_grid_rows(int rows);
 /* (and this one of src/vulkan/builtin.c: textures made while it is on take uint views on
  * CPU devices too, as GPUs' do) */
 __attribute__((weak)) void amp__force_shader_image_copy(bool on);
@@ -606,6 +609,56 @@ static void packed_resizes(void)
 
 /* A chain equals its filters run one by one through 8-bit textures, and a run of
  * pointwise filters after a neighborhood filter adds no dispatch. */
+/* The shaders that loop over their grid's rows (conv_subgroup.comp's modules and
+ * median.comp's, forced here; conv_mma.comp's on GPUs with cooperative matrices: sigma 5,
+ * box 12) dispatched with one and with two rows of work groups give the texels of the
+ * whole grid, so that their loops' later rounds cover the image as the grid's rows do
+ * (chain.c's grids have a row for every strip: a loop runs once there). */
+static void grid_strides(void)
+{
+    if (!amp__filter_grid_rows || !amp__filter_force_gpu_paths) return;
+    static const struct {
+        const char *spec, *type;
+    } cases[] = {{"gaussian:radius=2", "u8"}, {"box:radius=1", "u8"},  {"sharpen:amount=1,sigma=1", "u8"},
+                 {"gaussian:sigma=1", "u8"},  {"erode:radius=1", "u8"}, {"dilate:radius=2", "u8"},
+                 {"median:radius=1", "u8"},   {"sobel", "u8"},          {"gaussian:radius=2", "u16"},
+                 {"median:radius=2", "u8"},   {"median:radius=2", "u16"}, {"median:radius=3", "u8"},
+                 {"gaussian:sigma=5", "u8"},  {"box:radius=12", "u8"}};
+    amp__filter_force_gpu_paths(true);
+    if (amp__force_shader_image_copy) amp__force_shader_image_copy(true);
+    /* tall: three rows of work groups or more (lavapipe's subgroups of 8: 128 rows a group) */
+    amp_extent e = amp_extent2(300, 45);
+    float *v = malloc(300 * 45 * 4 * sizeof *v);
+    test_rng_state = 7;
+    for (int i = 0; i < 300 * 45 * 4; i++) v[i] = (float)(test_rand() % 256) / 255.0f;
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        amp_image_filter f;
+        REQUIRE_OK(amp_image_filter_parse(cases[c].spec, &f));
+        amp_texture *src = make_texture(cases[c].type, 4, e, v), *whole = make_texture(cases[c].type, 4, e, NULL);
+        amp__filter_grid_rows(0);
+        REQUIRE_OK(amp_image_filter_apply(&f, src, whole));
+        for (int rows = 1; rows <= 2; rows++) {
+            /* (made holding the source: a strip no round writes keeps its texels) */
+            amp_texture *part = make_texture(cases[c].type, 4, e, v);
+            amp__filter_grid_rows(rows);
+            REQUIRE_OK(amp_image_filter_apply(&f, src, part));
+            if (!same_texels(whole, part)) {
+                fprintf(stderr, "%s (%s): %d rows of work groups differ from the whole grid\n", cases[c].spec,
+                        cases[c].type, rows);
+                test_failures++;
+            }
+            test_checks++;
+            amp_texture_destroy(&part);
+        }
+        amp_texture_destroy(&whole);
+        amp_texture_destroy(&src);
+    }
+    free(v);
+    amp__filter_grid_rows(0);
+    amp__filter_force_gpu_paths(false);
+    if (amp__force_shader_image_copy) amp__force_shader_image_copy(false);
+}
+
 static void chains(void)
 {
     static const char *const chain_specs[][5] = {
@@ -1063,6 +1116,7 @@ int main(int argc, char **argv)
     opencv_cases(argc > 1 ? argv[1] : NULL);
     if (argc <= 1) {
         chains();
+        grid_strides();
         prepare_sizes();
         equalize_gray_alpha();
         equalize_against_host();

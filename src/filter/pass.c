@@ -3,6 +3,7 @@
  * device cache; a view's pooled textures go with the view. */
 #include <pthread.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "filter/filter_internal.h"
@@ -272,6 +273,21 @@ void amp__filter_pool_release(amp__device *d)
 /* Whether a shader works on the view's packed buffer (packed.comp's modules), not images. */
 static bool on_buffers(int shader) { return shader == AMP__SHADER_PACKED || shader == AMP__SHADER_PACKED_WIDE; }
 
+/* Whether a shader loops over the rows of its grid (a grid-stride loop: conv_subgroup.comp's
+ * modules, conv_mma.comp, median.comp's), so that any number of rows of work groups covers
+ * the image. */
+static bool strides_rows(int shader)
+{
+    return shader == AMP__SHADER_CONV_SUBGROUP || shader == AMP__SHADER_CONV_SUBGROUP_INT ||
+           shader == AMP__SHADER_CONV_SUBGROUP_HALF || shader == AMP__SHADER_CONV_SUBGROUP_HALF_CODES ||
+           shader == AMP__SHADER_CONV_MMA || shader == AMP__SHADER_MEDIAN || shader == AMP__SHADER_MEDIAN_KEYS ||
+           shader == AMP__SHADER_MEDIAN_HALF;
+}
+
+/* tests/: amp__filter_grid_rows (filter_internal.h) */
+static atomic_int grid_rows;
+void amp__filter_grid_rows(int rows) { atomic_store(&grid_rows, rows); }
+
 /* Whether a shader reads the source's codes and writes the destination's through their uint
  * views (or word views, FLAG_WORDS), bindings 9 and 10 (shaders/filter/words.glsl's AMP_CODES). */
 static bool takes_codes(int shader)
@@ -531,8 +547,10 @@ amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, 
         if (i > 0)
             buffer_barrier(cmd, sbuf, off, size, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+        uint32_t groups[2] = {d[i].groups[0], d[i].groups[1]}, cap = (uint32_t)atomic_load(&grid_rows);
+        if (cap && strides_rows(d[i].shader) && groups[1] > cap) groups[1] = cap;
         uint32_t timing = amp__profile_begin(b, shaders[d[i].shader].name, 0);
-        dispatch(v, s, b, pipes[i], set, d[i].groups);
+        dispatch(v, s, b, pipes[i], set, groups);
         amp__profile_end(b, timing);
     }
     return amp__view_command_done(v);
