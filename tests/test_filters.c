@@ -442,6 +442,63 @@ static void packed_against_image_paths(void)
     }
 }
 
+/* packed.comp's pointwise passes (CPU devices) store two quads an invocation, as one store:
+ * rows of an odd count of quads (the last pair's second quad lands in the row's padding, or
+ * in the buffer's pad quad where the result is copied; 1034 wide: its last quad of two
+ * texels too) and of an even count, from RGBA (and RGB, where the device keeps it as RGBA)
+ * into the same, gray and alpha, and gray, the copy, shapes,
+ * tables and a program computed: the image paths' bytes (forced; within a level where a
+ * program is computed in floats), and the same in place as copied. */
+static void packed_pairs(void)
+{
+    if (!amp__filter_force_gpu_paths || !emulated()) return;
+    static const char *const chains[] = {"copy", "invert", "gamma:gamma=2.2", "sepia", "grayscale",
+                                         "grayscale threshold:threshold=0.4", "tonemap:curve=aces"};
+    static const int widths[] = {1034, 1028, 1032}; /* 259 quads a row, 257, 258 */
+    int h = 515;
+    for (int wi = 0; wi < 4; wi++) {
+        int w = widths[wi % 3], comps = wi < 3 ? 4 : 3;
+        amp_texture *src = sample_u8(comps, w, h);
+        for (size_t i = 0; i < sizeof chains / sizeof *chains; i++) {
+            bool gray = strstr(chains[i], "grayscale") != NULL;
+            for (int out = gray ? 1 : comps; out <= (gray ? comps - 2 : comps); out++) {
+                amp_image_filter f[2];
+                char text[64], *save = NULL;
+                int n = 0;
+                snprintf(text, sizeof text, "%s", chains[i]);
+                for (char *tok = strtok_r(text, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+                    REQUIRE_OK(amp_image_filter_parse(tok, &f[n++]));
+                amp_texture *a = make_texture("u8", out, amp_extent2(h, w), NULL),
+                            *b = make_texture("u8", out, amp_extent2(h, w), NULL);
+                REQUIRE_OK(amp_image_filter_chain(f, n, src, a));
+                amp__filter_force_gpu_paths(true);
+                REQUIRE_OK(amp_image_filter_chain(f, n, src, b));
+                amp__filter_force_gpu_paths(false);
+                size_t na, nb, differ = 0;
+                float *va = read_values(a, &na), *vb = read_values(b, &nb);
+                double worst = 0, allowed = strncmp(chains[i], "gamma", 5) == 0 || strncmp(chains[i], "sepia", 5) == 0 ||
+                                                    strncmp(chains[i], "tonemap", 7) == 0 ? 1.001 : 0;
+                for (size_t k = 0; va && vb && k < na && na == nb; k++) {
+                    worst = fmax(worst, fabs(va[k] - vb[k]) * 255);
+                    differ += va[k] != vb[k];
+                }
+                if (!va || !vb || na != nb || na != (size_t)w * h * out || worst > allowed) {
+                    fprintf(stderr, "packed pairs %s, %d wide into %d components: differs from the image paths by %g "
+                            "levels, on %zu values\n", chains[i], w, out, worst, differ);
+                    test_failures++;
+                }
+                test_checks++;
+                free(va);
+                free(vb);
+                if (comps == 4 && amp__force_optimal_textures) packed_in_place_or_copied(chains[i], f, n, src, a, 4);
+                amp_texture_destroy(&a);
+                amp_texture_destroy(&b);
+            }
+        }
+        amp_texture_destroy(&src);
+    }
+}
+
 /* cv2.equalizeHist on the host, of codes 0 .. levels (255 for 8 bits, OpenCV's; 65535 for
  * 16, its table made the same way): codes into their mapped codes (OpenCV's table, its
  * float scale rounded to even by lrintf). */
@@ -1146,6 +1203,7 @@ int main(int argc, char **argv)
         conv_check(AMP_IMAGE_BOX, 2, 0, 1050, 1010, 2, "u8");
         conv_check(AMP_IMAGE_BOX, 3, 0, 1003, 1047, 4, "u8");
         packed_against_image_paths();
+        packed_pairs();
         packed_resizes();
         packed_equalize();
         median5_against_host();

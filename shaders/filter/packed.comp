@@ -34,6 +34,7 @@
 // invocations (9); .z: the result's; .w: the quad (of 16 bytes) of binding 5 where the
 // result begins. PASS 3: the dispatch that makes the table (FLAG_TABLE), a pipeline of its own.
 #extension GL_EXT_control_flow_attributes : require
+#extension GL_ARB_gpu_shader_int64 : require
 #include "filter.glsl"
 #include "median_net.glsl"
 layout(local_size_x = 64, local_size_y = 1) in;
@@ -41,12 +42,13 @@ layout(set = 0, binding = 8) uniform utextureBuffer Quads; // the source, texels
 layout(set = 0, binding = 5, std430) writeonly buffer Results { uvec4 q[]; } D; // the result
 layout(set = 0, binding = 5, std430) writeonly buffer Words { uint w[]; } W;    // the same
 layout(set = 0, binding = 5, std430) writeonly buffer Pairs { uvec2 p[]; } W2;  // the same
+layout(set = 0, binding = 5, std430) writeonly buffer Octets { u64vec4 o[]; } D8; // the same, 32 bytes a store
 
 // rows an invocation of a sum walks down, more for larger windows, whose first 2r rows
 // give no result (chain.c's packed_strip; 4K on lavapipe: 16 -> 32 rows, gaussian 5 x 5
 // 31.8 -> 30.0 ms; 16 -> 128, sigma 5 302 -> 172; 64 and 128 slow radius 2 by a third)
 const int PACKED_STRIP = RADIUS < 4 ? 32 : RADIUS < 12 ? 64 : 128;
-#define POINT_STRIP 8   // rows an invocation of MODE 0 walks down (chain.c's PACKED_POINT_STRIP)
+#define POINT_STRIP 4   // rows an invocation of MODE 0 walks down (chain.c's PACKED_POINT_STRIP)
 #define UNROLL 2        // rows a round of a window's walk (main's)
 #define RESIZE_STRIP 4  // and of MODE 8 and 10 (chain.c's PACKED_RESIZE_STRIP; 4K to 1080p 5.2 -> 4.1 ms, 8 4.8)
 #ifdef AMP_PACKED_WIDE  // the module packed_wide: radius 9 to 16 (larger code, longer to make)
@@ -416,28 +418,50 @@ uvec4 equalized_quad(uvec4 u)
     return u;
 }
 
-// Stores the quad at qx of result row y: the pass's program on the codes c.
-void emit(uvec4 c, int qx, int y)
+// A result quad's texels t (the program's codes) as the result holds them: a word each
+// (RGBA), gray and alpha in the halves of two words (DST_N 2), the gray codes in one.
+// lavapipe stores a word a lane at a time, each lane's value taken from its vector
+// through the stack; LLVM moved the last operations of a result (codes_of's or, the
+// gray word's packing) into that loop, where they took each of their operands
+// through the stack too (a 5 x 5 gaussian's store loop: 10 spills a lane instead of
+// 6). A min with all ones the compiler cannot see (the width is never negative)
+// keeps each stored word one vector.
+uvec4 stored(uvec4 t)
 {
-    uvec4 t = program(c);
-    int at = y * out_pitch + qx; // the result's quads from a row to the next: .z
-    // lavapipe stores a word a lane at a time, each lane's value taken from its vector
-    // through the stack; LLVM moved the last operations of a result (codes_of's or, the
-    // gray word's packing) into that loop, where they took each of their operands
-    // through the stack too (a 5 x 5 gaussian's store loop: 10 spills a lane instead of
-    // 6). A min with all ones the compiler cannot see (the width is never negative)
-    // keeps each stored word one vector.
     uint ones = uint(sizes.x >> 31) - 1u;
-    if (DST_N == 1) { // gray: the quad's four codes in a word
-        W.w[4 * out_base + at] = min((t.x & 0xffu) | (t.y & 0xffu) << 8 | (t.z & 0xffu) << 16 | t.w << 24, ones);
-    } else if (DST_N == 2) { // gray and alpha: two words, one store (lavapipe loops over
-        // the lanes once a store: as two stores of a word, 4K grayscale into gray and alpha
-        // took 10.4-10.9 ms against 7.3-8.4, box 5 x 5 + grayscale 38.0-38.5 against 33.1-34.4)
-        t &= 0xffffu;
-        W2.p[2 * out_base + at] = min(uvec2(t.x | t.y << 16, t.z | t.w << 16), uvec2(ones));
-    } else {
-        D.q[out_base + at] = min(t, uvec4(ones));
-    }
+    if (DST_N == 1) return uvec4(min((t.x & 0xffu) | (t.y & 0xffu) << 8 | (t.z & 0xffu) << 16 | t.w << 24, ones));
+    t &= DST_N == 2 ? 0xffffu : ~0u;
+    return DST_N == 2 ? uvec4(min(uvec2(t.x | t.y << 16, t.z | t.w << 16), uvec2(ones)), 0u, 0u) : min(t, uvec4(ones));
+}
+// Where result row y's quad qx lies in binding 5, in the result's quads (16 bytes: RGBA, or RGB
+// kept as RGBA; 8: gray and alpha; 4: gray).
+int result_at(int qx, int y) { return (DST_N == 1 ? 4 : DST_N == 2 ? 2 : 1) * out_base + y * out_pitch + qx; }
+// Stores the result quad s (stored's) at p (result_at's), as one store (lavapipe loops over
+// the lanes once a store: gray and alpha as two stores of a word took 4K grayscale 10.4-10.9
+// ms against 7.3-8.4, box 5 x 5 + grayscale 38.0-38.5 against 33.1-34.4).
+void store_quad(uvec4 s, int p)
+{
+    if (DST_N == 1) W.w[p] = s.x;
+    else if (DST_N == 2) W2.p[p] = s.xy;
+    else D.q[p] = s;
+}
+// Stores the quad at qx of result row y: the pass's program on the codes c.
+void emit(uvec4 c, int qx, int y) { store_quad(stored(program(c)), result_at(qx, y)); }
+// The same of two quads side by side, qx and qx + 1, in one store: a 64-bit vector of four
+// words (RGBA), a uvec4 or a uvec2 (gray). pass.c puts a pass's result rows an even count of
+// quads apart, from an even quad; where a row has an odd count, the last pair's second quad
+// (a copy of its first) lands in the row's padding. lavapipe loops over the lanes once a
+// store and takes a vector's components one by one: a 4K RGBA8 copy through four words a
+// store in a loop of 8 rows took 5.3-5.5 ms, through two 64-bit ones of pairs in 4 rows
+// 4.2-4.4 (the same shader alone); and it runs a branch's both sides, so a test for the
+// odd quad (or an odd row) costs what the pairs save.
+void emit_pair(uvec4 c0, uvec4 c1, int qx, int y)
+{
+    uvec4 s0 = stored(program(c0)), s1 = stored(program(c1));
+    int p = result_at(qx, y) >> 1;
+    if (DST_N == 1) W2.p[p] = uvec2(s0.x, s1.x);
+    else if (DST_N == 2) D.q[p] = uvec4(s0.xy, s1.xy);
+    else D8.o[p] = u64vec4(packUint2x32(s0.xy), packUint2x32(s0.zw), packUint2x32(s1.xy), packUint2x32(s1.zw));
 }
 
 // The ring moved up a row, input row y's horizontal results at the quad from column x0 its last.
@@ -556,13 +580,18 @@ void main()
         return;
     }
     int r = radius(), e = int(gl_GlobalInvocationID.x), q = quads_aside();
-    int qx = single() ? e : PASS == 0 ? e + q : e < q ? e : right_edge() + e - q;
+    int qx = MODE == 0 ? 2 * e : single() ? e : PASS == 0 ? e + q : e < q ? e : right_edge() + e - q;
     int y0 = int(gl_GlobalInvocationID.y) * strip();
     if (qx >= (!single() && PASS == 0 ? right_edge() : quads()) || y0 >= sizes.w) return;
     int last = min(y0 + strip(), sizes.w); // the strip's rows: y0 up to last
+    if (MODE == 0) { // two quads side by side (emit_pair): the first again past a row's last
+        int second = min(qx + 1, quads() - 1);
+        for (int y = y0; y < last; y++) emit_pair(quad(y * pitch() + qx), quad(y * pitch() + second), qx, y);
+        return;
+    }
     if (single()) {
         for (int y = y0; y < last; y++)
-            emit(MODE == 0 ? quad(y * pitch() + qx) : MODE == 8 ? shrunk(qx, y) : picked(qx, y), qx, y);
+            emit(MODE == 8 ? shrunk(qx, y) : picked(qx, y), qx, y);
         return;
     }
 #ifndef AMP_PACKED_WIDE

@@ -194,8 +194,10 @@ static amp_status texture_host_copy(amp_texture *t, const amp_texture_region *re
 
 /* The storage buffer over the texels of t, a linear image whose memory is bound (for
  * amp__texture_buffer), with their row pitch and a view of them as texels of 16 bytes
- * (R32G32B32A32_UINT); where the driver's layout or alignment does not allow it, or the
- * buffer or view cannot be made, none (row_pitch 0: the filters copy). */
+ * (R32G32B32A32_UINT); where the driver's layout or alignment does not allow it (the
+ * buffer holds whole rows: packed.comp's pairs of quads may write past a row's last
+ * texel, into its padding), or the buffer or view cannot be made, none (row_pitch 0: the
+ * filters copy). */
 static void texels_buffer(amp_texture *t)
 {
     VkDevice dev = t->dev->device;
@@ -205,7 +207,8 @@ static void texels_buffer(amp_texture *t)
                              .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT,
                              .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
     VkBuffer b;
-    if (!l.size || vkCreateBuffer(dev, &bi, NULL, &b) != VK_SUCCESS) return;
+    if (!l.size || l.size / vk_extent(t->extent).height < l.rowPitch || vkCreateBuffer(dev, &bi, NULL, &b) != VK_SUCCESS)
+        return;
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(dev, b, &req);
     VkDeviceSize at = t->mem.offset + l.offset;

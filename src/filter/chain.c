@@ -34,7 +34,7 @@
                             256 0.099 ms, 432 0.106, 512 0.094, 544 0.098, 720 0.118) */
 #define MMA_GROUP 256    /* and its work group's invocations (its GROUP) */
 #define MMA_SHARED 20736 /* and the bytes of shared memory it declares */
-#define PACKED_POINT_STRIP 8 /* packed.comp's POINT_STRIP: rows an invocation of a pointwise pass walks */
+#define PACKED_POINT_STRIP 4 /* packed.comp's POINT_STRIP: rows an invocation of a pointwise pass walks (two quads a row) */
 #define PACKED_RESIZE_STRIP 4 /* and its RESIZE_STRIP: of a resize's */
 #define PACKED_RADIUS 8   /* and its largest radius (its R_MAX) */
 #define PACKED_WIDE_RADIUS 16 /* packed_wide's (the same shader's R_MAX there) */
@@ -107,12 +107,14 @@ static int packed_edge(int w, int r)
 #define PACKED_COUNTS 256 /* and the invocations that count its codes, each into its own 256 words */
 
 /* Whether packed.comp takes a w x h source of `per` texels a quad (16 bytes) on v's device:
- * a CPU device, half a megapixel or more, and the view's buffer's two halves (the source and
- * the result, where they are copied) within a storage buffer binding. */
+ * a CPU device with 64-bit integers in shaders (the pointwise passes store pairs of quads as
+ * 64-bit vectors), half a megapixel or more, and the view's buffer's two halves (the source
+ * and the result, where they are copied) within a storage buffer binding. */
 static bool packed_takes(const amp_accelerator_view *v, int w, int h, int per)
 {
     uint64_t bytes = 2 * (uint64_t)((w + per - 1) / per) * 16 * (uint64_t)h;
-    return !gpu_paths(v) && (int64_t)w * h >= PACKED_MIN_PIXELS && bytes <= v->dev->props.limits.maxStorageBufferRange;
+    return !gpu_paths(v) && v->dev->int64 && (int64_t)w * h >= PACKED_MIN_PIXELS &&
+           bytes <= v->dev->props.limits.maxStorageBufferRange;
 }
 
 /* Whether packed.comp may take the pass's pointwise program as a table of codes
@@ -176,7 +178,8 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
     d->groups[1] = (uint32_t)(rows + PACKED_GROUP_Y - 1) / PACKED_GROUP_Y;
     if (!sum) {
         d->spec.mode = mode;
-        d->groups[0] = (uint32_t)((ow + 3) / 4 + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
+        int across = mode == PACKED_POINTWISE ? ((ow + 3) / 4 + 1) / 2 : (ow + 3) / 4; /* pairs of quads, or quads */
+        d->groups[0] = (uint32_t)(across + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
         return 1;
     }
     uint32_t t = (uint32_t)d->params.counts[1]; /* T: a power of two rounds by a shift */
@@ -807,7 +810,7 @@ static amp_status prepare(amp_accelerator_view *view, const amp_image_filter *fi
     if (!view && !(view = amp_default_view())) return amp_last_status();
     amp_image_filter small[MAX_CHAIN];
     memcpy(small, filters, (size_t)count * sizeof *small);
-    bool packed = !gpu_paths(view) && bits == 8 && amp_type_scalar(type) == AMP_SCALAR_UNORM &&
+    bool packed = !gpu_paths(view) && view->dev->int64 && bits == 8 && amp_type_scalar(type) == AMP_SCALAR_UNORM &&
                   (amp_type_components(type) == 4 || amp_type_components(type) == 1), big = packed && !src;
     int shrink = 0, shrunk = -1; /* the factor of a whole-factor resize of the source, its index */
     if (src) { /* the passes' leading filters at their destinations' sizes */

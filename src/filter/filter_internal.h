@@ -69,6 +69,7 @@ typedef struct amp__filter_params {
 #define AMP__FLAG_SOBEL 512 /* conv_subgroup_int: sobel on 8-bit codes */
 #define AMP__FLAG_NEAR 1024 /* the source wider and taller than the radius: borders of one reflection (filter.glsl's border_at) */
 #define AMP__PACKED_TABLE_PASS 3 /* packed.comp's pass that makes the table (one work group, before the others) */
+#define AMP__PACKED_PAIRS 0 /* packed.comp's mode that stores pairs of quads: the copy and the pointwise filters */
 
 /* ---- params.c ---- */
 /* True for filters that map one texel to one texel (fused into the pass before). */

@@ -411,19 +411,27 @@ static int pitch_in_quads(const amp_texture *t, int quads, VkDeviceSize quad)
  * table and counts, binding 7), after the dispatch that makes the table where the program
  * is one. A linear image (CPU devices make 8-bit ones so) is read or written where it
  * lies, through a view of its texels (the source) or a buffer over them (the result);
- * otherwise the source image is copied into the first half of the view's buffer and the
- * result from its second half into the destination (2.5-3 ms each way for 4K RGBA8 on
- * lavapipe). */
+ * otherwise the source image is copied into the view's buffer and the result from the
+ * buffer after it (at 32 bytes) into the destination (2.5-3 ms each way for 4K RGBA8 on
+ * lavapipe). The pointwise passes store pairs of quads (packed.comp's emit_pair): their
+ * result's rows are an even count of quads apart, and one of an odd count gets a pad
+ * quad. */
 static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__batch *b, amp__filter_dispatch *fd,
                                 int n, const VkPipeline *pipes, const VkDescriptorBufferInfo *memory)
 {
     int per = (int)(16 / amp__texture_format(fd->src)->image_texel); /* texels a quad: 4 (RGBA), 16 (gray) */
     int quads = (fd->params.size[0] + per - 1) / per, out_quads = (fd->params.size[2] + per - 1) / per; /* a row's */
-    VkDeviceSize half = (VkDeviceSize)quads * (VkDeviceSize)fd->params.size[1] * 16; /* the source's quads */
-    /* the source and the result in place, unless they are one image */
+    bool pairs = fd->spec.mode == AMP__PACKED_PAIRS;
+    int out_row = pairs ? (out_quads + 1) & ~1 : out_quads; /* the result's quads a row in the view's buffer */
+    /* the source's quads, then the result's from a multiple of 32 bytes (a pair) */
+    VkDeviceSize half = ((VkDeviceSize)quads * (VkDeviceSize)fd->params.size[1] * 16 + 31) & ~(VkDeviceSize)31;
+    /* the source and the result in place, unless they are one image (or the result's rows
+       are an odd count of quads apart where they are written in pairs) */
     int in_pitch = pitch_in_quads(fd->src, quads, 16);
     VkDeviceSize out_quad = (VkDeviceSize)per * amp__texture_format(fd->dst)->image_texel; /* 16, or 4 or 8: gray */
-    int out_pitch = fd->src == fd->dst ? 0 : pitch_in_quads(fd->dst, out_quads, out_quad);
+    int out_pitch = fd->src == fd->dst ? 0 : pitch_in_quads(fd->dst, out_row, out_quad);
+    if (pairs && out_pitch % 2) out_pitch = 0;
+    VkDeviceSize result = (VkDeviceSize)out_row * out_quad * (VkDeviceSize)fd->params.size[3]; /* in the buffer */
     /* the dispatch that makes the table: one work group, a pipeline of its own (PASS 3) */
     bool tabled = fd->spec.flags & AMP__FLAG_TABLE;
     amp__filter_dispatch table = *fd;
@@ -431,7 +439,7 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
     table.spec.pass = AMP__PACKED_TABLE_PASS;
     VkPipeline table_pipe = tabled ? pipeline_get(v->dev, s, table.shader, &table.spec) : VK_NULL_HANDLE;
     if (tabled && !table_pipe) return amp_last_status();
-    amp__staging *copies = in_pitch && out_pitch ? NULL : packed_buffer_get(v, s, b, 2 * half);
+    amp__staging *copies = in_pitch && out_pitch ? NULL : packed_buffer_get(v, s, b, half + result);
     if (!copies && !(in_pitch && out_pitch)) return amp_last_status();
     VkBuffer buf = copies ? copies->buf.buffer : VK_NULL_HANDLE, out = buf;
     /* the source, read as a uniform texel buffer (lavapipe gathers its texels; it loads a
@@ -468,7 +476,7 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
     for (int i = tabled ? -1 : 0; i < n && r == AMP_OK; i++) {
         amp__filter_dispatch *d = i < 0 ? &table : &fd[i];
         d->params.counts[0] = in_pitch ? in_pitch : quads;
-        d->params.counts[2] = out_pitch ? out_pitch : out_quads;
+        d->params.counts[2] = out_pitch ? out_pitch : out_row;
         d->params.counts[3] = out_pitch ? 0 : (int32_t)(half / 16);
         amp__barrier bar = {0};
         r = prepare(v, s, b, d, &bufs, &bar, &sets[i + 1]);
@@ -488,9 +496,9 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
         dispatch(v, s, b, i < 0 ? table_pipe : pipes[i], set, d->groups);
     }
     if (r == AMP_OK && !out_pitch) {
-        buffer_barrier(cmd, buf, half, half, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+        buffer_barrier(cmd, buf, half, result, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-        r = amp__texture_buffer_copy(fd->dst, v, buf, half, (uint32_t)(out_quads * per), true);
+        r = amp__texture_buffer_copy(fd->dst, v, buf, half, (uint32_t)(out_row * per), true);
     }
     amp__profile_end(b, timing); /* on every path: the span's queries come in pairs */
     return r;
