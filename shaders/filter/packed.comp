@@ -22,9 +22,10 @@
 // two (gray and alpha).
 //
 // An invocation takes a column of RESIZE_STRIP result quads (MODE 8, 10), of POINT_STRIP
-// pairs of quads side by side (MODE 0: emit_pair) or of PACKED_STRIP quads (the sums), which it walks down taking each input row's
-// horizontal results once, the last 2r + 1 of them in a ring of registers. The integer sums add two channels at once in the halves of a word
-// (R and B, G and A): at most 255 S^2 < 2^16; erode, dilate and the float sums take each
+// pairs of quads side by side (MODE 0: emit_pair) or of PACKED_STRIP quads (the sums),
+// which it walks down taking each input row's horizontal results once, the last 2r + 1 of
+// them in a ring of registers. The integer sums add two channels at once in the halves of
+// a word (R and B, G and A): at most 255 S^2 < 2^16; erode, dilate and the float sums take each
 // channel of four texels at once in a uvec4 or vec4 (a word a texel; the ring keeps
 // floats as their bits). lavapipe runs both sides of a branch that its lanes take
 // differently, so the few quads at the left and right edges, whose windows need the

@@ -207,8 +207,8 @@ static void texels_buffer(amp_texture *t)
                              .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT,
                              .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
     VkBuffer b;
-    if (!l.size || l.size / vk_extent(t->extent).height < l.rowPitch || vkCreateBuffer(dev, &bi, NULL, &b) != VK_SUCCESS)
-        return;
+    if (!l.size || l.size / vk_extent(t->extent).height < l.rowPitch) return;
+    if (vkCreateBuffer(dev, &bi, NULL, &b) != VK_SUCCESS) return;
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(dev, b, &req);
     VkDeviceSize at = t->mem.offset + l.offset;

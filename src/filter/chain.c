@@ -34,7 +34,7 @@
                             256 0.099 ms, 432 0.106, 512 0.094, 544 0.098, 720 0.118) */
 #define MMA_GROUP 256    /* and its work group's invocations (its GROUP) */
 #define MMA_SHARED 20736 /* and the bytes of shared memory it declares */
-#define PACKED_POINT_STRIP 4 /* packed.comp's POINT_STRIP: rows an invocation of a pointwise pass walks (two quads a row) */
+#define PACKED_POINT_STRIP 4 /* packed.comp's POINT_STRIP: rows a pointwise invocation walks, a pair of quads a row */
 #define PACKED_RESIZE_STRIP 4 /* and its RESIZE_STRIP: of a resize's */
 #define PACKED_RADIUS 8   /* and its largest radius (its R_MAX) */
 #define PACKED_WIDE_RADIUS 16 /* packed_wide's (the same shader's R_MAX there) */
@@ -108,11 +108,13 @@ static int packed_edge(int w, int r)
 
 /* Whether packed.comp takes a w x h source of `per` texels a quad (16 bytes) on v's device:
  * a CPU device with 64-bit integers in shaders (the pointwise passes store pairs of quads as
- * 64-bit vectors), half a megapixel or more, and the view's buffer's two halves (the source
- * and the result, where they are copied) within a storage buffer binding. */
+ * 64-bit vectors), half a megapixel or more, and the view's buffer (the source, and from the
+ * next 32 bytes the result, its rows a pad quad longer at most: pass.c's record_packed)
+ * within a storage buffer binding. */
 static bool packed_takes(const amp_accelerator_view *v, int w, int h, int per)
 {
-    uint64_t bytes = 2 * (uint64_t)((w + per - 1) / per) * 16 * (uint64_t)h;
+    uint64_t row = (uint64_t)((w + per - 1) / per) * 16;
+    uint64_t bytes = ((row * (uint64_t)h + 31) & ~(uint64_t)31) + (row + 16) * (uint64_t)h;
     return !gpu_paths(v) && v->dev->int64 && (int64_t)w * h >= PACKED_MIN_PIXELS &&
            bytes <= v->dev->props.limits.maxStorageBufferRange;
 }
