@@ -284,6 +284,18 @@ __attribute__((weak)) void amp__filter_grid_rows(int rows);
  * CPU devices too, as GPUs' do) */
 __attribute__((weak)) void amp__force_shader_image_copy(bool on);
 
+/* The filters of a chain as `ampvk filter` takes it (separated by spaces) into f, at most
+ * max of them: their count. */
+static int parse_chain(const char *chain, amp_image_filter *f, int max)
+{
+    char text[128], *save = NULL;
+    int n = 0;
+    snprintf(text, sizeof text, "%s", chain);
+    for (char *tok = strtok_r(text, " ", &save); tok && n < max; tok = strtok_r(NULL, " ", &save))
+        REQUIRE_OK(amp_image_filter_parse(tok, &f[n++]));
+    return n;
+}
+
 /* Whether the view's device is a CPU device (lavapipe), where packed.comp runs. */
 static bool emulated(void)
 {
@@ -377,11 +389,7 @@ static void packed_against_image_paths(void)
         for (size_t i = 0; i < sizeof chains / sizeof *chains; i++) {
             amp_texture *a = strstr(chains[i], "grayscale") ? gray[0] : same[0], *b = a == gray[0] ? gray[1] : same[1];
             amp_image_filter f[4];
-            char text[128], *save = NULL;
-            int n = 0;
-            snprintf(text, sizeof text, "%s", chains[i]);
-            for (char *tok = strtok_r(text, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-                REQUIRE_OK(amp_image_filter_parse(tok, &f[n++]));
+            int n = parse_chain(chains[i], f, 4);
             REQUIRE_OK(amp_image_filter_chain(f, n, src, a));
             if (comps == 4 && amp__force_optimal_textures) packed_in_place_or_copied(chains[i], f, n, src, a, comps);
             if (amp__filter_tables_off) { /* a program of a table (invert, gamma, ...) is the computed one */
@@ -463,11 +471,7 @@ static void packed_pairs(void)
             bool gray = strstr(chains[i], "grayscale") != NULL;
             for (int out = gray ? 1 : comps; out <= (gray ? comps - 2 : comps); out++) {
                 amp_image_filter f[2];
-                char text[64], *save = NULL;
-                int n = 0;
-                snprintf(text, sizeof text, "%s", chains[i]);
-                for (char *tok = strtok_r(text, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-                    REQUIRE_OK(amp_image_filter_parse(tok, &f[n++]));
+                int n = parse_chain(chains[i], f, 2);
                 amp_texture *a = make_texture("u8", out, amp_extent2(h, w), NULL),
                             *b = make_texture("u8", out, amp_extent2(h, w), NULL);
                 REQUIRE_OK(amp_image_filter_chain(f, n, src, a));
