@@ -437,17 +437,17 @@ uvec4 stored(uvec4 t)
 // Where result row y's quad qx lies in binding 5, in the result's quads (16 bytes: RGBA, or RGB
 // kept as RGBA; 8: gray and alpha; 4: gray).
 int result_at(int qx, int y) { return (DST_N == 1 ? 4 : DST_N == 2 ? 2 : 1) * out_base + y * out_pitch + qx; }
-// Stores the result quad s (stored's) at p (result_at's), as one store (lavapipe loops over
-// the lanes once a store: gray and alpha as two stores of a word took 4K grayscale 10.4-10.9
-// ms against 7.3-8.4, box 5 x 5 + grayscale 38.0-38.5 against 33.1-34.4).
-void store_quad(uvec4 s, int p)
+// Stores the quad at qx of result row y, the pass's program on the codes c, as one store
+// (lavapipe loops over the lanes once a store: gray and alpha as two stores of a word took
+// 4K grayscale 10.4-10.9 ms against 7.3-8.4, box 5 x 5 + grayscale 38.0-38.5 against 33.1-34.4).
+void emit(uvec4 c, int qx, int y)
 {
+    uvec4 s = stored(program(c));
+    int p = result_at(qx, y);
     if (DST_N == 1) W.w[p] = s.x;
     else if (DST_N == 2) W2.p[p] = s.xy;
     else D.q[p] = s;
 }
-// Stores the quad at qx of result row y: the pass's program on the codes c.
-void emit(uvec4 c, int qx, int y) { store_quad(stored(program(c)), result_at(qx, y)); }
 // The same of two quads side by side, qx and qx + 1, in one store: a 64-bit vector of four
 // words (RGBA), a uvec4 or a uvec2 (gray). pass.c puts a pass's result rows an even count of
 // quads apart, from an even quad; where a row has an odd count, the last pair's second quad

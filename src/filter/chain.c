@@ -91,7 +91,7 @@ static int packed_edge(int w, int r)
 }
 
 /* packed.comp's modes */
-#define PACKED_POINTWISE 0
+#define PACKED_POINTWISE AMP__PACKED_POINTWISE
 #define PACKED_SUM 1 /* 2 where T is a power of two */
 #define PACKED_ERODE 3
 #define PACKED_DILATE 4
@@ -113,8 +113,8 @@ static int packed_edge(int w, int r)
  * within a storage buffer binding. */
 static bool packed_takes(const amp_accelerator_view *v, int w, int h, int per)
 {
-    uint64_t row = (uint64_t)((w + per - 1) / per) * 16;
-    uint64_t bytes = ((row * (uint64_t)h + 31) & ~(uint64_t)31) + (row + 16) * (uint64_t)h;
+    int quads = (w + per - 1) / per;
+    uint64_t bytes = amp__packed_source_bytes(quads, h) + (uint64_t)(quads + 1) * 16 * (uint64_t)h;
     return !gpu_paths(v) && v->dev->int64 && (int64_t)w * h >= PACKED_MIN_PIXELS &&
            bytes <= v->dev->props.limits.maxStorageBufferRange;
 }

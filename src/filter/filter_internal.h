@@ -69,7 +69,13 @@ typedef struct amp__filter_params {
 #define AMP__FLAG_SOBEL 512 /* conv_subgroup_int: sobel on 8-bit codes */
 #define AMP__FLAG_NEAR 1024 /* the source wider and taller than the radius: borders of one reflection (filter.glsl's border_at) */
 #define AMP__PACKED_TABLE_PASS 3 /* packed.comp's pass that makes the table (one work group, before the others) */
-#define AMP__PACKED_PAIRS 0 /* packed.comp's mode that stores pairs of quads: the copy and the pointwise filters */
+#define AMP__PACKED_POINTWISE 0 /* packed.comp's mode of the copy and pointwise filters, which stores pairs of quads */
+/* The bytes of packed.comp's source of `quads` quads a row and h rows in the view's buffer,
+ * to the next 32 (a pair of quads: the result follows it there; pass.c's record_packed). */
+static inline uint64_t amp__packed_source_bytes(int quads, int h)
+{
+    return ((uint64_t)quads * 16 * (uint64_t)h + 31) & ~(uint64_t)31;
+}
 
 /* ---- params.c ---- */
 /* True for filters that map one texel to one texel (fused into the pass before). */

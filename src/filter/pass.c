@@ -421,10 +421,10 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
 {
     int per = (int)(16 / amp__texture_format(fd->src)->image_texel); /* texels a quad: 4 (RGBA), 16 (gray) */
     int quads = (fd->params.size[0] + per - 1) / per, out_quads = (fd->params.size[2] + per - 1) / per; /* a row's */
-    bool pairs = fd->spec.mode == AMP__PACKED_PAIRS;
+    bool pairs = fd->spec.mode == AMP__PACKED_POINTWISE;
     int out_row = pairs ? (out_quads + 1) & ~1 : out_quads; /* the result's quads a row in the view's buffer */
     /* the source's quads, then the result's from a multiple of 32 bytes (a pair) */
-    VkDeviceSize half = ((VkDeviceSize)quads * (VkDeviceSize)fd->params.size[1] * 16 + 31) & ~(VkDeviceSize)31;
+    VkDeviceSize source = amp__packed_source_bytes(quads, fd->params.size[1]);
     /* the source and the result in place, unless they are one image (or the result's rows
        are an odd count of quads apart where they are written in pairs) */
     int in_pitch = pitch_in_quads(fd->src, quads, 16);
@@ -439,7 +439,7 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
     table.spec.pass = AMP__PACKED_TABLE_PASS;
     VkPipeline table_pipe = tabled ? pipeline_get(v->dev, s, table.shader, &table.spec) : VK_NULL_HANDLE;
     if (tabled && !table_pipe) return amp_last_status();
-    amp__staging *copies = in_pitch && out_pitch ? NULL : packed_buffer_get(v, s, b, half + result);
+    amp__staging *copies = in_pitch && out_pitch ? NULL : packed_buffer_get(v, s, b, source + result);
     if (!copies && !(in_pitch && out_pitch)) return amp_last_status();
     VkBuffer buf = copies ? copies->buf.buffer : VK_NULL_HANDLE, out = buf;
     /* the source, read as a uniform texel buffer (lavapipe gathers its texels; it loads a
@@ -477,7 +477,7 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
         amp__filter_dispatch *d = i < 0 ? &table : &fd[i];
         d->params.counts[0] = in_pitch ? in_pitch : quads;
         d->params.counts[2] = out_pitch ? out_pitch : out_row;
-        d->params.counts[3] = out_pitch ? 0 : (int32_t)(half / 16);
+        d->params.counts[3] = out_pitch ? 0 : (int32_t)(source / 16);
         amp__barrier bar = {0};
         r = prepare(v, s, b, d, &bufs, &bar, &sets[i + 1]);
     }
@@ -496,9 +496,9 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
         dispatch(v, s, b, i < 0 ? table_pipe : pipes[i], set, d->groups);
     }
     if (r == AMP_OK && !out_pitch) {
-        buffer_barrier(cmd, buf, half, result, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+        buffer_barrier(cmd, buf, source, result, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-        r = amp__texture_buffer_copy(fd->dst, v, buf, half, (uint32_t)(out_row * per), true);
+        r = amp__texture_buffer_copy(fd->dst, v, buf, source, (uint32_t)(out_row * per), true);
     }
     amp__profile_end(b, timing); /* on every path: the span's queries come in pairs */
     return r;
