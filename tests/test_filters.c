@@ -671,10 +671,12 @@ static void packed_resizes(void)
 /* A chain equals its filters run one by one through 8-bit textures, and a run of
  * pointwise filters after a neighborhood filter adds no dispatch. */
 /* The shaders that loop over their grid's rows (conv_subgroup.comp's modules and
- * median.comp's, forced here; conv_mma.comp's on GPUs with cooperative matrices: sigma 5,
- * box 12) dispatched with one and with two rows of work groups give the texels of the
- * whole grid, so that their loops' later rounds cover the image as the grid's rows do
- * (chain.c's grids have a row for every strip: a loop runs once there). */
+ * median.comp's, forced here) dispatched with one, two and seven rows of work groups give
+ * the texels of the whole grid, so that their loops' later rounds cover the image as the
+ * grid's rows do (chain.c's grids have a row for every strip: a loop runs once there); and
+ * conv_mma.comp (GPUs with cooperative matrices: sigma 5, box 12) with one, two and seven
+ * work groups, whose shares of the 30 row blocks (10 strips of 3) are the whole image, 15
+ * blocks, and 5 or 4 that start inside a strip and go on into the next. */
 static void grid_strides(void)
 {
     if (!amp__filter_grid_rows || !amp__filter_force_gpu_paths) return;
@@ -698,7 +700,9 @@ static void grid_strides(void)
         amp_texture *src = make_texture(cases[c].type, 4, e, v), *whole = make_texture(cases[c].type, 4, e, NULL);
         amp__filter_grid_rows(0);
         REQUIRE_OK(amp_image_filter_apply(&f, src, whole));
-        for (int rows = 1; rows <= 2; rows++) {
+        static const int caps[] = {1, 2, 7};
+        for (int k = 0; k < 3; k++) {
+            int rows = caps[k];
             /* (made holding the source: a strip no round writes keeps its texels) */
             amp_texture *part = make_texture(cases[c].type, 4, e, v);
             amp__filter_grid_rows(rows);

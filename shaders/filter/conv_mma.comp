@@ -24,7 +24,9 @@
 // stores into shared memory 18, the walk and its barriers 25: they add up more than
 // they overlap (docs/architecture.md has what was tried against that). Since, on an H100
 // (the device copy 0.030 ms), the walk in main's loop and strips of 512 rows: sigma 5
-// 0.118 -> 0.094 ms, box radius 12 0.117 -> 0.097, sigma 2 0.102 -> 0.101.
+// 0.118 -> 0.094 ms, box radius 12 0.117 -> 0.097, sigma 2 0.102 -> 0.101; then equal
+// shares of the strips for a grid of two groups an SM (main; the device copy 0.031-0.034):
+// sigma 5 0.098 -> 0.094, box radius 12 0.100 -> 0.098, sigma 2 0.103 -> 0.101.
 //
 // Weights are 16-bit floats, the center one taking the others' rounding so that they sum
 // as the 32-bit ones (a flat image stays flat). Gaussians take OpenCV's fixed-point
@@ -116,11 +118,11 @@ void write_block(ivec2 o, int i)
     }
 }
 
-// The walk of the strip whose first output is o (the group's T_k and T_k^T loaded).
-void walk_strip(ivec2 o, HALF tk[KC_MAX], HALF tkt[KC_MAX])
+// The walk of blocks row blocks of the strip whose first output is o (the group's T_k and
+// T_k^T loaded).
+void walk_strip(ivec2 o, int blocks, HALF tk[KC_MAX], HALF tkt[KC_MAX])
 {
-    int r = RADIUS, rows = P.counts[0];
-    int blocks = (min(rows, P.size.w - o.y) + 15) / 16; // output row blocks
+    int r = RADIUS;
     fetch_step(o - ivec2(r));
     store_step();
     fetch_step(o + ivec2(-r, 16 - r));
@@ -175,11 +177,11 @@ void walk_strip(ivec2 o, HALF tk[KC_MAX], HALF tkt[KC_MAX])
     }
 }
 
-// A work group walks the strips of its column TW wide from row block gl_WorkGroupID.y on,
-// a stride of the grid's rows of groups (chain.c's grid has a group for every strip, so
-// each walks one). The loop is there for speed: 4K RGBA8 on an H100, strips of 256 rows, the
-// same runs: sigma 5 0.118 ms without it against 0.099, box radius 12 0.117 against 0.101
-// (sigma 2 0.102 against 0.104); why the compiler does better with it is not known.
+// The image's strips, one after another, are a sequence of row blocks (strip 0's from the
+// top, then strip 1's, ...); each work group walks an equal share of it (to a block), so
+// that a grid the size of what the device runs at once (chain.c: two groups an SM) ends in
+// one round with no group idle: a share that reaches past a strip's end goes on at the top
+// of the next. 4K RGBA8 sigma 5 on an H100: see chain.c's MMA_PER_SM.
 void main()
 {
     int r = RADIUS;
@@ -193,6 +195,13 @@ void main()
         coopMatLoadNV(tk[k], t_s, uint(16 * TS * min(k, KC - 1)), uint(TS), false);
         coopMatLoadNV(tkt[k], t_s, uint(16 * TS * min(k, KC - 1)), uint(TS), true);
     }
-    for (int g = int(gl_WorkGroupID.y); g * P.counts[0] < P.size.w; g += int(gl_NumWorkGroups.y))
-        walk_strip(ivec2(int(gl_WorkGroupID.x) * TW, g * P.counts[0]), tk, tkt);
+    int strip_blocks = (P.size.w + 15) / 16, total = (P.size.z + TW - 1) / TW * strip_blocks;
+    int groups = int(gl_NumWorkGroups.x), g = int(gl_WorkGroupID.x);
+    int share = total / groups, extra = total - share * groups; // the first extra groups walk one more
+    int b = g * share + min(g, extra), end = b + share + (g < extra ? 1 : 0);
+    while (b < end) {
+        int strip = b / strip_blocks, row = b - strip * strip_blocks, n = min(end - b, strip_blocks - row);
+        walk_strip(ivec2(strip * TW, 16 * row), n, tk, tkt);
+        b += n;
+    }
 }

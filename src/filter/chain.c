@@ -30,8 +30,10 @@
 #define MMA_MIN_FIXED 5  /* and for fixed sums, whose conv_run.comp rows are 32-bit (r 6: 0.137 ms against 0.118) */
 #define MMA_RADIUS 16    /* and its largest (its KC_MAX 3) */
 #define MMA_COLUMNS 32   /* and the columns of a work group's strip (its TW) */
-#define MMA_ROWS 512     /* and the rows it walks down the strip (4K sigma 5 on an H100, one run: \
-                            256 0.099 ms, 432 0.106, 512 0.094, 544 0.098, 720 0.118) */
+#define MMA_PER_SM 2     /* and its work groups for each SM of the device, what an SM runs at once (4K RGBA8 \
+                            sigma 5 on an H100: 1 0.153 ms, 2 0.094, 3 0.120, 4 0.100; strips of 512 \
+                            rows each a group's, as before the shares, 0.098) */
+#define MMA_ROWS 512     /* and, where the device does not say its SMs, the rows of a group's share */
 #define MMA_GROUP 256    /* and its work group's invocations (its GROUP) */
 #define MMA_SHARED 20736 /* and the bytes of shared memory it declares */
 #define PACKED_POINT_STRIP 4 /* packed.comp's POINT_STRIP: rows a pointwise invocation walks, a pair of quads a row */
@@ -575,9 +577,13 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         }
         if (mma_pass(v, sum, &d[0].spec)) {
             d[0].shader = AMP__SHADER_CONV_MMA;
-            d[0].params.counts[0] = MMA_ROWS;
-            d[0].groups[0] = (uint32_t)(w + MMA_COLUMNS - 1) / MMA_COLUMNS;
-            d[0].groups[1] = (uint32_t)(h + MMA_ROWS - 1) / MMA_ROWS;
+            /* a grid of equal shares of the strips' row blocks (conv_mma.comp's main) */
+            uint32_t strips = (uint32_t)(w + MMA_COLUMNS - 1) / MMA_COLUMNS;
+            uint32_t blocks = strips * (uint32_t)((h + 15) / 16);
+            uint32_t groups = v->dev->sm_count ? MMA_PER_SM * v->dev->sm_count
+                                               : strips * (uint32_t)((h + MMA_ROWS - 1) / MMA_ROWS);
+            d[0].groups[0] = groups < blocks ? groups : blocks;
+            d[0].groups[1] = 1;
             return amp__filter_record(v, d, 1, NULL, 0);
         }
         /* two passes: the rows into a float texture, then its columns. Into an 8-bit

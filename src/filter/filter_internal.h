@@ -107,8 +107,10 @@ AMP_HIDDEN void amp__filter_force_gpu_paths(bool on);
 /* For tests: packed.comp computes every pointwise program, none as a table of codes. */
 AMP_HIDDEN void amp__filter_tables_off(bool on);
 /* For tests: the shaders that loop over their grid's rows (conv_subgroup.comp's modules,
- * conv_mma.comp, median.comp's) dispatched with at most `rows` rows of work groups, so that
- * their loops run more than once (0: the whole grid, as chain.c makes it). */
+ * median.comp's) dispatched with at most `rows` rows of work groups, so that their loops run
+ * more than once, and conv_mma.comp with at most `rows` work groups, so that each group's
+ * share of the strips' row blocks is larger and crosses from one strip into the next (0: the
+ * whole grid, as chain.c makes it). */
 AMP_HIDDEN void amp__filter_grid_rows(int rows);
 
 /* ---- pass.c ---- */

@@ -273,15 +273,16 @@ void amp__filter_pool_release(amp__device *d)
 /* Whether a shader works on the view's packed buffer (packed.comp's modules), not images. */
 static bool on_buffers(int shader) { return shader == AMP__SHADER_PACKED || shader == AMP__SHADER_PACKED_WIDE; }
 
-/* Whether a shader loops over the rows of its grid (a grid-stride loop: conv_subgroup.comp's
- * modules, conv_mma.comp, median.comp's), so that any number of rows of work groups covers
- * the image. */
-static bool strides_rows(int shader)
+/* The axis of a shader's grid that any number of work groups covers the image along: 1 for a
+ * grid-stride loop over the grid's rows (conv_subgroup.comp's modules, median.comp's), 0 for
+ * conv_mma.comp's one row of groups that share out its strips' row blocks; -1 for the others. */
+static int shared_axis(int shader)
 {
-    return shader == AMP__SHADER_CONV_SUBGROUP || shader == AMP__SHADER_CONV_SUBGROUP_INT ||
-           shader == AMP__SHADER_CONV_SUBGROUP_HALF || shader == AMP__SHADER_CONV_SUBGROUP_HALF_CODES ||
-           shader == AMP__SHADER_CONV_MMA || shader == AMP__SHADER_MEDIAN || shader == AMP__SHADER_MEDIAN_KEYS ||
-           shader == AMP__SHADER_MEDIAN_HALF;
+    if (shader == AMP__SHADER_CONV_MMA) return 0;
+    bool strides = shader == AMP__SHADER_CONV_SUBGROUP || shader == AMP__SHADER_CONV_SUBGROUP_INT ||
+                   shader == AMP__SHADER_CONV_SUBGROUP_HALF || shader == AMP__SHADER_CONV_SUBGROUP_HALF_CODES ||
+                   shader == AMP__SHADER_MEDIAN || shader == AMP__SHADER_MEDIAN_KEYS || shader == AMP__SHADER_MEDIAN_HALF;
+    return strides ? 1 : -1;
 }
 
 /* tests/: amp__filter_grid_rows (filter_internal.h) */
@@ -556,7 +557,8 @@ amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, 
             buffer_barrier(cmd, sbuf, off, size, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
         uint32_t groups[2] = {d[i].groups[0], d[i].groups[1]}, cap = (uint32_t)atomic_load(&grid_rows);
-        if (cap && strides_rows(d[i].shader) && groups[1] > cap) groups[1] = cap;
+        int axis = shared_axis(d[i].shader);
+        if (cap && axis >= 0 && groups[axis] > cap) groups[axis] = cap;
         uint32_t timing = amp__profile_begin(b, shaders[d[i].shader].name, 0);
         dispatch(v, s, b, pipes[i], set, groups);
         amp__profile_end(b, timing);

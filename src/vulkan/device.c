@@ -198,7 +198,7 @@ static bool coop_matrix_f16(amp__device *d, VkPhysicalDevice pd)
 
 /* The extensions ampvk uses where the device has them: float atomics, host memory
  * import, custom border colors, push descriptors, calibrated timestamps, cooperative
- * matrices; robustness2 with AMPVK_DEBUG=1. Out of memory listing them is an error,
+ * matrices (and the SM count, a property only); robustness2 with AMPVK_DEBUG=1. Out of memory listing them is an error,
  * not a device without them. */
 static amp_status request_extensions(amp__device *d, VkPhysicalDevice pd, device_request *rq)
 {
@@ -274,6 +274,13 @@ static amp_status request_extensions(amp__device *d, VkPhysicalDevice pd, device
         rq->f12.pNext = &rq->coop;
         rq->exts[rq->ext_count++] = VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME;
         d->coop_matrix = true;
+    }
+    if (has_extension(ext, n, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
+        VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm = {
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+        VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &sm};
+        vkGetPhysicalDeviceProperties2(pd, &p2);
+        d->sm_count = sm.shaderSMCount;
     }
     rq->calibrated = has_extension(ext, n, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) && host_clock_domain(d, pd);
     if (rq->calibrated) rq->exts[rq->ext_count++] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;

@@ -85,6 +85,9 @@ typedef struct amp__device {
     /* VK_NV_cooperative_matrix is on with 16 x 16 x 16 products of 16-bit floats into
      * 32-bit ones for subgroups of 32 (tensor cores: the filters' conv_mma.comp) */
     bool coop_matrix;
+    /* the device's streaming multiprocessors (VK_NV_shader_sm_builtins' shaderSMCount, which
+     * is read, not enabled), or 0 where it does not say: conv_mma.comp's grid */
+    uint32_t sm_count;
     bool write_without_format; /* shaderStorageImageWriteWithoutFormat is on */
     uint32_t subgroup_shuffle_size; /* the subgroup size where compute shaders shuffle and vote within subgroups, else 0 */
     VkDeviceSize host_import_alignment;
