@@ -58,6 +58,9 @@ const int PACKED_STRIP = RADIUS < 4 ? 32 : RADIUS < 12 ? 64 : 128;
 #define R_MAX 8         // the largest radius (chain.c's PACKED_RADIUS)
 #endif
 #define Q_MAX ((R_MAX + 3) / 4) // the quads each side that a window of R_MAX reaches
+// The window's radius, for the ring and the loops over it: sized by the pass's radius, not
+// R_MAX (the module's loops are unrolled by the driver: CMakeLists.txt's AMPVK_DRIVER_UNROLLS).
+const int RING_R = RADIUS < R_MAX ? RADIUS : R_MAX;
 #define LOW 0x00ff00ffu // R and B of a texel; G and A are the same bits 8 up
 
 // The numbers the passes read at every row, read from the uniform blocks once, before the
@@ -258,7 +261,7 @@ void row_texels(int x0, int y, out uint t[4 + 8 * Q_MAX])
 // the 3 x 3 median (MODE 7) each channel's three texels sorted, lo | mid << 8 | hi << 16.
 void row_of(int x0, int y, out uvec4 h[4])
 {
-    int r = radius(), base = 4 * Q_MAX;
+    int base = 4 * Q_MAX;
     uint t[4 + 8 * Q_MAX]; // columns x0 - 4 Q_MAX .. x0 + 3 + 4 Q_MAX
     row_texels(x0, y, t);
     if (MODE == 7) {
@@ -272,15 +275,14 @@ void row_of(int x0, int y, out uvec4 h[4])
         }
         return;
     }
-    [[unroll]] for (int k = -R_MAX; k <= R_MAX; k++) {
-        if (abs(k) > r) continue;
+    [[unroll]] for (int k = -RING_R; k <= RING_R; k++) { // (RING_R is r)
         uvec4 a = uvec4(t[base + k], t[base + 1 + k], t[base + 2 + k], t[base + 3 + k]), s[4];
         // the texels' channels: R and B, G and A for the integer sums, else one each
         [[unroll]] for (int c = 0; c < 4; c++) {
             s[c] = (a >> (8 * c)) & (integer_sums() ? LOW : 0xffu);
             if (float_sums()) s[c] = floatBitsToUint(vec4(s[c]));
         }
-        step(h, s, k, k == -r);
+        step(h, s, k, k == -RING_R);
     }
 }
 
@@ -465,13 +467,6 @@ void emit_pair(uvec4 c0, uvec4 c1, int qx, int y)
     else D8.o[p] = u64vec4(packUint2x32(s0.xy), packUint2x32(s0.zw), packUint2x32(s1.xy), packUint2x32(s1.zw));
 }
 
-// The ring moved up a row, input row y's horizontal results at the quad from column x0 its last.
-void next_row(inout uvec4 ring[2 * R_MAX + 1][4], int x0, int y)
-{
-    [[unroll]] for (int m = 0; m < 2 * R_MAX; m++) ring[m] = ring[m + 1];
-    row_of(x0, y, ring[2 * R_MAX]);
-}
-
 #ifndef AMP_PACKED_WIDE // (radius 2 and up to 4: packed.comp's only)
 // MODE 11: the 5 x 5 median (cv2.medianBlur's, of every channel) of the quad at qx, rows y0
 // up to last, two result rows a round: the 8 x 6 codes around them a channel at a time
@@ -602,8 +597,8 @@ void main()
         return;
     }
 #endif
-    uvec4 ring[2 * R_MAX + 1][4]; // the last 2 R_MAX + 1 rows' results, the newest last
-    [[unroll]] for (int m = 0; m <= 2 * R_MAX; m++) ring[m][0] = ring[m][1] = ring[m][2] = ring[m][3] = uvec4(0u);
+    uvec4 ring[2 * RING_R + 1][4]; // the last 2r + 1 rows' results, the newest last
+    [[unroll]] for (int m = 0; m <= 2 * RING_R; m++) ring[m][0] = ring[m][1] = ring[m][2] = ring[m][3] = uvec4(0u);
     // UNROLL rows a round: lavapipe blends every value a loop carries with its lanes' mask
     // at the end of each round (and spills most of the ring to do so: a 4K gaussian 5 x 5
     // spent 30% of its time there a row a round), and more rows a round make a larger
@@ -613,16 +608,17 @@ void main()
     for (int j = 0; y0 + j - 2 * r < last; j += UNROLL) {
         [[unroll]] for (int u = 0; u < UNROLL; u++) {
             int y = y0 + j + u - 2 * r; // the result row whose window ends at the input row
-            next_row(ring, 4 * qx, min(y + r, sizes.y - 1 + r)); // (rows a round reads past the strip's: any)
+            // the ring moved up a row, the input row's horizontal results its last (rows a
+            // round reads past the strip's: any)
+            [[unroll]] for (int m = 0; m < 2 * RING_R; m++) ring[m] = ring[m + 1];
+            row_of(4 * qx, min(y + r, sizes.y - 1 + r), ring[2 * RING_R]);
             uvec4 v[4];
-            [[unroll]] for (int i = 0; i <= 2 * R_MAX; i++) {
-                int k = i - 2 * R_MAX + r; // the row's offset from the output's
-                if (k >= -r && MODE != 7) step(v, ring[i], k, k == -r);
-            }
+            // (ring[i]: the row at offset i - r from the output's)
+            [[unroll]] for (int i = 0; i <= 2 * RING_R && MODE != 7; i++) step(v, ring[i], i - RING_R, i == 0);
             // the median of three sorted rows: of their largest low, middle middle and
             // smallest high (as median.comp's 3 x 3 walk)
             [[unroll]] for (int c = 0; c < 4 && MODE == 7; c++) {
-                uvec4 a = ring[2 * R_MAX - 2][c], b = ring[2 * R_MAX - 1][c], d = ring[2 * R_MAX][c];
+                uvec4 a = ring[2 * RING_R - 2][c], b = ring[2 * RING_R - 1][c], d = ring[2 * RING_R][c];
                 v[c] = median3(max(max(a & 0xffu, b & 0xffu), d & 0xffu),
                                median3((a >> 8) & 0xffu, (b >> 8) & 0xffu, (d >> 8) & 0xffu),
                                min(min(a >> 16, b >> 16), d >> 16));

@@ -41,10 +41,10 @@
 #define PACKED_RADIUS 8   /* and its largest radius (its R_MAX) */
 #define PACKED_WIDE_RADIUS 16 /* packed_wide's (the same shader's R_MAX there) */
 #define PACKED_MIN_PIXELS (1 << 19) /* and the smallest image it is for: its two pipelines take
-                                       lavapipe 35-40 ms more to make than the image path's one
-                                       (specialized); a 1000 x 1000 gaussian 5 x 5 takes 59 ms
-                                       first and 4.4 a call after on it, 68 and 55 on the image
-                                       path; 724 x 724 45 and 35-48 there) */
+                                       lavapipe 25-30 ms more to make than the image path's one;
+                                       a gaussian 5 x 5 of 724 x 724 takes 36-56 ms first and
+                                       2-3 a call after on it, 26-35 and 27-29 on the image path;
+                                       512 x 512 39-50 and 1, against 12-22 and 12-13 */
 #define PACKED_GROUP_X 64 /* and its work group */
 #define PACKED_GROUP_Y 1
 
