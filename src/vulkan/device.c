@@ -35,13 +35,19 @@ static bool has_extension(const VkExtensionProperties *e, uint32_t n, const char
     return false;
 }
 
+/* Fills the property structures chained from `chain` (their sTypes set) for pd. */
+static void chained_properties(VkPhysicalDevice pd, void *chain)
+{
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = chain};
+    vkGetPhysicalDeviceProperties2(pd, &p2);
+}
+
 /* Fills what both kinds of device need: properties, memory, timeline, lock. */
 static amp_status finish_device(amp__device *d)
 {
     vkGetPhysicalDeviceProperties(d->physical, &d->props);
     VkPhysicalDeviceSubgroupProperties sub = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
-    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &sub};
-    vkGetPhysicalDeviceProperties2(d->physical, &p2);
+    chained_properties(d->physical, &sub);
     VkSubgroupFeatureFlags ops = VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT;
     if ((sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) && (sub.supportedOperations & ops) == ops)
         d->subgroup_shuffle_size = sub.subgroupSize;
@@ -177,9 +183,8 @@ static bool coop_matrix_f16(amp__device *d, VkPhysicalDevice pd)
                                                      .pNext = &f12};
     VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f};
     VkPhysicalDeviceSubgroupProperties sub = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
-    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &sub};
     vkGetPhysicalDeviceFeatures2(pd, &q);
-    vkGetPhysicalDeviceProperties2(pd, &p2);
+    chained_properties(pd, &sub);
     if (!list || !f.cooperativeMatrix || !d->float16 || !f12.vulkanMemoryModel || sub.subgroupSize != 32) return false;
     VkCooperativeMatrixPropertiesNV props[64];
     uint32_t n = 64;
@@ -228,8 +233,7 @@ static amp_status request_extensions(amp__device *d, VkPhysicalDevice pd, device
         d->host_import = true;
         VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp = {
             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
-        VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &hp};
-        vkGetPhysicalDeviceProperties2(pd, &p2);
+        chained_properties(pd, &hp);
         d->host_import_alignment = hp.minImportedHostPointerAlignment;
     }
     if (d->float_atomics) rq->exts[rq->ext_count++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
@@ -262,8 +266,7 @@ static amp_status request_extensions(amp__device *d, VkPhysicalDevice pd, device
     if (has_extension(ext, n, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)) {
         VkPhysicalDevicePushDescriptorPropertiesKHR pp = {
             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
-        VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &pp};
-        vkGetPhysicalDeviceProperties2(pd, &p2);
+        chained_properties(pd, &pp);
         d->max_push_descriptors = pp.maxPushDescriptors;
         rq->exts[rq->ext_count++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
     }
@@ -278,8 +281,7 @@ static amp_status request_extensions(amp__device *d, VkPhysicalDevice pd, device
     if (has_extension(ext, n, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
         VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm = {
             .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
-        VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &sm};
-        vkGetPhysicalDeviceProperties2(pd, &p2);
+        chained_properties(pd, &sm);
         d->sm_count = sm.shaderSMCount;
     }
     rq->calibrated = has_extension(ext, n, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) && host_clock_domain(d, pd);
