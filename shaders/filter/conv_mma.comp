@@ -52,6 +52,11 @@ layout(local_size_x = GROUP) in;
 const int KC = 1 + (2 * RADIUS + 15) / 16;
 const int IW = 16 * (BW + KC - 1); // a step's input columns
 #define IW_MAX (16 * (BW + KC_MAX - 1))
+// Whether the column products take T_k^T from t_s at every step rather than from registers:
+// for two products (radius 5 to 8), 4K RGBA8 on an H100, three rounds: gaussian sigma 1.5
+// 0.103-0.108 -> 0.089-0.094 ms, sigma 2 0.102-0.103 -> 0.087; for three the other way
+// (sigma 3 0.098-0.100 -> 0.123-0.133, sigma 5 0.096-0.097 -> 0.116-0.117).
+const bool T_SHARED = KC == 2;
 // Row strides in shared memory, 16 bytes past a multiple of 128, so that the 8 rows of an
 // 8 x 8 piece of a matrix fall in different banks (without: 0.69 against 0.36 ms)
 const int IS = IW + 8;   // in_s
@@ -156,14 +161,18 @@ void walk_strip(ivec2 o, int blocks, HALF tk[KC_MAX], HALF tkt[KC_MAX])
             if (fixed_sums())
                 for (int e = 0; e < whole.length(); e++) whole[e] = floor(h[e]);
             HALF mid = HALF(whole);
-            [[unroll]] for (int t = 0; t < KC_MAX; t++)
-                if (t < KC) acc[t] = coopMatMulAddNV(tkt[KC - 1 - t], mid, acc[t]);
+            HALF frac = HALF(0.0);
             if (fixed_sums()) {
                 FULL part = h;
                 for (int e = 0; e < part.length(); e++) part[e] = h[e] - whole[e];
-                HALF frac = HALF(part);
-                [[unroll]] for (int t = 0; t < KC_MAX; t++)
-                    if (t < KC) acc[t] = coopMatMulAddNV(tkt[KC - 1 - t], frac, acc[t]);
+                frac = HALF(part);
+            }
+            [[unroll]] for (int t = 0; t < KC_MAX; t++) {
+                if (t >= KC) continue;
+                HALF b = tkt[KC - 1 - t];
+                if (T_SHARED) coopMatLoadNV(b, t_s, uint(16 * TS * (KC - 1 - t)), uint(TS), true);
+                acc[t] = coopMatMulAddNV(b, mid, acc[t]);
+                if (fixed_sums()) acc[t] = coopMatMulAddNV(b, frac, acc[t]);
             }
             if (i >= 0) coopMatStoreNV(acc[0], out_s, uint(c * 16 * OS + 16 * j), uint(OS), false);
             [[unroll]] for (int t = 0; t + 1 < KC_MAX; t++) acc[t] = acc[t + 1];
@@ -190,10 +199,10 @@ void main()
         t_s[(e >> 4) * TS + (e & 15)] = abs(d) <= r ? half_weight(d) : float16_t(0.0);
     }
     barrier();
-    HALF tk[KC_MAX], tkt[KC_MAX]; // T_k and T_k^T in registers for every strip
+    HALF tk[KC_MAX], tkt[KC_MAX]; // T_k and T_k^T (but T_SHARED) in registers for every strip
     [[unroll]] for (int k = 0; k < KC_MAX; k++) {
         coopMatLoadNV(tk[k], t_s, uint(16 * TS * min(k, KC - 1)), uint(TS), false);
-        coopMatLoadNV(tkt[k], t_s, uint(16 * TS * min(k, KC - 1)), uint(TS), true);
+        if (!T_SHARED) coopMatLoadNV(tkt[k], t_s, uint(16 * TS * min(k, KC - 1)), uint(TS), true);
     }
     int strip_blocks = (P.size.w + 15) / 16, total = (P.size.z + TW - 1) / TW * strip_blocks;
     int groups = int(gl_NumWorkGroups.x), g = int(gl_WorkGroupID.x);
