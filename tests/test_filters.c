@@ -260,7 +260,7 @@ static uint64_t dispatches(void)
     return s.dispatches;
 }
 
-/* packed.comp (CPU devices: 8-bit RGBA images of half a megapixel or more; RGB where the
+/* packed.comp (CPU devices: 8-bit RGBA images of 512 x 512 pixels or more; RGB where the
  * device keeps it as RGBA, which lavapipe does not)
  * against the paths the other devices take (forced here, each itself held to OpenCV on
  * the small cases): the same bytes for the integer sums (a shift for T a power of two,
@@ -345,7 +345,10 @@ static void packed_in_place_or_copied(const char *chain, const amp_image_filter 
     amp_texture_destroy(&dst);
 }
 
-static void packed_against_image_paths(void)
+/* (the comment above the switches) On images of w4 x h (RGBA) and w3 x h (RGB): a megapixel,
+ * whose window passes are two (the quads inside, those at the edges), and under half of
+ * one, whose window passes are one (FLAG_WHOLE_ROWS). */
+static void packed_against_image_paths(int w4, int w3, int h)
 {
     if (!amp__filter_force_gpu_paths) return;
     static const char *const chains[] = {
@@ -372,7 +375,7 @@ static void packed_against_image_paths(void)
         "bilateral:diameter=9,sigma_color=50,sigma_space=5", "bilateral:diameter=5,sigma_color=20,sigma_space=2,border=wrap invert"};
     const size_t exact_chains = 25; /* the first ones: the same bytes */
     for (int comps = 3; comps <= 4; comps++) {
-        int w = comps == 4 ? 1030 : 1027, h = 1021;
+        int w = comps == 4 ? w4 : w3;
         /* the same texels, and destinations, in textures with uint views */
         amp_texture *codes = NULL, *codes_same = NULL, *codes_gray = NULL;
         if (amp__force_shader_image_copy) {
@@ -563,7 +566,7 @@ static void equalize_against_host(void)
     free(want);
 }
 
-/* packed.comp's equalize (CPU devices: 8-bit gray of half a megapixel or more): the same bytes
+/* packed.comp's equalize (CPU devices: 8-bit gray of 512 x 512 pixels or more): the same bytes
  * as the host's equalizeHist and as equalize.comp (the GPUs' path, forced), with a fused
  * invert, at a width that ends inside a quad of 16 codes and a multiple of it, on noise
  * over part of the codes, a gradient, and a single code; read and written in place and
@@ -1210,7 +1213,8 @@ int main(int argc, char **argv)
         conv_check(AMP_IMAGE_BOX, 4, 0, 61, 47, 4, "u8");
         conv_check(AMP_IMAGE_BOX, 2, 0, 1050, 1010, 2, "u8");
         conv_check(AMP_IMAGE_BOX, 3, 0, 1003, 1047, 4, "u8");
-        packed_against_image_paths();
+        packed_against_image_paths(1030, 1027, 1021);
+        packed_against_image_paths(606, 603, 511); /* below PACKED_SPLIT_PIXELS: one pass */
         packed_pairs();
         packed_resizes();
         packed_equalize();

@@ -42,6 +42,7 @@
 #define FLAG_WORDS 256      // the codes as a word a texel, the images' word views (words.glsl)
 #define FLAG_SOBEL 512      // conv_subgroup_int: sobel (its sobel_main)
 #define FLAG_NEAR 1024      // the source is wider and taller than the window's radius (border_at)
+#define FLAG_WHOLE_ROWS 2048 // packed.comp: PASS 1 takes every quad of its rows (one pass: small images)
 
 // The pass's structure, fixed when its pipeline is made (specialization constants,
 // src/filter/filter_internal.h's amp__filter_spec): the compiler folds away what a

@@ -30,7 +30,8 @@
 // floats as their bits). lavapipe runs both sides of a branch that its lanes take
 // differently, so the few quads at the left and right edges, whose windows need the
 // border, are a pass of their own (PASS 1), and the others (PASS 0), which read their
-// row's quads from Q to the left to Q to the right (Q = ceil(r / 4)), test nothing.
+// row's quads from Q to the left to Q to the right (Q = ceil(r / 4)), test nothing; on a
+// small image PASS 1 takes them all (FLAG_WHOLE_ROWS: one pipeline for lavapipe to make).
 // P.counts.x: the source's quads from a row to the next; .y: T (MODE 1, 2), the counting
 // invocations (9); .z: the result's; .w: the quad (of 16 bytes) of binding 5 where the
 // result begins. PASS 3: the dispatch that makes the table (FLAG_TABLE), a pipeline of its own.
@@ -576,7 +577,8 @@ void main()
         return;
     }
     int r = radius(), e = int(gl_GlobalInvocationID.x), q = quads_aside();
-    int qx = MODE == 0 ? 2 * e : single() ? e : PASS == 0 ? e + q : e < q ? e : right_edge() + e - q;
+    bool whole = (FLAGS & FLAG_WHOLE_ROWS) != 0; // (PASS 1)
+    int qx = MODE == 0 ? 2 * e : single() || whole ? e : PASS == 0 ? e + q : e < q ? e : right_edge() + e - q;
     int y0 = int(gl_GlobalInvocationID.y) * strip();
     if (qx >= (!single() && PASS == 0 ? right_edge() : quads()) || y0 >= sizes.w) return;
     int last = min(y0 + strip(), sizes.w); // the strip's rows: y0 up to last

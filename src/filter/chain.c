@@ -40,11 +40,14 @@
 #define PACKED_RESIZE_STRIP 4 /* and its RESIZE_STRIP: of a resize's */
 #define PACKED_RADIUS 8   /* and its largest radius (its R_MAX) */
 #define PACKED_WIDE_RADIUS 16 /* packed_wide's (the same shader's R_MAX there) */
-#define PACKED_MIN_PIXELS (1 << 19) /* and the smallest image it is for: its two pipelines take
-                                       lavapipe 25-30 ms more to make than the image path's one;
-                                       a gaussian 5 x 5 of 724 x 724 takes 36-56 ms first and
-                                       2-3 a call after on it, 26-35 and 27-29 on the image path;
-                                       512 x 512 39-50 and 1, against 12-22 and 12-13 */
+#define PACKED_MIN_PIXELS (1 << 18) /* and the smallest image it is for, 512 x 512: its first
+                                       call about as long as the image path's, the next ones
+                                       3-15x as fast (docs/architecture.md) */
+#define PACKED_SPLIT_PIXELS (1 << 19) /* and the smallest image whose window passes are two, the
+                                         quads inside and those at the edges; below, one pass of
+                                         the edges' code: 512 x 512 RGBA8 on lavapipe, warm
+                                         caches, first call and the next: gaussian 5 x 5 35-37
+                                         and 0.7-0.9 ms as two, 20-31 and 0.7-2.7 as one */
 #define PACKED_GROUP_X 64 /* and its work group */
 #define PACKED_GROUP_Y 1
 
@@ -110,7 +113,7 @@ static int packed_edge(int w, int r)
 
 /* Whether packed.comp takes a w x h source of `per` texels a quad (16 bytes) on v's device:
  * a CPU device with 64-bit integers in shaders (the pointwise passes store pairs of quads as
- * 64-bit vectors), half a megapixel or more, and the view's buffer (the source, and from the
+ * 64-bit vectors), 512 x 512 pixels or more, and the view's buffer (the source, and from the
  * next 32 bytes the result, its rows a pad quad longer at most: pass.c's record_packed)
  * within a storage buffer binding. */
 static bool packed_takes(const amp_accelerator_view *v, int w, int h, int per)
@@ -153,7 +156,7 @@ static bool shape_program(const amp__filter_spec *s)
 
 /* Makes d a pass of packed.comp on v's device where it can be one: a CPU device (lavapipe,
  * 4K RGBA8 on 2 cores: copy filter 53 -> 18 ms, gaussian 5 x 5 169 -> 51 ms), from an
- * 8-bit RGBA image of half a megapixel or more into one of the same format and size, or into an
+ * 8-bit RGBA image of 512 x 512 pixels or more into one of the same format and size, or into an
  * 8-bit gray (and alpha) one where the pass ends in grayscale (RGB too
  * where the device keeps it as RGBA), the two copies of the image in one storage buffer.
  * mode: the copy and pointwise filters, an integer sum (rounded by a shift where T is a
@@ -161,7 +164,8 @@ static bool shape_program(const amp__filter_spec *s)
  * bilateral, up to
  * PACKED_RADIUS (packed_wide, the same shader with a larger ring, up to
  * PACKED_WIDE_RADIUS); but for the first, d[0] takes the quads whose window lies inside
- * the image's columns, d[1] those at the edges. The dispatches it made, or 0. */
+ * the image's columns, d[1] those at the edges (below PACKED_SPLIT_PIXELS, d[0] all of them
+ * through the edges' code: one pipeline to make, not two). The dispatches it made, or 0. */
 static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, int mode)
 {
     bool resize = mode == PACKED_SHRINK || mode == PACKED_PICK, sum = mode != PACKED_POINTWISE && !resize;
@@ -188,6 +192,12 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
     }
     uint32_t t = (uint32_t)d->params.counts[1]; /* T: a power of two rounds by a shift */
     d->spec.mode = mode == PACKED_SUM && !(t & (t - 1)) ? PACKED_SUM + 1 : mode;
+    if ((int64_t)w * h < PACKED_SPLIT_PIXELS) { /* one pass: PASS 1's code for every quad */
+        d->spec.pass = 1;
+        d->spec.flags |= AMP__FLAG_WHOLE_ROWS;
+        d->groups[0] = (uint32_t)(quads + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
+        return 1;
+    }
     int edge = packed_edge(w, d->spec.radius), aside = packed_aside(d->spec.radius);
     d[1] = d[0];
     d[1].spec.pass = 1;
@@ -197,7 +207,7 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
 }
 
 /* Makes d[0..2] packed.comp's equalize (PACKED_EQUALIZE: count, table, map) where it can
- * take the pass, an 8-bit gray image of half a megapixel or more into one on a CPU device: the
+ * take the pass, an 8-bit gray image of 512 x 512 pixels or more into one on a CPU device: the
  * bytes of memory its passes need (their table, and counts of each code by each of
  * PACKED_COUNTS invocations), else 0. */
 static size_t packed_equalize(const amp_accelerator_view *v, amp__filter_dispatch *d)
@@ -643,7 +653,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         if (wide && eight_bits(&d[0].spec) && v->dev->float16) d[0].shader = AMP__SHADER_MEDIAN_HALF;
         d[0].groups[0] = (uint32_t)((w + 16 * across - 1) / (16 * across));
         d[0].groups[1] = (uint32_t)((h + 16 * outputs - 1) / (16 * outputs));
-        /* 8-bit RGBA of half a megapixel or more on CPU devices: packed.comp's 3 x 3 walk, or its
+        /* 8-bit RGBA of 512 x 512 pixels or more on CPU devices: packed.comp's 3 x 3 walk, or its
            5 x 5 tile (4K on lavapipe: median_keys' 250 ms -> 67-72; its pipelines take 35 and
            29 ms to make, 1.5 s with Mesa's shader cache empty) */
         int packed = r <= 2 && border_codes(&d[0]) ? packed_pass(v, &d[0], r == 1 ? PACKED_MEDIAN : PACKED_MEDIAN5) : 0;
@@ -667,7 +677,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         d[0].params.f[0] = (float)(-0.5 / (sc * sc));
         d[0].params.f[1] = (float)(-0.5 / (ss * ss));
         if (d[0].spec.src_levels == 255.0f) d[0].spec.flags |= AMP__FLAG_CODES;
-        /* 8-bit RGBA of half a megapixel or more on CPU devices, diameters up to 9: packed.comp
+        /* 8-bit RGBA of 512 x 512 pixels or more on CPU devices, diameters up to 9: packed.comp
            (4K on lavapipe, diameter 9: bilateral.comp's 1113 ms -> 306) */
         int packed = r <= PACKED_BILATERAL_RADIUS && border_codes(&d[0]) ? packed_pass(v, &d[0], PACKED_BILATERAL) : 0;
         if (packed) return amp__filter_record(v, d, packed, NULL, 0);
@@ -808,9 +818,10 @@ static amp_status prepare(amp_accelerator_view *view, const amp_image_filter *fi
                          "be at least 1 x 1", fn, src->dims[1], src->dims[0]);
     /* The pipelines depend on the types, the filters and their parameters, and for
        conv_block.comp and packed.comp on the image's size: the same chain on a 16 x 16
-       texture, or on one of the source's size where that is given (left uninitialized), or
-       on a megapixel one (uninitialized) where a pass would take one of them on the
-       image (on any large image when its size is not known), with resizes to 8 x 8
+       texture, or on one of the source's size where that is given (left uninitialized: so
+       packed.comp's one pass of images up to PACKED_SPLIT_PIXELS), or on a megapixel one
+       (uninitialized) where a pass would take conv_block.comp or packed.comp's two passes
+       on the image (on any large image when its size is not known), with resizes to 8 x 8
        of the same interpolation, makes them all. packed.comp: any pass from an 8-bit
        RGBA image (gray: equalize) on a CPU device. A resize of the source itself by a whole factor k
        (shrink_factor: one of its constants, in resize.comp and packed.comp) shrinks a
@@ -828,8 +839,10 @@ static amp_status prepare(amp_accelerator_view *view, const amp_image_filter *fi
         if (st != AMP_OK) return st;
         for (int j = 0; j < n; j++) {
             int64_t pixels = (int64_t)g[j].out_extent.dims[0] * g[j].out_extent.dims[1];
+            /* (packed.comp's one-pass sizes, PACKED_MIN_PIXELS up to PACKED_SPLIT_PIXELS, take
+               the source's own extent below) */
             big |= (g[j].lead && block_pass(view, g[j].lead, amp__filter_radius(g[j].lead, bits), pixels)) ||
-                   (packed && pixels >= PACKED_MIN_PIXELS);
+                   (packed && pixels >= PACKED_SPLIT_PIXELS);
             if (!shrink && amp_extent_equal(g[j].in_extent, *src) && g[j].lead &&
                 g[j].lead->op == AMP_IMAGE_RESIZE && (shrink = shrink_factor(g[j].lead, *src, g[j].out_extent)))
                 shrunk = g[j].lead_index;

@@ -68,6 +68,7 @@ typedef struct amp__filter_params {
 #define AMP__FLAG_WORDS 256 /* the codes as a word a texel, the images' word views (shaders/filter/words.glsl) */
 #define AMP__FLAG_SOBEL 512 /* conv_subgroup_int: sobel on 8-bit codes */
 #define AMP__FLAG_NEAR 1024 /* the source wider and taller than the radius: borders of one reflection (filter.glsl's border_at) */
+#define AMP__FLAG_WHOLE_ROWS 2048 /* packed.comp: PASS 1 takes every quad of its rows (chain.c's packed_pass: small images) */
 #define AMP__PACKED_TABLE_PASS 3 /* packed.comp's pass that makes the table (one work group, before the others) */
 #define AMP__PACKED_POINTWISE 0 /* packed.comp's mode of the copy and pointwise filters, which stores pairs of quads */
 /* The bytes of packed.comp's source of `quads` quads a row and h rows in the view's buffer,
