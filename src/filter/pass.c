@@ -438,6 +438,7 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
     amp__filter_dispatch table = *fd;
     table.groups[0] = table.groups[1] = 1;
     table.spec.pass = AMP__PACKED_TABLE_PASS;
+    table.spec.flags &= ~AMP__FLAG_WHOLE_ROWS; /* the same table pipeline for one pass or two */
     VkPipeline table_pipe = tabled ? pipeline_get(v->dev, s, table.shader, &table.spec) : VK_NULL_HANDLE;
     if (tabled && !table_pipe) return amp_last_status();
     amp__staging *copies = in_pitch && out_pitch ? NULL : packed_buffer_get(v, s, b, source + result);
