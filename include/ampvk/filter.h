@@ -224,11 +224,12 @@ amp_status amp_image_filter_chain(const amp_image_filter *filters, int count, am
 amp_status amp_image_filter_prepare(amp_accelerator_view *view, const amp_image_filter *filters, int count,
                                     amp_type type, int bits);
 /* As amp_image_filter_prepare, for sources of extent src (rows, columns): only the
- * pipelines that the chain uses at that size. A CPU device runs some filters of a
- * large image (512 x 512 pixels or more) through another pass than a small one's, and
- * amp_image_filter_prepare, not knowing the size, makes the large image's (on lavapipe
- * a 256 x 256 image's gaussian would then make its own pipeline on its first run, the
- * others made for nothing). An extent that is not 2-D and at least 1 x 1 is an
+ * pipelines that the chain uses at that size. A CPU device runs some filters of an
+ * image of 512 x 512 pixels or more through other passes than a small one's (one pass
+ * below half a megapixel, two from there), and amp_image_filter_prepare, not knowing the
+ * size, makes a megapixel image's (on lavapipe a 256 x 256 or a 512 x 512 image's
+ * gaussian would then make its own pipeline on its first run, the others made for
+ * nothing). An extent that is not 2-D and at least 1 x 1 is an
  * error. */
 amp_status amp_image_filter_prepare_extent(amp_accelerator_view *view, const amp_image_filter *filters, int count,
                                            amp_type type, int bits, amp_extent src);
