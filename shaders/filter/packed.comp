@@ -25,8 +25,10 @@
 // pairs of quads side by side (MODE 0: emit_pair) or of PACKED_STRIP quads (the sums),
 // which it walks down taking each input row's horizontal results once, the last 2r + 1 of
 // them in a ring of registers. The integer sums add two channels at once in the halves of
-// a word (R and B, G and A): at most 255 S^2 < 2^16; erode, dilate and the float sums take each
-// channel of four texels at once in a uvec4 or vec4 (a word a texel; the ring keeps
+// a word (R and B, G and A): at most 255 S^2 < 2^16; erode and dilate the texels' words
+// themselves, a byte's minimum or maximum at a time (take: 4K on lavapipe, erode 5 x 5
+// 22.5-28.4 -> 21.1-26.4 ms, dilate radius 4 27.1-39.3 -> 20.2-29.9, against each channel
+// apart); the float sums each channel of four texels at once in a vec4 (the ring keeps
 // floats as their bits). lavapipe runs both sides of a branch that its lanes take
 // differently, so the few quads at the left and right edges, whose windows need the
 // border, are a pass of their own (PASS 1), and the others (PASS 0), which read their
@@ -208,7 +210,17 @@ float weight(int k) { return weights[abs(k)]; }
 
 bool integer_sums() { return MODE == 1 || MODE == 2; }
 bool float_sums() { return MODE == 5 || MODE == 6; }
-uvec4 take(uvec4 acc, uvec4 v) { return MODE == 3 ? min(acc, v) : max(acc, v); } // erode, dilate
+bool min_max() { return MODE == 3 || MODE == 4; } // erode, dilate
+// Each byte's minimum (erode) or maximum (dilate) of the words a and b, four texels' channels
+// at once: a byte of a is at least b's where the top bits agree and (a | 0x80) - (b & 0x7f)
+// keeps its top bit (no borrow crosses a byte), or where a's top bit is set and b's is not.
+uvec4 take(uvec4 a, uvec4 b)
+{
+    const uint H = 0x80808080u;
+    uvec4 ge = ((((a | H) - (b & ~H)) & ~(a ^ b)) | (a & ~b)) & H;
+    uvec4 m = (ge >> 7) * 0xffu; // 0xff where a's byte >= b's
+    return MODE == 3 ? (b & m) | (a & ~m) : (a & m) | (b & ~m);
+}
 // One step of a row's or column's results h with the values a at offset k, both as the
 // ring holds them: integer sums of R and B (h[0]) and of G and A (h[1]), or each
 // channel's minimum, maximum or float sum (floats as their bits).
@@ -220,8 +232,8 @@ void step(inout uvec4 h[4], uvec4 a[4], int k, bool first)
         } else if (float_sums()) {
             vec4 acc = first ? vec4(0.0) : uintBitsToFloat(h[c]);
             h[c] = floatBitsToUint(acc + weight(k) * uintBitsToFloat(a[c]));
-        } else if (!integer_sums()) {
-            h[c] = first ? a[c] : take(h[c], a[c]);
+        } else if (min_max() && c == 0) { // the texels' words (the other components unused)
+            h[0] = first ? a[0] : take(h[0], a[0]);
         }
     }
 }
@@ -280,7 +292,7 @@ void row_of(int x0, int y, out uvec4 h[4])
         uvec4 a = uvec4(t[base + k], t[base + 1 + k], t[base + 2 + k], t[base + 3 + k]), s[4];
         // the texels' channels: R and B, G and A for the integer sums, else one each
         [[unroll]] for (int c = 0; c < 4; c++) {
-            s[c] = (a >> (8 * c)) & (integer_sums() ? LOW : 0xffu);
+            s[c] = min_max() ? a : (a >> (8 * c)) & (integer_sums() ? LOW : 0xffu);
             if (float_sums()) s[c] = floatBitsToUint(vec4(s[c]));
         }
         step(h, s, k, k == -RING_R);
@@ -627,6 +639,7 @@ void main()
             }
             uvec4 c = integer_sums() ? codes_of(v[0], v[1])
                       : float_sums() ? float_codes(v, qx, clamp(y, y0, last - 1))
+                      : min_max()    ? v[0]
                                      : v[0] | (v[1] << 8) | (v[2] << 16) | (v[3] << 24);
             if (y >= y0 && y < last) emit(c, qx, y);
         }
