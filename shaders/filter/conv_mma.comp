@@ -169,8 +169,9 @@ void walk_strip(ivec2 o, int blocks, HALF tk[KC_MAX], HALF tkt[KC_MAX])
             }
             [[unroll]] for (int t = 0; t < KC_MAX; t++) {
                 if (t >= KC) continue;
-                HALF b = tkt[KC - 1 - t];
+                HALF b;
                 if (T_SHARED) coopMatLoadNV(b, t_s, uint(16 * TS * (KC - 1 - t)), uint(TS), true);
+                else b = tkt[KC - 1 - t];
                 acc[t] = coopMatMulAddNV(b, mid, acc[t]);
                 if (fixed_sums()) acc[t] = coopMatMulAddNV(b, frac, acc[t]);
             }

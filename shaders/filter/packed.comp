@@ -222,8 +222,8 @@ uvec4 take(uvec4 a, uvec4 b)
     return MODE == 3 ? (b & m) | (a & ~m) : (a & m) | (b & ~m);
 }
 // One step of a row's or column's results h with the values a at offset k, both as the
-// ring holds them: integer sums of R and B (h[0]) and of G and A (h[1]), or each
-// channel's minimum, maximum or float sum (floats as their bits).
+// ring holds them: integer sums of R and B (h[0]) and of G and A (h[1]), each channel's
+// float sum (floats as their bits), or the texels' words' bytewise minimum or maximum (h[0]).
 void step(inout uvec4 h[4], uvec4 a[4], int k, bool first)
 {
     [[unroll]] for (int c = 0; c < 4; c++) {
@@ -290,7 +290,8 @@ void row_of(int x0, int y, out uvec4 h[4])
     }
     [[unroll]] for (int k = -RING_R; k <= RING_R; k++) { // (RING_R is r)
         uvec4 a = uvec4(t[base + k], t[base + 1 + k], t[base + 2 + k], t[base + 3 + k]), s[4];
-        // the texels' channels: R and B, G and A for the integer sums, else one each
+        // the texels' channels: R and B, G and A for the integer sums, the words themselves
+        // for erode and dilate (step takes s[0]), else one each
         [[unroll]] for (int c = 0; c < 4; c++) {
             s[c] = min_max() ? a : (a >> (8 * c)) & (integer_sums() ? LOW : 0xffu);
             if (float_sums()) s[c] = floatBitsToUint(vec4(s[c]));
