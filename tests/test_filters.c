@@ -277,6 +277,8 @@ __attribute__((weak)) uint64_t amp__texture_row_pitch(const amp_texture *t); /* 
 /* (and this one of src/filter/chain.c: packed.comp computes each pointwise program instead
  * of looking its codes up in a table made by the same program) */
 __attribute__((weak)) void amp__filter_tables_off(bool on);
+/* (and this one: small images take packed.comp at once, wherever it can take them) */
+__attribute__((weak)) void amp__filter_tier_now(bool on);
 /* (and this one of src/filter/pass.c: the shaders that loop over their grid's rows take at
  * most that many rows of work groups) */
 __attribute__((weak)) void amp__filter_grid_rows(int rows);
@@ -347,8 +349,8 @@ static void packed_in_place_or_copied(const char *chain, const amp_image_filter 
 
 /* (See the comment above the switches.) On images of w4 x h (RGBA) and w3 x h (RGB): a megapixel,
  * whose window passes are two (the quads inside, those at the edges), and under half of
- * one, whose window passes are one (FLAG_WHOLE_ROWS). */
-static void packed_against_image_paths(int w4, int w3, int h)
+ * one, whose window passes are one (FLAG_WHOLE_ROWS); the first `first` chains (0: all). */
+static void packed_against_image_paths(int w4, int w3, int h, size_t first)
 {
     if (!amp__filter_force_gpu_paths) return;
     static const char *const chains[] = {
@@ -389,7 +391,7 @@ static void packed_against_image_paths(int w4, int w3, int h)
                                                               make_texture("u8", comps, amp_extent2(h, w), NULL)},
                     *gray[2] = {make_texture("u8", comps - 2, amp_extent2(h, w), NULL),
                                 make_texture("u8", comps - 2, amp_extent2(h, w), NULL)};
-        for (size_t i = 0; i < sizeof chains / sizeof *chains; i++) {
+        for (size_t i = 0; i < (first ? first : sizeof chains / sizeof *chains); i++) {
             amp_texture *a = strstr(chains[i], "grayscale") ? gray[0] : same[0], *b = a == gray[0] ? gray[1] : same[1];
             amp_image_filter f[4];
             int n = parse_chain(chains[i], f, 4);
@@ -1175,6 +1177,56 @@ static void prepare_sizes(void)
     }
 }
 
+/* Small images on a CPU device (chain.c's PACKED_SMALL_PIXELS): a pass whose bytes
+ * packed.comp gives too runs on the image paths until it has run 2^19 pixels there
+ * (PACKED_TIER_PIXELS), and then on packed.comp, whose pipeline that run makes: a 200 x
+ * 150 integer box (30000 pixels) makes no pipeline in its runs 2 to 17 and one in its
+ * 18th, then none, every run the first's bytes. A sharpen (float sums) and a box with an
+ * invert fused after it (a pointwise program) keep the image paths at every run. */
+static void tiered_small_images(void)
+{
+    if (!amp__filter_pipeline_count || !emulated()) return;
+    static const char *const chains[] = {"box:radius=3,border=replicate", "sharpen:amount=0.6,sigma=1.2",
+                                         "box:radius=3,border=replicate invert"};
+    amp_texture *src = sample_u8(4, 200, 150), *dst = make_texture("u8", 4, amp_extent2(150, 200), NULL);
+    for (int c = 0; c < 3; c++) {
+        amp_image_filter f[2];
+        int n = parse_chain(chains[c], f, 2);
+        float *first = NULL;
+        size_t count = 0;
+        int made = 0;
+        for (int run = 1; run <= 20; run++) {
+            REQUIRE_OK(amp_image_filter_chain(f, n, src, dst));
+            int now = amp__filter_pipeline_count(view);
+            size_t k;
+            float *got = read_values(dst, &k);
+            if (run == 1) {
+                first = got;
+                count = k;
+                made = now;
+                continue;
+            }
+            size_t differ = 0;
+            for (size_t i = 0; got && first && k == count && i < k; i++) differ += got[i] != first[i];
+            if (!got || k != count || differ) {
+                fprintf(stderr, "%s, run %d: %zu values differ from the first run's\n", chains[c], run, differ);
+                test_failures++;
+            }
+            test_checks++;
+            free(got);
+            int want = made + (c == 0 && run >= 18);
+            if (now != want) {
+                fprintf(stderr, "%s, run %d: %d filter pipelines, want %d\n", chains[c], run, now, want);
+                test_failures++;
+            }
+            test_checks++;
+        }
+        free(first);
+    }
+    amp_texture_destroy(&src);
+    amp_texture_destroy(&dst);
+}
+
 /* src/filter/chain.c's switch for tests (not in the installed headers; hidden in the
  * shared library, so weak: NULL where the tests link that, and the forced pass is skipped) */
 
@@ -1187,6 +1239,7 @@ int main(int argc, char **argv)
         chains();
         grid_strides();
         prepare_sizes();
+        tiered_small_images();
         equalize_gray_alpha();
         equalize_against_host();
         tonemap();
@@ -1214,8 +1267,18 @@ int main(int argc, char **argv)
         conv_check(AMP_IMAGE_BOX, 4, 0, 61, 47, 4, "u8");
         conv_check(AMP_IMAGE_BOX, 2, 0, 1050, 1010, 2, "u8");
         conv_check(AMP_IMAGE_BOX, 3, 0, 1003, 1047, 4, "u8");
-        packed_against_image_paths(1030, 1027, 1021);
-        packed_against_image_paths(606, 603, 511); /* below PACKED_SPLIT_PIXELS: one pass */
+        packed_against_image_paths(1030, 1027, 1021, 0);
+        packed_against_image_paths(606, 603, 511, 0); /* below PACKED_SPLIT_PIXELS: one pass */
+        /* below PACKED_MIN_PIXELS, where a pass has earned packed.comp (the same pipelines
+           as the one pass's), and an image of one row, every window taller than it (the
+           first 8 chains, the sums, erode and dilate: pipelines of their own, whose borders
+           reflect more than once) */
+        if (amp__filter_tier_now) {
+            amp__filter_tier_now(true);
+            packed_against_image_paths(100, 97, 83, 0);
+            packed_against_image_paths(4100, 4097, 1, 8);
+            amp__filter_tier_now(false);
+        }
         packed_pairs();
         packed_resizes();
         packed_equalize();

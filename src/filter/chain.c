@@ -40,9 +40,19 @@
 #define PACKED_RESIZE_STRIP 4 /* and its RESIZE_STRIP: of a resize's */
 #define PACKED_RADIUS 8   /* and its largest radius (its R_MAX) */
 #define PACKED_WIDE_RADIUS 16 /* packed_wide's (the same shader's R_MAX there) */
-#define PACKED_MIN_PIXELS (1 << 18) /* and the smallest image it is for, 512 x 512: its first
-                                       call about as long as the image path's, the next ones
-                                       3-15x as fast (docs/architecture.md) */
+#define PACKED_MIN_PIXELS (1 << 18) /* and the smallest image it is for at once, 512 x 512: its
+                                       first call about as long as the image path's, the next
+                                       ones 3-15x as fast (docs/architecture.md) */
+#define PACKED_SMALL_PIXELS (1 << 12) /* and below, down to 64 x 64, once the pass has earned its
+                                         pipeline: its first call there takes 2-3x the image
+                                         path's (256 x 256 RGBA8 on lavapipe, gaussian 5 x 5:
+                                         28 ms against 11), the next ones 2.5-14x less (0.24
+                                         against 3.4) */
+#define PACKED_TIER_PIXELS (1 << 19) /* and what a pass's small images earn it: the pixels they
+                                        have run on the image paths (8 calls of 256 x 256, 32 of
+                                        128 x 128), about as long as making the pipeline takes,
+                                        so that a few calls pay at most twice their best (256 x
+                                        256, gaussian 5 x 5: 3.4 ms a call, 17-25 to make) */
 #define PACKED_SPLIT_PIXELS (1 << 19) /* and the smallest image whose window passes are two, the
                                          quads inside and those at the edges; below, one pass of
                                          the edges' code: 512 x 512 RGBA8 on lavapipe, warm
@@ -111,17 +121,46 @@ static int packed_edge(int w, int r)
 #define PACKED_EQUALIZE 9 /* of 8-bit gray, in three passes */
 #define PACKED_COUNTS 256 /* and the invocations that count its codes, each into its own 256 words */
 
+static atomic_bool tier_now;
+
+void amp__filter_tier_now(bool on) { atomic_store(&tier_now, on); }
+
+enum { PACKED_NO, PACKED_YES, PACKED_EARNED }; /* packed_takes */
+
 /* Whether packed.comp takes a w x h source of `per` texels a quad (16 bytes) on v's device:
  * a CPU device with 64-bit integers in shaders (the pointwise passes store pairs of quads as
- * 64-bit vectors), 512 x 512 pixels or more, and the view's buffer (the source, and from the
- * next 32 bytes the result, its rows a pad quad longer at most: pass.c's record_packed)
- * within a storage buffer binding. */
-static bool packed_takes(const amp_accelerator_view *v, int w, int h, int per)
+ * 64-bit vectors), and the view's buffer (the source, and from the next 32 bytes the result,
+ * its rows a pad quad longer at most: pass.c's record_packed) within a storage buffer
+ * binding; PACKED_YES from PACKED_MIN_PIXELS, PACKED_EARNED from PACKED_SMALL_PIXELS (the
+ * pass takes it once it has earned its pipelines: earned). */
+static int packed_takes(const amp_accelerator_view *v, int w, int h, int per)
 {
     int quads = (w + per - 1) / per;
+    int64_t pixels = (int64_t)w * h;
     uint64_t bytes = amp__packed_source_bytes(quads, h) + (uint64_t)(quads + 1) * 16 * (uint64_t)h;
-    return !gpu_paths(v) && v->dev->int64 && (int64_t)w * h >= PACKED_MIN_PIXELS &&
-           bytes <= v->dev->props.limits.maxStorageBufferRange;
+    if (gpu_paths(v) || !v->dev->int64 || pixels < PACKED_SMALL_PIXELS ||
+        bytes > v->dev->props.limits.maxStorageBufferRange)
+        return PACKED_NO;
+    return pixels >= PACKED_MIN_PIXELS ? PACKED_YES : PACKED_EARNED;
+}
+
+/* Whether a pass of a small image (PACKED_EARNED) takes packed.comp's n dispatches d: their
+ * pipelines made, or earned with this pass's pixels (amp__filter_tier: it credits them
+ * otherwise, and the pass takes the image paths). Only passes whose bytes are the image
+ * paths' earn them, so that a filter's result never depends on how often it ran: integer
+ * sums, OpenCV's fixed-point gaussians, erode, dilate, the medians and equalize, with no
+ * pointwise program after them (pointwise passes, whose image path is about as fast on
+ * small images, keep it: 256 x 256 invert 0.5 ms a call against 0.23). */
+static bool earned(const amp_accelerator_view *v, const amp__filter_dispatch *d, int n)
+{
+    if (atomic_load(&tier_now)) return true;
+    int m = d[0].spec.mode;
+    bool exact = m == PACKED_SUM || m == PACKED_SUM + 1 || m == PACKED_ERODE || m == PACKED_DILATE ||
+                 m == PACKED_MEDIAN || m == PACKED_MEDIAN5 || m == PACKED_EQUALIZE ||
+                 (m == PACKED_FLOAT_SUM && (d[0].spec.flags & AMP__FLAG_FIXED));
+    if (!exact || d[0].spec.ops) return false;
+    int64_t pixels = (int64_t)d[0].params.size[0] * d[0].params.size[1];
+    return amp__filter_tier((amp_accelerator_view *)v, d, n, pixels, PACKED_TIER_PIXELS);
 }
 
 /* Whether packed.comp may take the pass's pointwise program as a table of codes
@@ -154,9 +193,24 @@ static bool shape_program(const amp__filter_spec *s)
     return s->ops == gray_first + 1 && (op == AMP_IMAGE_INVERT || op == AMP_IMAGE_THRESHOLD);
 }
 
+/* packed_pass's two dispatches of a window filter of an image w wide, from d[0] as
+ * specialized: the quads whose window lies inside the image's columns, and those at the
+ * edges; 2. */
+static int packed_window(amp__filter_dispatch *d, int w)
+{
+    int quads = (w + 3) / 4;
+    int edge = packed_edge(w, d->spec.radius), aside = packed_aside(d->spec.radius);
+    d[1] = d[0];
+    d[1].spec.pass = 1;
+    d[0].groups[0] = (uint32_t)(edge - aside + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
+    d[1].groups[0] = (uint32_t)(aside + quads - edge + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
+    return 2;
+}
+
 /* Makes d a pass of packed.comp on v's device where it can be one: a CPU device (lavapipe,
  * 4K RGBA8 on 2 cores: copy filter 53 -> 18 ms, gaussian 5 x 5 169 -> 51 ms), from an
- * 8-bit RGBA image of 512 x 512 pixels or more into one of the same format and size, or into an
+ * 8-bit RGBA image of 512 x 512 pixels or more (from 64 x 64 where the pass has earned its
+ * pipeline: packed_takes) into one of the same format and size, or into an
  * 8-bit gray (and alpha) one where the pass ends in grayscale (RGB too
  * where the device keeps it as RGBA), the two copies of the image in one storage buffer.
  * mode: the copy and pointwise filters, an integer sum (rounded by a shift where T is a
@@ -176,9 +230,9 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
     bool same = out->vk == VK_FORMAT_R8G8B8A8_UNORM && d->spec.src_n == d->spec.dst_n;
     bool gray = (out->vk == VK_FORMAT_R8_UNORM && d->spec.dst_n == 1) ||
                 (out->vk == VK_FORMAT_R8G8_UNORM && d->spec.dst_n == 2);
-    if (!packed_takes(v, w, h, 4) || in->vk != VK_FORMAT_R8G8B8A8_UNORM || !(same || gray) || w != k * ow ||
-        h != k * oh)
-        return 0;
+    int takes = packed_takes(v, w, h, 4);
+    if (!takes || in->vk != VK_FORMAT_R8G8B8A8_UNORM || !(same || gray) || w != k * ow || h != k * oh) return 0;
+    amp__filter_dispatch other = *d; /* the image paths' pass, where a small image's has not earned packed.comp */
     d->shader = d->spec.radius > PACKED_RADIUS ? AMP__SHADER_PACKED_WIDE : AMP__SHADER_PACKED;
     if (table_program(&d->spec)) d->spec.flags |= AMP__FLAG_TABLE | (shape_program(&d->spec) ? AMP__FLAG_SHAPE : 0);
     int strip = sum ? packed_strip(d->spec.radius) : resize ? PACKED_RESIZE_STRIP : PACKED_POINT_STRIP;
@@ -188,43 +242,46 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
         d->spec.mode = mode;
         int across = mode == PACKED_POINTWISE ? ((ow + 3) / 4 + 1) / 2 : (ow + 3) / 4; /* pairs of quads, or quads */
         d->groups[0] = (uint32_t)(across + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
-        return 1;
-    }
-    uint32_t t = (uint32_t)d->params.counts[1]; /* T: a power of two rounds by a shift */
-    d->spec.mode = mode == PACKED_SUM && !(t & (t - 1)) ? PACKED_SUM + 1 : mode;
-    if ((int64_t)w * h < PACKED_SPLIT_PIXELS) { /* one pass: PASS 1's code for every quad */
-        d->spec.pass = 1;
+    } else {
+        uint32_t t = (uint32_t)d->params.counts[1]; /* T: a power of two rounds by a shift */
+        d->spec.mode = mode == PACKED_SUM && !(t & (t - 1)) ? PACKED_SUM + 1 : mode;
+        if ((int64_t)w * h >= PACKED_SPLIT_PIXELS) return packed_window(d, w); /* (PACKED_YES) */
+        d->spec.pass = 1; /* one pass: PASS 1's code for every quad */
         d->spec.flags |= AMP__FLAG_WHOLE_ROWS;
         d->groups[0] = (uint32_t)(quads + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
-        return 1;
     }
-    int edge = packed_edge(w, d->spec.radius), aside = packed_aside(d->spec.radius);
-    d[1] = d[0];
-    d[1].spec.pass = 1;
-    d[0].groups[0] = (uint32_t)(edge - aside + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
-    d[1].groups[0] = (uint32_t)(aside + quads - edge + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
-    return 2;
+    if (takes == PACKED_EARNED && !earned(v, d, 1)) {
+        *d = other;
+        return 0;
+    }
+    return 1;
 }
 
 /* Makes d[0..2] packed.comp's equalize (PACKED_EQUALIZE: count, table, map) where it can
- * take the pass, an 8-bit gray image of 512 x 512 pixels or more into one on a CPU device: the
+ * take the pass, an 8-bit gray image of 512 x 512 pixels or more (from 64 x 64 where the pass
+ * has earned its pipelines: packed_takes) into one on a CPU device: the
  * bytes of memory its passes need (their table, and counts of each code by each of
  * PACKED_COUNTS invocations), else 0. */
 static size_t packed_equalize(const amp_accelerator_view *v, amp__filter_dispatch *d)
 {
     const amp__format *in = amp__texture_format(d->src), *out = amp__texture_format(d->dst);
     int w = d->params.size[0], h = d->params.size[1], quads = (w + 15) / 16, counts = h < PACKED_COUNTS ? h : PACKED_COUNTS;
-    if (!packed_takes(v, w, h, 16) || in->vk != VK_FORMAT_R8_UNORM || out->vk != VK_FORMAT_R8_UNORM) return 0;
-    d[0].shader = AMP__SHADER_PACKED;
-    d[0].spec.mode = PACKED_EQUALIZE;
-    d[0].params.counts[1] = counts;
-    d[1] = d[2] = d[0];
-    d[0].groups[0] = (uint32_t)(counts + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
-    d[0].groups[1] = d[1].groups[0] = d[1].groups[1] = 1;
-    d[1].spec.pass = 1;
-    d[2].spec.pass = 2;
-    d[2].groups[0] = (uint32_t)(quads + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
-    d[2].groups[1] = (uint32_t)(h + PACKED_POINT_STRIP - 1) / PACKED_POINT_STRIP;
+    int takes = packed_takes(v, w, h, 16);
+    if (!takes || in->vk != VK_FORMAT_R8_UNORM || out->vk != VK_FORMAT_R8_UNORM) return 0;
+    amp__filter_dispatch p[3];
+    p[0] = d[0];
+    p[0].shader = AMP__SHADER_PACKED;
+    p[0].spec.mode = PACKED_EQUALIZE;
+    p[0].params.counts[1] = counts;
+    p[1] = p[2] = p[0];
+    p[0].groups[0] = (uint32_t)(counts + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
+    p[0].groups[1] = p[1].groups[0] = p[1].groups[1] = 1;
+    p[1].spec.pass = 1;
+    p[2].spec.pass = 2;
+    p[2].groups[0] = (uint32_t)(quads + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
+    p[2].groups[1] = (uint32_t)(h + PACKED_POINT_STRIP - 1) / PACKED_POINT_STRIP;
+    if (takes == PACKED_EARNED && !earned(v, p, 3)) return 0;
+    memcpy(d, p, sizeof p);
     return AMP__PACKED_TABLE_BYTES + (size_t)counts * 256 * sizeof(uint32_t);
 }
 

@@ -107,6 +107,10 @@ AMP_HIDDEN void amp__pointwise_add(amp__filter_spec *s, amp__filter_params *p, c
 AMP_HIDDEN void amp__filter_force_gpu_paths(bool on);
 /* For tests: packed.comp computes every pointwise program, none as a table of codes. */
 AMP_HIDDEN void amp__filter_tables_off(bool on);
+/* For tests: a pass of a small image on a CPU device takes packed.comp at once wherever
+ * packed.comp can take it, without earning its pipelines first (chain.c's
+ * PACKED_SMALL_PIXELS and earned). */
+AMP_HIDDEN void amp__filter_tier_now(bool on);
 /* For tests: the shaders that loop over their grid's rows (conv_subgroup.comp's modules,
  * median.comp's) dispatched with at most `rows` rows of work groups, so that their loops run
  * more than once, and conv_mma.comp with at most `rows` work groups, so that each group's
@@ -138,6 +142,14 @@ AMP_HIDDEN amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_di
 AMP_HIDDEN amp_texture *amp__filter_intermediate(amp_accelerator_view *v, amp_extent extent, amp_type type,
                                                  int bits);
 AMP_HIDDEN void amp__filter_pool_release(amp__device *d);
+/* Tiered pipelines (CPU devices): whether a pass may take the pipelines of d[0..count)
+ * now, which are dear to make and fast to run (chain.c's packed passes of small images):
+ * true where they are made already, or where the pixels credited to d[0]'s pipeline,
+ * these `pixels` with them, reach `threshold` (the caller then records d, which makes
+ * them); false, having credited them, where the pass should take its other pipelines.
+ * The caller holds the device lock. */
+AMP_HIDDEN bool amp__filter_tier(amp_accelerator_view *v, const amp__filter_dispatch *d, int count, int64_t pixels,
+                                 int64_t threshold);
 /* For tests: the filter pipelines made so far on v's device. */
 AMP_HIDDEN int amp__filter_pipeline_count(amp_accelerator_view *v);
 

@@ -61,11 +61,14 @@ typedef struct pooled {
     struct pooled *next;
 } pooled;
 
-/* A pipeline of a shader specialized for one pass structure. */
+/* A pipeline of a shader specialized for one pass structure; or, not made yet
+ * (VK_NULL_HANDLE), the pixels that passes which could have taken it have run on other
+ * pipelines meanwhile (amp__filter_tier). */
 typedef struct variant {
     amp__filter_shader shader;
     amp__filter_spec spec;
     VkPipeline pipeline;
+    int64_t credit;
     struct variant *next;
 } variant;
 
@@ -124,7 +127,7 @@ static void state_release(amp__device *d, void *state)
     while (s->variants) {
         variant *v = s->variants;
         s->variants = v->next;
-        vkDestroyPipeline(d->device, v->pipeline, NULL);
+        if (v->pipeline) vkDestroyPipeline(d->device, v->pipeline, NULL);
         free(v);
     }
     if (s->layout) vkDestroyPipelineLayout(d->device, s->layout, NULL);
@@ -175,14 +178,22 @@ static filter_state *state_get(amp__device *d)
     return amp__device_cache_get(d, &filter_cache);
 }
 
+/* The entry of shader sh specialized for spec, if there is one. */
+static variant *variant_find(filter_state *s, amp__filter_shader sh, const amp__filter_spec *spec)
+{
+    for (variant *v = s->variants; v; v = v->next)
+        if (v->shader == sh && memcmp(&v->spec, spec, sizeof *spec) == 0) return v;
+    return NULL;
+}
+
 /* The pipeline of shader sh specialized for spec, made on first use (through the
  * device's pipeline cache, so a later process finds it compiled). */
 static VkPipeline pipeline_get(amp__device *d, filter_state *s, amp__filter_shader sh, const amp__filter_spec *spec)
 {
-    for (variant *v = s->variants; v; v = v->next)
-        if (v->shader == sh && memcmp(&v->spec, spec, sizeof *spec) == 0) return v->pipeline;
-    variant *v = calloc(1, sizeof *v);
-    if (!v) {
+    variant *v = variant_find(s, sh, spec);
+    if (v && v->pipeline) return v->pipeline;
+    bool listed = v != NULL;
+    if (!v && !(v = calloc(1, sizeof *v))) {
         amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
         return VK_NULL_HANDLE;
     }
@@ -192,15 +203,41 @@ static VkPipeline pipeline_get(amp__device *d, filter_state *s, amp__filter_shad
     VkSpecializationInfo info = {ENTRIES, map, sizeof *spec, spec};
     if (amp__compute_pipeline_specialized(d, shaders[sh].code, *shaders[sh].size, s->layout, &info, &v->pipeline) !=
         AMP_OK) {
-        free(v);
+        v->pipeline = VK_NULL_HANDLE;
+        if (!listed) free(v);
         return VK_NULL_HANDLE;
     }
-    v->shader = sh;
-    v->spec = *spec;
-    v->next = s->variants;
-    s->variants = v;
+    if (!listed) {
+        v->shader = sh;
+        v->spec = *spec;
+        v->next = s->variants;
+        s->variants = v;
+    }
     amp__pipeline_cache_changed(d); /* on disk now: a process that ends without closing the device keeps it */
     return v->pipeline;
+}
+
+bool amp__filter_tier(amp_accelerator_view *v, const amp__filter_dispatch *d, int count, int64_t pixels,
+                      int64_t threshold)
+{
+    filter_state *s = state_get(v->dev);
+    if (!s) return false; /* (out of memory: the other pipelines, which need no entry here) */
+    bool made = true;
+    for (int i = 0; i < count && made; i++) {
+        variant *e = variant_find(s, d[i].shader, &d[i].spec);
+        made = e && e->pipeline;
+    }
+    if (made) return true;
+    variant *e = variant_find(s, d[0].shader, &d[0].spec);
+    if (!e) {
+        if (!(e = calloc(1, sizeof *e))) return false;
+        e->shader = d[0].shader;
+        e->spec = d[0].spec;
+        e->next = s->variants;
+        s->variants = e;
+    }
+    e->credit += pixels;
+    return e->credit >= threshold;
 }
 
 int amp__filter_pipeline_count(amp_accelerator_view *v)
@@ -208,7 +245,7 @@ int amp__filter_pipeline_count(amp_accelerator_view *v)
     amp__lock(v->dev);
     filter_state *s = amp__device_cache(v->dev, &filter_cache); /* NULL: none made yet */
     int n = 0;
-    for (variant *p = s ? s->variants : NULL; p; p = p->next) n++;
+    for (variant *p = s ? s->variants : NULL; p; p = p->next) n += p->pipeline != VK_NULL_HANDLE;
     amp__unlock(v->dev);
     return n;
 }
