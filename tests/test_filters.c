@@ -568,17 +568,19 @@ static void equalize_against_host(void)
     free(want);
 }
 
-/* packed.comp's equalize (CPU devices: 8-bit gray of 512 x 512 pixels or more): the same bytes
- * as the host's equalizeHist and as equalize.comp (the GPUs' path, forced), with a fused
- * invert, at a width that ends inside a quad of 16 codes and a multiple of it, on noise
- * over part of the codes, a gradient, and a single code; read and written in place and
- * through copies. */
+/* packed.comp's equalize (CPU devices: 8-bit gray of 512 x 512 pixels or more, and from 64 x
+ * 64 once earned): the same bytes as the host's equalizeHist and as equalize.comp (the GPUs'
+ * path, forced), with a fused invert, at a width that ends inside a quad of 16 codes and a
+ * multiple of it, on noise over part of the codes, a gradient, and a single code; read and
+ * written in place and through copies; and on small images (taking packed.comp at once),
+ * of fewer rows than its counting invocations, and of one row. */
 static void packed_equalize(void)
 {
     if (!amp__filter_force_gpu_paths) return;
-    static const int sizes[2][2] = {{1027, 1021}, {1024, 1030}};
-    for (int s = 0; s < 2; s++) {
+    static const int sizes[4][2] = {{1027, 1021}, {1024, 1030}, {67, 70}, {4100, 1}};
+    for (int s = 0; s < (amp__filter_tier_now ? 4 : 2); s++) {
         int w = sizes[s][0], h = sizes[s][1];
+        if (s >= 2) amp__filter_tier_now(true);
         size_t n = (size_t)w * h;
         float *v = malloc(n * sizeof *v);
         uint16_t *codes = malloc(n * sizeof *codes), *want = malloc(n * sizeof *want);
@@ -625,6 +627,7 @@ static void packed_equalize(void)
             amp_texture_destroy(&a);
             amp_texture_destroy(&b);
         }
+        if (s >= 2) amp__filter_tier_now(false);
         free(v);
         free(codes);
         free(want);

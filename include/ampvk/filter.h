@@ -113,14 +113,14 @@
  * CPU devices (lavapipe). 8-bit RGBA (and gray, for equalize) images of 512 x 512
  * pixels or more run through passes made for CPUs, on the texels' bytes in buffers,
  * 3-15x as fast as the image passes every device has but dearer to make (15-30 ms a
- * pipeline on lavapipe, against 5). Smaller images, from 64 x 64, take them once a
- * filter has earned it: after its runs on the image passes, on images of that size or
- * others, add up to half a megapixel (8 runs of a 256 x 256 image, 32 of a 128 x 128),
- * its next run makes the pipeline and the runs after it take 2.5-14x less (256 x 256 on
- * lavapipe: gaussian 5 x 5 3.4 -> 0.24 ms). Only filters whose bytes are the same
- * either way do so (integer sums, OpenCV's fixed-point gaussians, erode, dilate, the
- * medians, equalize; without a fused pointwise filter), so a result never depends on
- * how many runs came before it.
+ * pipeline on lavapipe, against 5). Smaller images, from 4096 pixels (64 x 64), take
+ * them once a filter has earned it: the run that brings the pixels its runs on the
+ * image passes took (at any of those sizes) to half a megapixel (the 8th of a 256 x 256
+ * image, the 32nd of a 128 x 128) makes the pipeline and takes it, and the runs after
+ * it take 2.5-14x less (256 x 256 on lavapipe: gaussian 5 x 5 3.4 -> 0.28 ms). Only
+ * filters whose bytes are the same either way do so (integer sums, OpenCV's
+ * fixed-point gaussians, erode, dilate, the medians, equalize; without a fused
+ * pointwise filter), so a result never depends on how many runs came before it.
  *
  * Errors name the filter, the parameter and the numbers (a radius the device or
  * the filter cannot do, a type a filter cannot write, extents that must match, a

@@ -43,11 +43,11 @@
 #define PACKED_MIN_PIXELS (1 << 18) /* and the smallest image it is for at once, 512 x 512: its
                                        first call about as long as the image path's, the next
                                        ones 3-15x as fast (docs/architecture.md) */
-#define PACKED_SMALL_PIXELS (1 << 12) /* and below, down to 64 x 64, once the pass has earned its
-                                         pipeline: its first call there takes 2-3x the image
-                                         path's (256 x 256 RGBA8 on lavapipe, gaussian 5 x 5:
-                                         28 ms against 11), the next ones 2.5-14x less (0.24
-                                         against 3.4) */
+#define PACKED_SMALL_PIXELS (1 << 12) /* and below, from 4096 pixels (64 x 64), once the pass
+                                         has earned its pipeline: its first call there takes
+                                         2-3x the image path's (256 x 256 RGBA8 on lavapipe,
+                                         gaussian 5 x 5: 28 ms against 11), the next ones
+                                         2.5-14x less (0.24 against 3.4) */
 #define PACKED_TIER_PIXELS (1 << 19) /* and what a pass's small images earn it: the pixels they
                                         have run on the image paths (8 calls of 256 x 256, 32 of
                                         128 x 128), about as long as making the pipeline takes,
@@ -160,7 +160,7 @@ static bool earned(const amp_accelerator_view *v, const amp__filter_dispatch *d,
                  (m == PACKED_FLOAT_SUM && (d[0].spec.flags & AMP__FLAG_FIXED));
     if (!exact || d[0].spec.ops) return false;
     int64_t pixels = (int64_t)d[0].params.size[0] * d[0].params.size[1];
-    return amp__filter_tier((amp_accelerator_view *)v, d, n, pixels, PACKED_TIER_PIXELS);
+    return amp__filter_tier(v, d, n, pixels, PACKED_TIER_PIXELS);
 }
 
 /* Whether packed.comp may take the pass's pointwise program as a table of codes
@@ -209,7 +209,7 @@ static int packed_window(amp__filter_dispatch *d, int w)
 
 /* Makes d a pass of packed.comp on v's device where it can be one: a CPU device (lavapipe,
  * 4K RGBA8 on 2 cores: copy filter 53 -> 18 ms, gaussian 5 x 5 169 -> 51 ms), from an
- * 8-bit RGBA image of 512 x 512 pixels or more (from 64 x 64 where the pass has earned its
+ * 8-bit RGBA image of 512 x 512 pixels or more (from 4096 pixels where the pass has earned its
  * pipeline: packed_takes) into one of the same format and size, or into an
  * 8-bit gray (and alpha) one where the pass ends in grayscale (RGB too
  * where the device keeps it as RGBA), the two copies of the image in one storage buffer.
@@ -258,7 +258,7 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
 }
 
 /* Makes d[0..2] packed.comp's equalize (PACKED_EQUALIZE: count, table, map) where it can
- * take the pass, an 8-bit gray image of 512 x 512 pixels or more (from 64 x 64 where the pass
+ * take the pass, an 8-bit gray image of 512 x 512 pixels or more (from 4096 pixels where the pass
  * has earned its pipelines: packed_takes) into one on a CPU device: the
  * bytes of memory its passes need (their table, and counts of each code by each of
  * PACKED_COUNTS invocations), else 0. */

@@ -148,7 +148,7 @@ AMP_HIDDEN void amp__filter_pool_release(amp__device *d);
  * these `pixels` with them, reach `threshold` (the caller then records d, which makes
  * them); false, having credited them, where the pass should take its other pipelines.
  * The caller holds the device lock. */
-AMP_HIDDEN bool amp__filter_tier(amp_accelerator_view *v, const amp__filter_dispatch *d, int count, int64_t pixels,
+AMP_HIDDEN bool amp__filter_tier(const amp_accelerator_view *v, const amp__filter_dispatch *d, int count, int64_t pixels,
                                  int64_t threshold);
 /* For tests: the filter pipelines made so far on v's device. */
 AMP_HIDDEN int amp__filter_pipeline_count(amp_accelerator_view *v);

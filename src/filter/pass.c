@@ -217,7 +217,7 @@ static VkPipeline pipeline_get(amp__device *d, filter_state *s, amp__filter_shad
     return v->pipeline;
 }
 
-bool amp__filter_tier(amp_accelerator_view *v, const amp__filter_dispatch *d, int count, int64_t pixels,
+bool amp__filter_tier(const amp_accelerator_view *v, const amp__filter_dispatch *d, int count, int64_t pixels,
                       int64_t threshold)
 {
     filter_state *s = state_get(v->dev);
