@@ -193,6 +193,16 @@ static bool shape_program(const amp__filter_spec *s)
     return s->ops == gray_first + 1 && (op == AMP_IMAGE_INVERT || op == AMP_IMAGE_THRESHOLD);
 }
 
+/* d[0..n) made packed.comp's dispatches p[0..n) where it takes them (takes: packed_takes's
+ * answer; PACKED_EARNED: where the pass has earned them): n, else 0 and d as it was. */
+static int take_packed(const amp_accelerator_view *v, amp__filter_dispatch *d, const amp__filter_dispatch *p, int n,
+                       int takes)
+{
+    if (takes == PACKED_EARNED && !earned(v, p, n)) return 0;
+    memcpy(d, p, (size_t)n * sizeof *p);
+    return n;
+}
+
 /* packed_pass's two dispatches of a window filter of an image w wide, from d[0] as
  * specialized: the quads whose window lies inside the image's columns, and those at the
  * edges; 2. */
@@ -232,29 +242,25 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
                 (out->vk == VK_FORMAT_R8G8_UNORM && d->spec.dst_n == 2);
     int takes = packed_takes(v, w, h, 4);
     if (!takes || in->vk != VK_FORMAT_R8G8B8A8_UNORM || !(same || gray) || w != k * ow || h != k * oh) return 0;
-    amp__filter_dispatch other = *d; /* the image paths' pass, where a small image's has not earned packed.comp */
-    d->shader = d->spec.radius > PACKED_RADIUS ? AMP__SHADER_PACKED_WIDE : AMP__SHADER_PACKED;
-    if (table_program(&d->spec)) d->spec.flags |= AMP__FLAG_TABLE | (shape_program(&d->spec) ? AMP__FLAG_SHAPE : 0);
-    int strip = sum ? packed_strip(d->spec.radius) : resize ? PACKED_RESIZE_STRIP : PACKED_POINT_STRIP;
+    amp__filter_dispatch p[2] = {*d};
+    p->shader = p->spec.radius > PACKED_RADIUS ? AMP__SHADER_PACKED_WIDE : AMP__SHADER_PACKED;
+    if (table_program(&p->spec)) p->spec.flags |= AMP__FLAG_TABLE | (shape_program(&p->spec) ? AMP__FLAG_SHAPE : 0);
+    int strip = sum ? packed_strip(p->spec.radius) : resize ? PACKED_RESIZE_STRIP : PACKED_POINT_STRIP;
     int rows = ((sum ? h : oh) + strip - 1) / strip; /* invocations down */
-    d->groups[1] = (uint32_t)(rows + PACKED_GROUP_Y - 1) / PACKED_GROUP_Y;
+    p->groups[1] = (uint32_t)(rows + PACKED_GROUP_Y - 1) / PACKED_GROUP_Y;
     if (!sum) {
-        d->spec.mode = mode;
+        p->spec.mode = mode;
         int across = mode == PACKED_POINTWISE ? ((ow + 3) / 4 + 1) / 2 : (ow + 3) / 4; /* pairs of quads, or quads */
-        d->groups[0] = (uint32_t)(across + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
-    } else {
-        uint32_t t = (uint32_t)d->params.counts[1]; /* T: a power of two rounds by a shift */
-        d->spec.mode = mode == PACKED_SUM && !(t & (t - 1)) ? PACKED_SUM + 1 : mode;
-        if ((int64_t)w * h >= PACKED_SPLIT_PIXELS) return packed_window(d, w); /* (PACKED_YES) */
-        d->spec.pass = 1; /* one pass: PASS 1's code for every quad */
-        d->spec.flags |= AMP__FLAG_WHOLE_ROWS;
-        d->groups[0] = (uint32_t)(quads + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
+        p->groups[0] = (uint32_t)(across + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
+        return take_packed(v, d, p, 1, takes);
     }
-    if (takes == PACKED_EARNED && !earned(v, d, 1)) {
-        *d = other;
-        return 0;
-    }
-    return 1;
+    uint32_t t = (uint32_t)p->params.counts[1]; /* T: a power of two rounds by a shift */
+    p->spec.mode = mode == PACKED_SUM && !(t & (t - 1)) ? PACKED_SUM + 1 : mode;
+    if ((int64_t)w * h >= PACKED_SPLIT_PIXELS) return take_packed(v, d, p, packed_window(p, w), takes);
+    p->spec.pass = 1; /* one pass: PASS 1's code for every quad */
+    p->spec.flags |= AMP__FLAG_WHOLE_ROWS;
+    p->groups[0] = (uint32_t)(quads + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
+    return take_packed(v, d, p, 1, takes);
 }
 
 /* Makes d[0..2] packed.comp's equalize (PACKED_EQUALIZE: count, table, map) where it can
@@ -280,8 +286,7 @@ static size_t packed_equalize(const amp_accelerator_view *v, amp__filter_dispatc
     p[2].spec.pass = 2;
     p[2].groups[0] = (uint32_t)(quads + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
     p[2].groups[1] = (uint32_t)(h + PACKED_POINT_STRIP - 1) / PACKED_POINT_STRIP;
-    if (takes == PACKED_EARNED && !earned(v, p, 3)) return 0;
-    memcpy(d, p, sizeof p);
+    if (!take_packed(v, d, p, 3, takes)) return 0;
     return AMP__PACKED_TABLE_BYTES + (size_t)counts * 256 * sizeof(uint32_t);
 }
 

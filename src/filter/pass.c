@@ -178,41 +178,38 @@ static filter_state *state_get(amp__device *d)
     return amp__device_cache_get(d, &filter_cache);
 }
 
-/* The entry of shader sh specialized for spec, if there is one. */
-static variant *variant_find(filter_state *s, amp__filter_shader sh, const amp__filter_spec *spec)
+/* The entry of shader sh specialized for spec: the one there is, or a new one without a
+ * pipeline (NULL where out of host memory). */
+static variant *variant_of(filter_state *s, amp__filter_shader sh, const amp__filter_spec *spec)
 {
     for (variant *v = s->variants; v; v = v->next)
         if (v->shader == sh && memcmp(&v->spec, spec, sizeof *spec) == 0) return v;
-    return NULL;
+    variant *v = calloc(1, sizeof *v);
+    if (!v) return NULL;
+    v->shader = sh;
+    v->spec = *spec;
+    v->next = s->variants;
+    s->variants = v;
+    return v;
 }
 
 /* The pipeline of shader sh specialized for spec, made on first use (through the
  * device's pipeline cache, so a later process finds it compiled). */
 static VkPipeline pipeline_get(amp__device *d, filter_state *s, amp__filter_shader sh, const amp__filter_spec *spec)
 {
-    variant *v = variant_find(s, sh, spec);
-    if (v && v->pipeline) return v->pipeline;
-    bool listed = v != NULL;
-    if (!v && !(v = calloc(1, sizeof *v))) {
+    variant *v = variant_of(s, sh, spec);
+    if (!v) {
         amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
         return VK_NULL_HANDLE;
     }
+    if (v->pipeline) return v->pipeline;
     enum { ENTRIES = sizeof(amp__filter_spec) / 4 };
     VkSpecializationMapEntry map[ENTRIES];
     for (uint32_t i = 0; i < ENTRIES; i++) map[i] = (VkSpecializationMapEntry){i, i * 4, 4};
     VkSpecializationInfo info = {ENTRIES, map, sizeof *spec, spec};
     if (amp__compute_pipeline_specialized(d, shaders[sh].code, *shaders[sh].size, s->layout, &info, &v->pipeline) !=
-        AMP_OK) {
-        v->pipeline = VK_NULL_HANDLE;
-        if (!listed) free(v);
-        return VK_NULL_HANDLE;
-    }
-    if (!listed) {
-        v->shader = sh;
-        v->spec = *spec;
-        v->next = s->variants;
-        s->variants = v;
-    }
+        AMP_OK)
+        return v->pipeline = VK_NULL_HANDLE; /* (the entry stays, without one: a later pass tries again) */
     amp__pipeline_cache_changed(d); /* on disk now: a process that ends without closing the device keeps it */
     return v->pipeline;
 }
@@ -221,23 +218,16 @@ bool amp__filter_tier(const amp_accelerator_view *v, const amp__filter_dispatch 
                       int64_t threshold)
 {
     filter_state *s = state_get(v->dev);
-    if (!s) return false; /* (out of memory: the other pipelines, which need no entry here) */
-    bool made = true;
-    for (int i = 0; i < count && made; i++) {
-        variant *e = variant_find(s, d[i].shader, &d[i].spec);
+    variant *first = s ? variant_of(s, d[0].shader, &d[0].spec) : NULL;
+    if (!first) return false; /* (out of memory: the other pipelines, which need no entry here) */
+    bool made = first->pipeline != VK_NULL_HANDLE;
+    for (int i = 1; i < count && made; i++) {
+        variant *e = variant_of(s, d[i].shader, &d[i].spec);
         made = e && e->pipeline;
     }
     if (made) return true;
-    variant *e = variant_find(s, d[0].shader, &d[0].spec);
-    if (!e) {
-        if (!(e = calloc(1, sizeof *e))) return false;
-        e->shader = d[0].shader;
-        e->spec = d[0].spec;
-        e->next = s->variants;
-        s->variants = e;
-    }
-    e->credit += pixels;
-    return e->credit >= threshold;
+    first->credit += pixels;
+    return first->credit >= threshold;
 }
 
 int amp__filter_pipeline_count(amp_accelerator_view *v)
