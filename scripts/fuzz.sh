@@ -9,7 +9,8 @@
 # build-fuzz/work/<fuzzer>/ (the committed corpus never grows), on lavapipe with the
 # validation layer on. Prints executions and coverage per fuzzer (libFuzzer's
 # final stats) and exits non-zero on any finding (crash, abort, leak, timeout, out
-# of memory); a finding's input is saved in build-fuzz/findings/ and its log in
+# of memory); fuzz_png also decodes its inputs with allocations filled by two
+# different bytes and fails where the decodes differ; a finding's input is saved in build-fuzz/findings/ and its log in
 # build-fuzz/work/<fuzzer>.log. FUZZ_FLAGS adds libFuzzer flags; JOBS sets the
 # build's parallelism. Runs wait for each other (a lock in build-fuzz/).
 set -eu
@@ -44,6 +45,8 @@ cmake --build build-fuzz -j "$jobs" --target fuzzers
 export AMPVK_VALIDATION=1 AMPVK_DEFAULT_ACCELERATOR=llvmpipe XDG_CACHE_HOME="$root/build-fuzz/cache"
 # Leaks inside the Vulkan driver and the validation layer are not ampvk's.
 export LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# uninitialized heap bytes read as a pattern, not as the zeros of fresh pages
+export ASAN_OPTIONS="malloc_fill_byte=165:max_malloc_fill_size=2147483647${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 mkdir -p build-fuzz/work build-fuzz/findings build-fuzz/cache
 
@@ -72,6 +75,27 @@ for f in $fuzzers; do
             failed="$failed $f(regression)"
             continue
         fi
+    fi
+
+    # fuzz_png: the regression inputs and the corpus decoded twice, every allocation
+    # filled with 0x00 in one run and 0xFF in the other; the decodes must agree
+    if [ "$f" = fuzz_png ]; then
+        inputs=$(find "tests/data/fuzz/$f" "tests/fuzz/corpus/$f" -type f ! -name 'README*' | sort)
+        for fill in 0 255; do
+            rm -f "$log.digests.$fill"
+            # shellcheck disable=SC2086
+            AMPVK_FUZZ_DIGESTS="$log.digests.$fill" \
+            ASAN_OPTIONS="$ASAN_OPTIONS:malloc_fill_byte=$fill" \
+                "$bin" $limits $inputs >"$log.poisoned.$fill" 2>&1 || true
+        done
+        if ! cmp -s "$log.digests.0" "$log.digests.255" || ! [ -s "$log.digests.0" ]; then
+            diff "$log.digests.0" "$log.digests.255" | head -n 20
+            echo "fuzz: $f decodes differently when allocations are poisoned differently (inputs, in order:" \
+                 "find tests/data/fuzz/$f tests/fuzz/corpus/$f | sort; logs $log.poisoned.*)" >&2
+            failed="$failed $f(poisoned)"
+            continue
+        fi
+        echo "== $f: $(wc -l <"$log.digests.0") decodes agree with allocations filled with 0x00 and 0xFF"
     fi
 
     work=build-fuzz/work/$f

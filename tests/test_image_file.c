@@ -32,6 +32,10 @@ static unsigned pal8_trns(int x, int y, int c)
     return c < 3 ? palette(i, c) : i < 6 ? (unsigned)(i * 29 + 7) & 255 : 255;
 }
 static unsigned pal4(int x, int y, int c) { return palette((x * 3 + y * 5) % 16, c); }
+/* the Adam7 palette files: palettes of the N entries their pixels use */
+static unsigned pal1_adam7(int x, int y, int c) { return palette((x * 3 + y * 5) % 2, c); }
+static unsigned pal2_adam7(int x, int y, int c) { return palette((x * 3 + y * 5) % 3, c); }
+static unsigned pal4_adam7(int x, int y, int c) { return palette((x * 3 + y * 5) % 15, c); }
 static unsigned gray1(int x, int y, int c) { return (void)c, (x + 2 * y) % 3 == 0 ? 255 : 0; }
 static unsigned gray2(int x, int y, int c) { return (void)c, (unsigned)((x + 3 * y) & 3) * 85; }
 static unsigned gray8_trns(int x, int y, int c) { return c == 0 ? v8(x, y, 0) : v8(x, y, 0) == v8(3, 2, 0) ? 0 : 255; }
@@ -53,7 +57,9 @@ static const fixture fixtures[] = {
     {"pal8.png", AMP_UNORM_3, 8, pal8},     {"pal8_trns.png", AMP_UNORM_4, 8, pal8_trns},
     {"pal4.png", AMP_UNORM_3, 8, pal4},     {"gray1.png", AMP_UNORM, 8, gray1},
     {"gray2.png", AMP_UNORM, 8, gray2},     {"gray8_trns.png", AMP_UNORM_2, 8, gray8_trns},
-    {"rgb8_adam7.png", AMP_UNORM_3, 8, v8},
+    {"rgb8_adam7.png", AMP_UNORM_3, 8, v8}, {"pal1_adam7.png", AMP_UNORM_3, 8, pal1_adam7},
+    {"pal2_adam7.png", AMP_UNORM_3, 8, pal2_adam7}, {"pal4_adam7.png", AMP_UNORM_3, 8, pal4_adam7},
+    {"pal8_adam7.png", AMP_UNORM_3, 8, pal8},
 };
 #define NFIX (int)(sizeof fixtures / sizeof fixtures[0])
 

@@ -245,7 +245,9 @@ static amp_status decode_rgba(amp__png_reader *r, void **out)
     int fmt = r->indexed ? SPNG_FMT_PNG : info->bits == 16 ? SPNG_FMT_RGBA16 : SPNG_FMT_RGBA8;
     int err = spng_decoded_image_size(r->ctx, fmt, &raw_size);
     void *rgba = err ? NULL : malloc(rgba_size);
-    void *raw = rgba && r->indexed ? malloc(raw_size) : rgba;
+    /* zeroed: libspng ORs the samples of an interlaced image's 1-, 2- and 4-bit rows into
+       the bytes of the buffer, so what the buffer held before would show through */
+    void *raw = rgba && r->indexed ? calloc(1, raw_size) : rgba;
     if (!err && (!rgba || !raw)) err = SPNG_EMEM;
     if (!err && !r->indexed && raw_size != rgba_size) err = SPNG_EINTERNAL;
     if (!err) err = spng_decode_image(r->ctx, raw, raw_size, fmt, r->indexed ? 0 : SPNG_DECODE_TRNS);

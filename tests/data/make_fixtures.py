@@ -16,7 +16,11 @@ follows a formula that tests/test_image_file.c repeats in C:
 
 Images are W=7 columns by H=5 rows (odd sizes catch row/column swaps and
 sub-byte padding); rows use filter types 0..4 in turn (row % 5) so that every
-PNG filter is decoded. rgb8_adam7.png is Adam7-interlaced.
+PNG filter is decoded. rgb8_adam7.png is Adam7-interlaced, and so are the
+palette files pal1_adam7.png, pal2_adam7.png, pal4_adam7.png and pal8_adam7.png,
+whose palettes hold only the N entries the pixels use (2, 3, 15 and 11), so a
+stray bit in a decoder's buffer shows as an index past the palette's end; with
+OpenCV at hand each is checked against cv2.imread's decode.
 
 hdr_3x2.hdr is an uncompressed Radiance file of 3 columns by 2 rows whose texels
 are the RGBE quads in HDR_PIXELS (value = mantissa * 2^(e - 136), e = 0: zero).
@@ -304,6 +308,26 @@ HDR_PIXELS = [(128, 64, 32, 129), (0, 0, 0, 0), (255, 1, 128, 136),
               (200, 100, 50, 120), (16, 32, 64, 140), (1, 2, 3, 128)]
 
 
+# Adam7 palette files: (bit depth, palette entries), every index of the palette used.
+PALETTE_ADAM7 = [(1, 2), (2, 3), (4, 15), (8, 11)]
+
+
+def check_palettes_with_opencv():
+    """The interlaced palette files decode in OpenCV to the colors of the formula."""
+    try:
+        import cv2
+    except ImportError:
+        print("make_fixtures.py: no OpenCV (python3-opencv): the Adam7 palette files are not checked")
+        return
+    for depth, n in PALETTE_ADAM7:
+        dec = cv2.imread(os.path.join(HERE, "pal%d_adam7.png" % depth), cv2.IMREAD_COLOR)
+        pal = palette(n)
+        for y in range(H):
+            for x in range(W):
+                assert list(dec[y, x][::-1]) == list(pal[(x * 3 + y * 5) % n]), (depth, x, y)
+    print("make_fixtures.py: the Adam7 palette files match OpenCV %s's decode" % cv2.__version__)
+
+
 def main():
     for depth, v in ((8, v8), (16, v16)):
         png("gray%d.png" % depth, depth, 0, 1, lambda x, y, v=v: [v(x, y, 0)])
@@ -317,6 +341,10 @@ def main():
     png("gray2.png", 2, 0, 1, lambda x, y: [(x + 3 * y) & 3])
     png("gray8_trns.png", 8, 0, 1, lambda x, y: [v8(x, y, 0)], extra=chunk(b"tRNS", struct.pack(">H", v8(3, 2, 0))))
     png("rgb8_adam7.png", 8, 2, 3, lambda x, y: [v8(x, y, c) for c in range(3)], interlace=True)
+    for depth, n in PALETTE_ADAM7:
+        png("pal%d_adam7.png" % depth, depth, 3, 1, lambda x, y, n=n: [(x * 3 + y * 5) % n], extra=plte(n),
+            interlace=True)
+    check_palettes_with_opencv()
 
     hdr = b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 2 +X 3\n" + bytes(b for p in HDR_PIXELS for b in p)
     with open(os.path.join(HERE, "hdr_3x2.hdr"), "wb") as f:
