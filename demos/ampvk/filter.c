@@ -738,6 +738,9 @@ int ampvk_filter_main(int argc, char **argv)
         return tool_usage_error("filter", "OUT '%s' has no image extension ampvk writes (.png, .jpg, .bmp, .tga, .hdr)",
                                 files[1]);
     if (is_dir(files[1])) return tool_usage_error("filter", "OUT '%s' is a folder but IN is a file", files[1]);
+    /* the header first: a bad file fails before a device is opened */
+    amp_image head;
+    if (amp_image_info(files[0], &head) != AMP_OK) return tool_error("filter", "%s", amp_last_error());
     amp_accelerator_view *view = amp_default_view();
     if (o.device && strcmp(o.device, "all") == 0) {
         run r = {0};
@@ -751,8 +754,6 @@ int ampvk_filter_main(int argc, char **argv)
     /* Decode on a thread while this one makes the chain's pipelines (on lavapipe each is
        compiled to machine code: 0.1-0.5 s), from the type the file's header gives. */
     decode_job job = {.path = files[0]};
-    amp_image head;
-    if (amp_image_info(files[0], &head) != AMP_OK) return tool_error("filter", "%s", amp_last_error());
     pthread_t decoder;
     bool threaded = pthread_create(&decoder, NULL, decode_thread, &job) == 0;
     if (!threaded) decode_thread(&job);

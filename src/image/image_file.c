@@ -269,12 +269,31 @@ static amp_status check_size(const char *who, const char *path, amp_accelerator_
     return AMP_OK;
 }
 
-/* What a file's header says, checked against the limits before anything is decoded,
- * into *head if not NULL: the width, height, channels and bits the decode gives. */
-static amp_status header(const char *who, const char *path, amp_accelerator_view **view, amp_image_format f, int w,
-                         int h, int channels, int bits, amp_image *head)
+/* The most pixels a byte of a file can hold in each format's densest encoding (indexed
+ * by amp_image_format): a header that claims more than the file's length can hold is
+ * refused before anything is allocated for it. */
+static const uint32_t densest[] = {
+    [AMP_IMAGE_FORMAT_PNG] = 8 * 1032, /* 1-bit samples; deflate's 258-byte match in 2 bits */
+    [AMP_IMAGE_FORMAT_JPEG] = 8 * 64,  /* an 8 x 8 block in 1 bit (a Huffman DC scan's shortest code) */
+    [AMP_IMAGE_FORMAT_BMP] = 8,        /* 1-bit rows, uncompressed (stb_image reads no RLE) */
+    [AMP_IMAGE_FORMAT_TGA] = 64,       /* an RLE packet of 128 one-byte pixels in 2 bytes */
+    [AMP_IMAGE_FORMAT_PSD] = 64,       /* PackBits: 128 bytes of a channel in 2 */
+    [AMP_IMAGE_FORMAT_HDR] = 16,       /* an RLE run of 127 samples in 2 bytes, 4 a pixel */
+};
+
+/* What a file of size bytes says in its header, checked against the limits and the
+ * file's length before anything is decoded, into *head if not NULL: the width,
+ * height, channels and bits the decode gives. */
+static amp_status header(const char *who, const char *path, amp_accelerator_view **view, amp_image_format f,
+                         size_t size, int w, int h, int channels, int bits, amp_image *head)
 {
     amp_status s = check_size(who, path, view, (uint32_t)w, (uint32_t)h, channels, bits);
+    uint64_t pixels = (uint64_t)(uint32_t)w * (uint32_t)h, most = (uint64_t)size * densest[f];
+    if (s == AMP_OK && pixels > most)
+        return amp__fail(AMP_ERROR_FORMAT,
+                         "%s: %s is truncated: its header claims %ux%u pixels but a %s file of %zu bytes holds %llu "
+                         "at most", who, path, (uint32_t)w, (uint32_t)h, amp_image_format_name(f), size,
+                         (unsigned long long)most);
     if (s == AMP_OK && head) *head = (amp_image){w, h, channels, bits, 0, NULL, f};
     return s;
 }
@@ -289,7 +308,7 @@ static amp_status decode_png(const char *who, const char *path, const unsigned c
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: bits 32 is not 0, 8 or 16 for %s, a PNG file", who, path);
     amp__png_reader *r = amp__png_open(who, path, data, size, &info);
     if (!r) return amp_last_status();
-    amp_status s = header(who, path, view, AMP_IMAGE_FORMAT_PNG, (int)info.width, (int)info.height,
+    amp_status s = header(who, path, view, AMP_IMAGE_FORMAT_PNG, size, (int)info.width, (int)info.height,
                           channels ? channels : info.channels, bits ? bits : info.bits, head);
     if (s == AMP_OK && out) s = amp__png_read(r, channels, out);
     amp__png_close(r);
@@ -307,7 +326,7 @@ static amp_status decode_hdr(const char *who, const char *path, const unsigned c
     if (!amp__stb_info(data, size, &w, &h, &comp, &is16))
         return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: its header lacks a valid FORMAT or resolution line",
                          who, path);
-    amp_status s = header(who, path, view, AMP_IMAGE_FORMAT_HDR, w, h, channels, 32, head);
+    amp_status s = header(who, path, view, AMP_IMAGE_FORMAT_HDR, size, w, h, channels, 32, head);
     if (s != AMP_OK || !out) return s;
     float *px = amp__stb_load_hdr(data, size, channels, &w, &h);
     if (!px) {
@@ -333,7 +352,7 @@ static amp_status decode_stb(const char *who, const char *path, amp_image_format
     if (!amp__stb_info(data, size, &w, &h, &comp, &is16))
         return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: its %s header is invalid (%s)", who, path, name,
                          amp__stb_reason());
-    amp_status s = header(who, path, view, f, w, h, channels ? channels : comp, bits ? bits : is16 ? 16 : 8, head);
+    amp_status s = header(who, path, view, f, size, w, h, channels ? channels : comp, bits ? bits : is16 ? 16 : 8, head);
     if (s != AMP_OK || !out) return s;
     int file_channels;
     bool wide;

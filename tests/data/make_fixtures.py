@@ -287,7 +287,29 @@ def jpegs():
                 size=(JPEG_W, JPEG_H))
 
 
+# Files of a few bytes whose headers claim HUGE x HUGE pixels (lavapipe's largest 2-D
+# image): each must fail from its header alone, before anything is allocated for it.
+HUGE = 16384
+
+
+def huge_headers():
+    tail = bytes(range(16))
+    ihdr = struct.pack(">IIBBBBB", HUGE, HUGE, 8, 6, 0, 0, 0)
+    write("huge_header.png", b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(tail))
+          + chunk(b"IEND", b""))
+    sof = struct.pack(">BHHBBBB", 8, HUGE, HUGE, 1, 1, 0x11, 0)
+    write("huge_header.jpg", b"\xff\xd8" + b"\xff\xc0" + struct.pack(">H", 2 + len(sof)) + sof + tail + b"\xff\xd9")
+    info = struct.pack("<IiiHHIIiiII", 40, HUGE, HUGE, 1, 24, 0, 0, 2835, 2835, 0, 0)
+    write("huge_header.bmp", struct.pack("<2sIHHI", b"BM", 14 + len(info) + len(tail), 0, 0, 14 + len(info)) + info
+          + tail)
+    write("huge_header.tga", struct.pack("<BBBHHBHHHHBB", 0, 0, 2, 0, 0, 0, 0, 0, HUGE, HUGE, 24, 0) + tail)
+    write("huge_header.psd", struct.pack(">4sH6sHIIHH", b"8BPS", 1, bytes(6), 3, HUGE, HUGE, 8, 3)
+          + struct.pack(">IIIH", 0, 0, 0, 0) + tail)
+    write("huge_header.hdr", b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y %d +X %d\n" % (HUGE, HUGE) + tail)
+
+
 def formats():
+    huge_headers()
     bmp("bmp24.bmp", 24)
     bmp("bmp24_topdown.bmp", 24, topdown=True)
     bmp("bmp32.bmp", 32)
