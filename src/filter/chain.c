@@ -3,6 +3,7 @@
  * view with the intermediates in pooled textures of the source's type. */
 #include <math.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "filter/filter_internal.h"
@@ -300,6 +301,148 @@ static int shrink_factor(const amp_image_filter *f, amp_extent in, amp_extent ou
     bool whole = k >= 1 && k <= PACKED_RADIUS && in.dims[1] == k * out.dims[1] && in.dims[0] == k * out.dims[0];
     return whole && (f->interpolation == AMP_INTERP_AREA || f->interpolation == AMP_INTERP_NEAREST ||
                      (f->interpolation == AMP_INTERP_LINEAR && k == 2)) ? k : 0;
+}
+
+/* One axis of a resize from s texels to d, as OpenCV 4.6's cv::resize computes it in
+ * double precision (resize.cpp): scale is its 1 / (d / s). area: INTER_AREA's own weights
+ * (computeResizeAreaTab), which it takes only when neither axis grows; else INTER_AREA is
+ * its linear filter with its own phases. columns: the horizontal axis, where OpenCV moves
+ * a linear filter's taps that start past an edge onto it, phase 0 (rows keep theirs). */
+typedef struct resize_axis {
+    amp_interpolation mode;
+    bool area, columns;
+    int s, d;
+    double inv, scale;
+} resize_axis;
+
+static resize_axis axis_of(amp_interpolation mode, bool area, bool columns, int s, int d)
+{
+    double inv = (double)d / s;
+    return (resize_axis){mode, area, columns, s, d, inv, 1.0 / inv};
+}
+
+/* OpenCV's interpolateCubic and interpolateLanczos4 (its weights of a phase x, in float). */
+static void cubic_weights(float x, float *c)
+{
+    const float A = -0.75f;
+    c[0] = ((A * (x + 1) - 5 * A) * (x + 1) + 8 * A) * (x + 1) - 4 * A;
+    c[1] = ((A + 2) * x - (A + 3)) * x * x + 1;
+    c[2] = ((A + 2) * (1 - x) - (A + 3)) * (1 - x) * (1 - x) + 1;
+    c[3] = 1.f - c[0] - c[1] - c[2];
+}
+
+static void lanczos4_weights(float x, float *c)
+{
+    static const double s45 = 0.70710678118654752440084436210485, pi = 3.14159265358979323846;
+    static const double cs[8][2] = {{1, 0}, {-s45, -s45}, {0, 1}, {s45, -s45}, {-1, 0}, {s45, s45}, {0, -1}, {-s45, s45}};
+    float sum = 0;
+    double y0 = -(x + 3) * pi * 0.25, s0 = sin(y0), c0 = cos(y0);
+    for (int i = 0; i < 8; i++) {
+        float y0_ = x + 3 - i;
+        double y = -y0_ * pi * 0.25;
+        c[i] = fabsf(y0_) >= 1e-6f ? (float)((cs[i][0] * s0 + cs[i][1] * c0) / (y * y)) : 1e30f; /* x ~ 0 or 1 */
+        sum += c[i];
+    }
+    sum = 1.f / sum;
+    for (int i = 0; i < 8; i++) c[i] *= sum;
+}
+
+/* The taps of destination index i along axis a: the first source index (the taps take
+ * the ones after it; resize.comp clamps those past the edges) and their weights into w
+ * (NULL: only counted). Returns their count. */
+static int axis_taps(const resize_axis *a, int i, int *first, float *w)
+{
+    float c[8];
+    if (a->mode == AMP_INTERP_NEAREST) { /* resizeNN */
+        int sx = (int)floor(i * a->scale);
+        *first = sx < a->s - 1 ? sx : a->s - 1;
+        if (w) w[0] = 1.0f;
+        return 1;
+    }
+    if (a->area) { /* computeResizeAreaTab: the texels under the cell, by their share of it */
+        double lo = i * a->scale, hi = lo + a->scale, cell = fmin(a->scale, a->s - lo);
+        int s1 = (int)ceil(lo), s2 = (int)floor(hi), n = 0;
+        s2 = s2 < a->s - 1 ? s2 : a->s - 1;
+        s1 = s1 < s2 ? s1 : s2;
+        bool left = s1 - lo > 1e-3;
+        *first = left ? s1 - 1 : s1;
+        if (left && w) w[n] = (float)((s1 - lo) / cell);
+        n += left;
+        for (int k = s1; k < s2; k++, n++)
+            if (w) w[n] = (float)(1.0 / cell);
+        if (hi - s2 > 1e-3) {
+            if (w) w[n] = (float)(fmin(fmin(hi - s2, 1.0), cell) / cell);
+            n++;
+        }
+        return n;
+    }
+    int sx, k = a->mode == AMP_INTERP_CUBIC ? 4 : a->mode == AMP_INTERP_LANCZOS4 ? 8 : 2;
+    float fx;
+    if (a->mode == AMP_INTERP_AREA) { /* its linear filter, when enlarging */
+        sx = (int)floor(i * a->scale);
+        fx = (float)((i + 1) - (sx + 1) * a->inv);
+        fx = fx <= 0 ? 0.f : fx - (float)floorf(fx);
+    } else {
+        fx = (float)((i + 0.5) * a->scale - 0.5);
+        sx = (int)floorf(fx);
+        fx -= (float)sx;
+    }
+    if (k == 2 && a->columns && sx < 0) fx = 0, sx = 0;
+    if (k == 2 && a->columns && sx >= a->s - 1) fx = 0, sx = a->s - 1;
+    if (k == 4) cubic_weights(fx, c);
+    else if (k == 8) lanczos4_weights(fx, c);
+    else c[0] = 1.f - fx, c[1] = fx;
+    *first = sx - (k / 2 - 1);
+    if (w) memcpy(w, c, (size_t)k * sizeof *c);
+    return k;
+}
+
+/* The most taps of an index along a (the same count for every index but INTER_AREA's own). */
+static int axis_width(const resize_axis *a)
+{
+    int n = 0, first;
+    if (!a->area) return axis_taps(a, 0, &first, NULL);
+    for (int i = 0; i < a->d; i++) {
+        int m = axis_taps(a, i, &first, NULL);
+        n = m > n ? m : n;
+    }
+    return n;
+}
+
+/* Writes axis a's table at t: for each destination index its first source index (the
+ * int's bits) and n weights (zeros past its taps), n + 1 words. */
+static void axis_table(const resize_axis *a, int n, float *t)
+{
+    for (int i = 0; i < a->d; i++, t += n + 1) {
+        int first;
+        memset(t, 0, (size_t)(n + 1) * sizeof *t);
+        axis_taps(a, i, &first, t + 1);
+        memcpy(t, &first, sizeof first);
+    }
+}
+
+/* Records resize.comp's pass d (d->params: the sizes) of interpolation mode with its taps
+ * in the scratch buffer: the columns' table, then the rows' (resize.comp reads their taps'
+ * counts and where the rows' begins from counts.xyz). The positions and weights are
+ * OpenCV's own, in double precision, for every interpolation. */
+static amp_status resize_pass(amp_accelerator_view *v, amp__filter_dispatch *d, amp_interpolation mode)
+{
+    int sw = d->params.size[0], sh = d->params.size[1], dw = d->params.size[2], dh = d->params.size[3];
+    /* INTER_AREA averages where neither axis grows, else it is a linear filter */
+    bool area = mode == AMP_INTERP_AREA && sw >= dw && sh >= dh;
+    resize_axis x = axis_of(mode, area, true, sw, dw), y = axis_of(mode, area, false, sh, dh);
+    int nx = axis_width(&x), ny = axis_width(&y);
+    size_t words = (size_t)(nx + 1) * (size_t)dw + (size_t)(ny + 1) * (size_t)dh;
+    float *t = malloc(words * sizeof *t);
+    if (!t) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+    axis_table(&x, nx, t);
+    axis_table(&y, ny, t + (size_t)(nx + 1) * (size_t)dw);
+    d->params.counts[0] = nx;
+    d->params.counts[1] = ny;
+    d->params.counts[2] = (nx + 1) * dw;
+    amp_status st = amp__filter_record(v, d, 1, t, words * sizeof *t);
+    free(t);
+    return st;
 }
 
 /* The subgroup size with which conv_subgroup.comp runs filter f (radius r) on v's device,
@@ -746,18 +889,14 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         break;
     }
     case AMP_IMAGE_RESIZE: {
-        double ix = (double)w / d[0].params.size[0], iy = (double)h / d[0].params.size[1];
         d[0].shader = AMP__SHADER_RESIZE;
         d[0].spec.mode = (int)f->interpolation;
-        d[0].params.f[0] = (float)(1.0 / ix);
-        d[0].params.f[1] = (float)(1.0 / iy);
-        d[0].params.f[2] = (float)ix;
-        d[0].params.f[3] = (float)iy;
         /* the means of k x k blocks (resize.comp and packed.comp take them as integers) */
         d[0].spec.radius = shrink_factor(f, amp_extent2(d[0].params.size[1], d[0].params.size[0]), amp_extent2(h, w));
-        if (d[0].spec.radius)
-            packed_pass(v, &d[0], f->interpolation == AMP_INTERP_NEAREST ? PACKED_PICK : PACKED_SHRINK);
-        break;
+        if (d[0].spec.radius &&
+            packed_pass(v, &d[0], f->interpolation == AMP_INTERP_NEAREST ? PACKED_PICK : PACKED_SHRINK))
+            break;
+        return resize_pass(v, &d[0], f->interpolation);
     }
     case AMP_IMAGE_EQUALIZE: {
         size_t memory = packed_equalize(v, d);
