@@ -225,14 +225,15 @@ def make_inputs():
     for (w, h, seed, suffix) in [(61, 47, 1, ""), (33, 29, 2, "_s"), (64, 48, 3, "_64x48")]:
         base, gray = make_base(w, h, seed)
         for bits, dt in [(8, np.uint8), (16, np.uint16)]:
-            if suffix == "_64x48" and bits == 16:
-                continue
             q = quantize(base, dt)
             g = quantize(gray, dt)[:, :, None]
-            add_input("in_gray%d%s.png" % (bits, suffix), g)
-            add_input("in_ga%d%s.png" % (bits, suffix), np.concatenate([g, q[:, :, 3:]], axis=2))
-            add_input("in_rgb%d%s.png" % (bits, suffix), np.ascontiguousarray(q[:, :, :3]))
-            add_input("in_rgba%d%s.png" % (bits, suffix), q)
+            kinds = [("gray", g), ("ga", np.concatenate([g, q[:, :, 3:]], axis=2)),
+                     ("rgb", np.ascontiguousarray(q[:, :, :3])), ("rgba", q)]
+            for kind, a in kinds:
+                # 16-bit 64 x 48: gray only (the resizes by non-whole factors)
+                if suffix == "_64x48" and bits == 16 and kind != "gray":
+                    continue
+                add_input("in_%s%d%s.png" % (kind, bits, suffix), a)
 
 
 # ---------------------------------------------------------------- filters
@@ -613,6 +614,10 @@ def cross_check_8bit(name, exp_codes, specs_float, inp, tol):
     return d
 
 
+# 64 x 48 resized by 1.3, 1.55, 2.7, 0.77 and 0.37 (rounded)
+NON_WHOLE_64x48 = [(83, 62), (99, 74), (173, 130), (49, 37), (24, 18)]
+
+
 def build_cases():
     K = lambda k: "%.12f" % (k / 255.0)  # noqa: E731  normalized value of 8-bit code k
     K16 = lambda k: "%.12f" % (k / 65535.0)  # noqa: E731
@@ -745,6 +750,13 @@ def build_cases():
     a8("resize_area_32x24_gray8_64x48", "in_gray8_64x48.png", 1, "resize:width=32,height=24,interpolation=area", True)
     a8("resize_linear_32x24_rgba8_64x48", "in_rgba8_64x48.png", 1, "resize:width=32,height=24,interpolation=linear", True)
     a8("resize_nearest_128x96_rgb8_64x48", "in_rgb8_64x48.png", 0, "resize:width=128,height=96,interpolation=nearest")
+    # non-whole factors both ways, in every interpolation (64 x 48 by 1.3, 1.55, 2.7, 0.77
+    # and 0.37): 48 rows to 74 and to 130 are where a source index computed other than in
+    # OpenCV's double precision (floor(i * (1 / (d / s)))) picks a neighbouring row
+    for it in INTERP:
+        for (w, h) in NON_WHOLE_64x48:
+            a8("resize_%s_%dx%d_rgba8_64x48" % (it, w, h), "in_rgba8_64x48.png", 0 if it == "nearest" else 1,
+               "resize:width=%d,height=%d,interpolation=%s" % (w, h, it), it != "nearest")
     a8("copy_rgba8", CH8[4], 0, "copy")
 
     # ---- chains, 8-bit between filters
@@ -789,6 +801,10 @@ def build_cases():
                 "resize:width=%d,height=%d,interpolation=%s" % (w, h, it), True)
     a16("resize_nearest_40x30_gray16", CH16[1], 0, "resize:width=40,height=30,interpolation=nearest")
     a16("resize_area_29x23_rgb16", CH16[3], 3, "resize:width=29,height=23,interpolation=area", True)
+    for it in INTERP:
+        for (w, h) in NON_WHOLE_64x48:
+            a16("resize_%s_%dx%d_gray16_64x48" % (it, w, h), "in_gray16_64x48.png", 0 if it == "nearest" else 3,
+                "resize:width=%d,height=%d,interpolation=%s" % (w, h, it), it != "nearest")
     a16("grayscale_rgb16", CH16[3], 1, "grayscale")
     a16("grayscale_rgba16", CH16[4], 1, "grayscale")
     a16("grayscale_rgba16_to4", CH16[4], 1, "grayscale", out_channels=4)
@@ -828,6 +844,11 @@ def build_cases():
     af("resize_lanczos4_20x15_rgba_f32", S4, 1e-3, "resize:width=20,height=15,interpolation=lanczos4")
     af("resize_lanczos4_50x40_rgb_f32", S3, 1e-3, "resize:width=50,height=40,interpolation=lanczos4")
     af("resize_cubic_50x40_gray_f32", S1, 2e-4, "resize:width=50,height=40,interpolation=cubic")
+    # 33 x 29 by non-whole factors (54 x 45: 33 columns to 54 pick neighbours where not in double precision)
+    for it in INTERP:
+        tol = {"nearest": 0, "cubic": 2e-4, "lanczos4": 1e-3}.get(it, 1e-4)
+        for (w, h) in [(54, 45), (25, 22)]:
+            af("resize_%s_%dx%d_gray_f32" % (it, w, h), S1, tol, "resize:width=%d,height=%d,interpolation=%s" % (w, h, it))
     af("grayscale_rgb_f32", S3, 1e-4, "grayscale")
     af("grayscale_rgba_f32_to4", S4, 1e-4, "grayscale", out_channels=4)
     af("sepia_rgb_f32", S3, 1e-4, "sepia")
