@@ -5,14 +5,15 @@
 #   ./scripts/fuzz.sh SECONDS [FUZZER ...]     (default: every fuzzer)
 #
 # First every file in tests/data/fuzz/<fuzzer>/ runs once (regression inputs: past
-# findings). Then the fuzzer starts from a copy of tests/fuzz/corpus/<fuzzer>/ in
-# build-fuzz/work/<fuzzer>/ (the committed corpus never grows), on lavapipe with the
-# validation layer on. Prints executions and coverage per fuzzer (libFuzzer's
-# final stats) and exits non-zero on any finding (crash, abort, leak, timeout, out
-# of memory); fuzz_png also decodes its inputs with allocations filled by two
-# different bytes and fails where the decodes differ; a finding's input is saved in build-fuzz/findings/ and its log in
-# build-fuzz/work/<fuzzer>.log. FUZZ_FLAGS adds libFuzzer flags; JOBS sets the
-# build's parallelism. Runs wait for each other (a lock in build-fuzz/).
+# findings); fuzz_png also decodes its inputs with allocations filled by two different
+# bytes and fails where the decodes differ. Then the fuzzer starts from a copy of
+# tests/fuzz/corpus/<fuzzer>/ in build-fuzz/work/<fuzzer>/ (the committed corpus never
+# grows), on lavapipe with the validation layer on. JOBS fuzzers run at a time (default:
+# one a core; JOBS also sets the build's parallelism). Prints executions and coverage per
+# fuzzer (libFuzzer's final stats) and exits non-zero on any finding (crash, abort, leak,
+# timeout, out of memory); a finding's input is saved in build-fuzz/findings/ and its log
+# in build-fuzz/work/<fuzzer>.log. FUZZ_FLAGS adds libFuzzer flags. Runs wait for each
+# other (a lock in build-fuzz/).
 set -eu
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -50,20 +51,19 @@ export ASAN_OPTIONS="malloc_fill_byte=165:max_malloc_fill_size=2147483647${ASAN_
 export UBSAN_OPTIONS="print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 mkdir -p build-fuzz/work build-fuzz/findings build-fuzz/cache
 
-failed=""
-summary=""
-for f in $fuzzers; do
+# fuzz_one FUZZER: its regression inputs, its poisoned double decode (fuzz_png), then
+# fuzzing; its summary line in build-fuzz/work/FUZZER.line, and build-fuzz/work/FUZZER.failed
+# on any finding.
+fuzz_one() {
+    f=$1
     bin=build-fuzz/tests/fuzz/$f
-    if [ ! -x "$bin" ]; then
-        echo "fuzz: no fuzzer $f (fuzzers: $all)" >&2
-        exit 2
-    fi
     # the device fuzzers run slower inputs and hold the Vulkan driver
     case $f in
         fuzz_png|fuzz_hdr|fuzz_image) limits="-timeout=30 -rss_limit_mb=2560" ;;
         *) limits="-timeout=120 -rss_limit_mb=4096" ;;
     esac
     log=build-fuzz/work/$f.log
+    rm -f "build-fuzz/work/$f.failed" "build-fuzz/work/$f.line"
 
     regressions=$(find "tests/data/fuzz/$f" -type f ! -name 'README*' 2>/dev/null | sort)
     if [ -n "$regressions" ]; then
@@ -72,8 +72,8 @@ for f in $fuzzers; do
         if ! "$bin" $limits $regressions >"$log.regressions" 2>&1; then
             tail -n 40 "$log.regressions"
             echo "fuzz: $f fails on a regression input (log: $log.regressions)" >&2
-            failed="$failed $f(regression)"
-            continue
+            echo "$f(regression)" >"build-fuzz/work/$f.failed"
+            return
         fi
     fi
 
@@ -84,16 +84,15 @@ for f in $fuzzers; do
         for fill in 0 255; do
             rm -f "$log.digests.$fill"
             # shellcheck disable=SC2086
-            AMPVK_FUZZ_DIGESTS="$log.digests.$fill" \
-            ASAN_OPTIONS="$ASAN_OPTIONS:malloc_fill_byte=$fill" \
+            AMPVK_FUZZ_DIGESTS="$log.digests.$fill" ASAN_OPTIONS="$ASAN_OPTIONS:malloc_fill_byte=$fill" \
                 "$bin" $limits $inputs >"$log.poisoned.$fill" 2>&1 || true
         done
         if ! cmp -s "$log.digests.0" "$log.digests.255" || ! [ -s "$log.digests.0" ]; then
             diff "$log.digests.0" "$log.digests.255" | head -n 20
             echo "fuzz: $f decodes differently when allocations are poisoned differently (inputs, in order:" \
                  "find tests/data/fuzz/$f tests/fuzz/corpus/$f | sort; logs $log.poisoned.*)" >&2
-            failed="$failed $f(poisoned)"
-            continue
+            echo "$f(poisoned)" >"build-fuzz/work/$f.failed"
+            return
         fi
         echo "== $f: $(wc -l <"$log.digests.0") decodes agree with allocations filled with 0x00 and 0xFF"
     fi
@@ -120,11 +119,35 @@ for f in $fuzzers; do
         artifact=$(sed -n 's/.*Test unit written to //p' "$log" | tail -n 1)
         echo "fuzz: $f found something (exit $status): log $log, input ${artifact:-build-fuzz/findings/$f-*};" \
              "once fixed, add the input to tests/data/fuzz/$f/" >&2
-        failed="$failed $f"
+        echo "$f" >"build-fuzz/work/$f.failed"
         line="$line  FINDING"
     fi
-    echo "$line"
-    summary="$summary$line
+    echo "$line" | tee "build-fuzz/work/$f.line"
+}
+
+for f in $fuzzers; do
+    if [ ! -x "build-fuzz/tests/fuzz/$f" ]; then
+        echo "fuzz: no fuzzer $f (fuzzers: $all)" >&2
+        exit 2
+    fi
+done
+# JOBS fuzzers at a time, each in its own process
+running=0
+for f in $fuzzers; do
+    fuzz_one "$f" &
+    running=$((running + 1))
+    if [ "$running" -ge "$jobs" ]; then
+        wait
+        running=0
+    fi
+done
+wait
+
+failed=""
+summary=""
+for f in $fuzzers; do
+    [ ! -e "build-fuzz/work/$f.failed" ] || failed="$failed $(cat "build-fuzz/work/$f.failed")"
+    [ ! -e "build-fuzz/work/$f.line" ] || summary="$summary$(cat "build-fuzz/work/$f.line")
 "
 done
 

@@ -1,9 +1,12 @@
 /* The built-in filters (ampvk/filter.h) against OpenCV 4.6: every case of
  * tests/data/filters/cases.txt (made by make_reference.py there with python3-opencv)
  * runs on the test device and must be within the case's tolerance of OpenCV's
- * result (integer sums: equal to it); then chains (fused = one by one, one dispatch
- * for a pointwise run), the parser, and bad requests (an error naming the filter and
- * the numbers, the destination untouched). An argument runs only the cases whose name contains it. */
+ * result (integer sums: equal to it); then groups of checks (groups[] at the end):
+ * chains (fused = one by one, one dispatch for a pointwise run), the parser, bad
+ * requests (an error naming the filter and the numbers, the destination untouched),
+ * sums against the host's, packed.comp against the image paths, the GPUs' paths forced.
+ * ctest runs each family of cases and each group as an entry of its own (main's
+ * comment says how to run one). */
 #include <math.h>
 
 #include "test.h"
@@ -208,8 +211,9 @@ static bool run_case(char *line)
     return ok;
 }
 
-/* The cases of cases.txt whose line holds `only` (all: NULL). */
-static void opencv_cases(const char *only)
+/* The cases of cases.txt whose line holds `only` (all: NULL), or, with prefix, whose
+ * line begins with it. */
+static void matching_cases(const char *only, bool prefix)
 {
     FILE *fp = fopen(DIR "cases.txt", "r");
     REQUIRE(fp != NULL);
@@ -218,7 +222,7 @@ static void opencv_cases(const char *only)
     int run = 0, failed = 0;
     while (fgets(line, sizeof line, fp)) {
         if (line[0] == '#' || line[0] == '\n') continue;
-        if (only && !strstr(line, only)) continue;
+        if (only && (prefix ? strncmp(line, only, strlen(only)) != 0 : !strstr(line, only))) continue;
         run++;
         test_checks++;
         if (!run_case(line)) {
@@ -229,6 +233,35 @@ static void opencv_cases(const char *only)
     fclose(fp);
     printf("OpenCV cases: %d run, %d failed\n", run, failed);
     REQUIRE(run > 0);
+}
+
+static void opencv_cases(const char *only) { matching_cases(only, false); }
+
+/* The first case of each family with each pair of source and destination types: every
+ * filter's host code and each type's once (the sanitizer stage's share of the cases). */
+static void kinds_group(void)
+{
+    FILE *fp = fopen(DIR "cases.txt", "r");
+    REQUIRE(fp != NULL);
+    if (!fp) return;
+    char line[4096], seen[256][48];
+    int nseen = 0, run = 0;
+    while (fgets(line, sizeof line, fp)) {
+        if (line[0] == '#' || line[0] == '\n') continue;
+        char family[24] = "", src[8] = "", dst[8] = "", key[48];
+        if (sscanf(line, "%23[^_]_%*s %*s %7s %7s", family, src, dst) != 3) continue;
+        snprintf(key, sizeof key, "%s %s %s", family, src, dst);
+        bool known = false;
+        for (int i = 0; i < nseen && !known; i++) known = strcmp(seen[i], key) == 0;
+        if (known || nseen == 256) continue;
+        strcpy(seen[nseen++], key);
+        run++;
+        test_checks++;
+        if (!run_case(line)) test_failures++;
+    }
+    fclose(fp);
+    printf("OpenCV cases: the first of %d kinds (family, source and destination types)\n", run);
+    REQUIRE(run > 20);
 }
 
 /* ---- chains ---- */
@@ -279,6 +312,8 @@ __attribute__((weak)) uint64_t amp__texture_row_pitch(const amp_texture *t); /* 
 __attribute__((weak)) void amp__filter_tables_off(bool on);
 /* (and this one: small images take packed.comp at once, wherever it can take them) */
 __attribute__((weak)) void amp__filter_tier_now(bool on);
+/* (and this one: packed.comp's window passes are two at any size) */
+__attribute__((weak)) void amp__filter_split_now(bool on);
 /* (and this one of src/filter/pass.c: the shaders that loop over their grid's rows take at
  * most that many rows of work groups) */
 __attribute__((weak)) void amp__filter_grid_rows(int rows);
@@ -347,10 +382,15 @@ static void packed_in_place_or_copied(const char *chain, const amp_image_filter 
     amp_texture_destroy(&dst);
 }
 
+/* What packed_against_image_paths runs: RGB images, RGBA images, and the image paths also
+ * between textures with uint views (GPUs' codes paths). */
+enum { PACKED_RGB = 1, PACKED_RGBA = 2, PACKED_UINT_VIEWS = 4, PACKED_ALL = 7 };
+
 /* (See the comment above the switches.) On images of w4 x h (RGBA) and w3 x h (RGB): a megapixel,
  * whose window passes are two (the quads inside, those at the edges), and under half of
- * one, whose window passes are one (FLAG_WHOLE_ROWS); the first `first` chains (0: all). */
-static void packed_against_image_paths(int w4, int w3, int h, size_t first)
+ * one, whose window passes are one (FLAG_WHOLE_ROWS); the first `first` chains (0: all), of
+ * the kinds asked for (PACKED_*). */
+static void packed_against_image_paths(int w4, int w3, int h, size_t first, int kinds)
 {
     if (!amp__filter_force_gpu_paths) return;
     static const char *const chains[] = {
@@ -377,10 +417,11 @@ static void packed_against_image_paths(int w4, int w3, int h, size_t first)
         "bilateral:diameter=9,sigma_color=50,sigma_space=5", "bilateral:diameter=5,sigma_color=20,sigma_space=2,border=wrap invert"};
     const size_t exact_chains = 25; /* the first ones: the same bytes */
     for (int comps = 3; comps <= 4; comps++) {
+        if (!(kinds & (comps == 4 ? PACKED_RGBA : PACKED_RGB))) continue;
         int w = comps == 4 ? w4 : w3;
         /* the same texels, and destinations, in textures with uint views */
         amp_texture *codes = NULL, *codes_same = NULL, *codes_gray = NULL;
-        if (amp__force_shader_image_copy) {
+        if (amp__force_shader_image_copy && (kinds & PACKED_UINT_VIEWS)) {
             amp__force_shader_image_copy(true);
             codes = sample_u8(comps, w, h);
             codes_same = make_texture("u8", comps, amp_extent2(h, w), NULL);
@@ -685,17 +726,20 @@ static void packed_resizes(void)
  * conv_mma.comp (GPUs with cooperative matrices: sigma 5, box 12) with one, two and seven
  * work groups, whose shares of the 38 row blocks (2 strips of 19) are the whole image, a
  * strip each, and 6 or 5 blocks, which start inside a strip and go on into the next. */
-static void grid_strides(void)
+static void grid_strides(bool every)
 {
     if (!amp__filter_grid_rows || !amp__filter_force_gpu_paths) return;
     static const struct {
         const char *spec, *type;
-        int caps; /* the grids to try: 1 and 2 rows of groups, or 1, 2 and 7 groups (conv_mma.comp) */
-    } cases[] = {{"gaussian:radius=2", "u8", 2}, {"box:radius=1", "u8", 2},  {"sharpen:amount=1,sigma=1", "u8", 2},
-                 {"gaussian:sigma=1", "u8", 2},  {"erode:radius=1", "u8", 2}, {"dilate:radius=2", "u8", 2},
-                 {"median:radius=1", "u8", 2},   {"sobel", "u8", 2},          {"gaussian:radius=2", "u16", 2},
-                 {"median:radius=2", "u8", 2},   {"median:radius=2", "u16", 2}, {"median:radius=3", "u8", 2},
-                 {"gaussian:sigma=5", "u8", 3},  {"box:radius=12", "u8", 3}};
+        int caps;  /* the grids to try: 1 and 2 rows of groups, or 1, 2 and 7 groups (conv_mma.comp) */
+        bool once; /* the first case of its module: the others only in the long run */
+    } cases[] = {{"gaussian:radius=2", "u8", 2, true},       {"box:radius=1", "u8", 2, false},
+                 {"sharpen:amount=1,sigma=1", "u8", 2, true}, {"gaussian:sigma=1", "u8", 2, false},
+                 {"erode:radius=1", "u8", 2, true},           {"dilate:radius=2", "u8", 2, false},
+                 {"median:radius=1", "u8", 2, true},          {"sobel", "u8", 2, true},
+                 {"gaussian:radius=2", "u16", 2, false},      {"median:radius=2", "u8", 2, false},
+                 {"median:radius=2", "u16", 2, true},         {"median:radius=3", "u8", 2, false},
+                 {"gaussian:sigma=5", "u8", 3, true},         {"box:radius=12", "u8", 3, false}};
     amp__filter_force_gpu_paths(true);
     if (amp__force_shader_image_copy) amp__force_shader_image_copy(true);
     /* tall: three rows of work groups or more (lavapipe's subgroups of 8: 128 rows a group) */
@@ -704,6 +748,7 @@ static void grid_strides(void)
     test_rng_state = 7;
     for (int i = 0; i < 300 * 45 * 4; i++) v[i] = (float)(test_rand() % 256) / 255.0f;
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        if (!every && !cases[c].once) continue;
         amp_image_filter f;
         REQUIRE_OK(amp_image_filter_parse(cases[c].spec, &f));
         amp_texture *src = make_texture(cases[c].type, 4, e, v), *whole = make_texture(cases[c].type, 4, e, NULL);
@@ -1233,90 +1278,264 @@ static void tiered_small_images(void)
 /* src/filter/chain.c's switch for tests (not in the installed headers; hidden in the
  * shared library, so weak: NULL where the tests link that, and the forced pass is skipped) */
 
+/* ---- groups ---- */
+
+/* The cases of a family of cases.txt: those whose name begins with it and "_". */
+static void family_cases(const char *family)
+{
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s_", family);
+    matching_cases(prefix, true);
+}
+
+/* Boxes, gaussians, erode and dilate against the host's sums: radii past the weights
+ * block, a radius one less than the width (FLAG_NEAR: every border one reflection, the
+ * farthest reaching the far side) and equal to it (none); 8 bits into 8 bits at the
+ * radii of conv_mma.comp on GPUs with cooperative matrices (gaussian sigma 5 on 4
+ * components, box 12 on one, sharpen 9 on three) and conv_run.comp's on others; integer
+ * sums on the tile (small images) and conv_block.comp. */
+static void conv_group(void)
+{
+    conv_against_host(AMP_IMAGE_BOX, 20, 0, 9, 7);
+    conv_against_host(AMP_IMAGE_BOX, 70, 0, 9, 7);
+    conv_against_host(AMP_IMAGE_BOX, 6, 0, 7, 9);
+    conv_against_host(AMP_IMAGE_DILATE, 7, 0, 7, 9);
+    conv_check(AMP_IMAGE_GAUSSIAN, 15, 5.0f, 301, 530, 4, "u8");
+    conv_check(AMP_IMAGE_BOX, 12, 0, 77, 300, 1, "u8");
+    conv_check(AMP_IMAGE_SHARPEN, 9, 3.0f, 65, 40, 3, "u8");
+    conv_check(AMP_IMAGE_BOX, 4, 0, 61, 47, 4, "u8");
+}
+
+/* The same at a megapixel, where CPU devices take packed.comp (the float rounding: S = 7;
+ * its inside quads and edges at a width of 4k + 3). */
+static void conv_large_group(void)
+{
+    conv_against_host(AMP_IMAGE_GAUSSIAN, 2, 1.5f, 1050, 1010);
+    conv_against_host(AMP_IMAGE_ERODE, 1, 0, 1050, 1010);
+    conv_against_host(AMP_IMAGE_DILATE, 2, 0, 1050, 1010);
+    conv_against_host(AMP_IMAGE_GAUSSIAN, 4, 2.0f, 1050, 1010);
+    conv_against_host(AMP_IMAGE_ERODE, 3, 0, 1050, 1010);
+    conv_check(AMP_IMAGE_BOX, 2, 0, 1050, 1010, 2, "u8");
+    conv_check(AMP_IMAGE_BOX, 3, 0, 1003, 1047, 4, "u8");
+}
+
+/* packed.comp against the image paths, on images as small as take each of its kinds of
+ * passes (tier_now: at once, without earning them first): one pass of every quad (100 x
+ * 83, and an image of one row, every window taller than it: the first 8 chains, the sums,
+ * erode and dilate, pipelines of their own whose borders reflect more than once), and two
+ * (split_now: the quads inside, those at the edges; widths of 4k + 2 and 4k + 3). Every
+ * chain on RGBA, RGB and uint views once; packed_large_group runs each on each. */
+static void packed_one_pass_group(void)
+{
+    if (!amp__filter_tier_now) return;
+    amp__filter_tier_now(true);
+    packed_against_image_paths(100, 97, 83, 0, PACKED_RGBA | PACKED_UINT_VIEWS);
+    packed_against_image_paths(4100, 4097, 1, 8, PACKED_RGBA);
+    amp__filter_tier_now(false);
+}
+
+static void packed_two_pass_group(void)
+{
+    if (!amp__filter_tier_now || !amp__filter_split_now) return;
+    amp__filter_tier_now(true);
+    amp__filter_split_now(true);
+    packed_against_image_paths(262, 259, 131, 0, PACKED_RGB);
+    amp__filter_split_now(false);
+    amp__filter_tier_now(false);
+}
+
+/* The sizes from which packed.comp takes an image at once in one pass (PACKED_MIN_PIXELS)
+ * and in two (PACKED_SPLIT_PIXELS), just above each: the first chain. */
+static void packed_sizes_group(void)
+{
+    packed_against_image_paths(522, 519, 506, 1, PACKED_ALL);
+    packed_against_image_paths(730, 727, 722, 1, PACKED_ALL);
+}
+
+/* Every chain of every kind on a megapixel, on 0.3 megapixels and on the small images
+ * (the long run). */
+static void packed_large_group(void)
+{
+    packed_against_image_paths(1030, 1027, 1021, 0, PACKED_ALL);
+    packed_against_image_paths(606, 603, 511, 0, PACKED_ALL);
+    if (!amp__filter_tier_now || !amp__filter_split_now) return;
+    amp__filter_tier_now(true);
+    packed_against_image_paths(100, 97, 83, 0, PACKED_ALL);
+    packed_against_image_paths(4100, 4097, 1, 8, PACKED_ALL);
+    amp__filter_split_now(true);
+    packed_against_image_paths(262, 259, 131, 0, PACKED_ALL);
+    amp__filter_split_now(false);
+    amp__filter_tier_now(false);
+}
+
+/* packed.comp's pairs of quads, resizes and equalize. */
+static void packed_modes_group(void)
+{
+    packed_pairs();
+    packed_resizes();
+    packed_equalize();
+}
+
+/* grid_strides on the first case of each module, and on every case (the long run). */
+static void grid_strides_once(void) { grid_strides(false); }
+static void grid_strides_every(void) { grid_strides(true); }
+
+static void equalize_group(void)
+{
+    equalize_gray_alpha();
+    equalize_against_host();
+}
+
+/* The GPUs' paths, forced on this device (lavapipe's subgroups are 8 wide: radius up
+ * to 3). The one-pass conv_subgroup.comp: every border, component count and type of
+ * the 5 x 5 gaussian, sharpen (radius 3), 3 x 3 box and erode, 5 x 5 dilate (integer
+ * sums for the 8-bit gaussians and boxes; erode and dilate of 8 bits in 16-bit floats,
+ * conv_subgroup_half, where the device has them). */
+static void gpu_separable_group(void)
+{
+    static const char *const separable[] = {"gaussian_r2", "gaussian_r1_s0", "sharpen_a1_s1", "box_r1_",
+                                            "erode_r1", "dilate_r2"};
+    for (int i = 0; i < 6; i++) opencv_cases(separable[i]);
+    conv_against_host(AMP_IMAGE_GAUSSIAN, 2, 1.5f, 333, 250);
+    conv_against_host(AMP_IMAGE_BOX, 3, 0, 333, 250);
+    conv_check(AMP_IMAGE_BOX, 3, 0, 333, 250, 3, "u8"); /* integer sums, S = 7 */
+    conv_against_host(AMP_IMAGE_ERODE, 1, 0, 70, 41);
+    conv_against_host(AMP_IMAGE_DILATE, 2, 0, 9, 7);
+}
+
+/* The two-pass conv_run.comp (a few cases: each pipeline is slow to compile on
+ * lavapipe): gaussian radius 12 (1, 3 and 4 components, the constant and wrap borders),
+ * erode and dilate 5, sharpen at sigma 2, box radius 70 (weights in the scratch buffer). */
+static void gpu_two_pass_group(void)
+{
+    static const char *const two_pass[] = {"gaussian_r12", "erode_r5_rgba8", "dilate_r5_gray8", "sharpen_a0.5_s2"};
+    for (int i = 0; i < 4; i++) opencv_cases(two_pass[i]);
+    conv_against_host(AMP_IMAGE_BOX, 70, 0, 9, 7);
+}
+
+/* The 5 x 5 median's GPU tile on 16 bits, 32-bit floats and one 8-bit case (4
+ * components, a border: median_half where the device has 16-bit floats). */
+static void gpu_median5_group(void)
+{
+    static const char *const median[] = {"median_r2_rgba8_replicate", "median_r2_rgb16", "median_r2_rgba_f32"};
+    for (int i = 0; i < 3; i++) opencv_cases(median[i]);
+}
+
+/* The 3 x 3 median's walk, on 1 to 4 components of 8 bits. */
+static void gpu_median3_group(void)
+{
+    static const char *const median[] = {"median_r1_rgba8", "median_r1_rgb8", "median_r1_ga8", "median_r1_gray8"};
+    for (int i = 0; i < 4; i++) opencv_cases(median[i]);
+}
+
+typedef struct group {
+    const char *name;
+    void (*run)(void);
+    bool gpu_paths; /* run with the GPUs' paths forced (where the library has the switch) */
+} group;
+
+/* Every group but the OpenCV cases, in the order of a whole run. tests/CMakeLists.txt
+ * makes a ctest entry of each (and of each family of cases): keep the two in step. */
+static const group groups[] = {
+    {"kinds", kinds_group, false},
+    {"chains", chains, false},
+    {"grid_strides", grid_strides_once, false},
+    {"grid_strides_every", grid_strides_every, false},
+    {"prepare", prepare_sizes, false},
+    {"tiers", tiered_small_images, false},
+    {"equalize", equalize_group, false},
+    {"tonemap", tonemap, false},
+    {"errors", errors, false},
+    {"conv", conv_group, false},
+    {"conv_large", conv_large_group, false},
+    {"packed_one_pass", packed_one_pass_group, false},
+    {"packed_two_pass", packed_two_pass_group, false},
+    {"packed_sizes", packed_sizes_group, false},
+    {"packed_large", packed_large_group, false},
+    {"packed_modes", packed_modes_group, false},
+    {"median", median5_against_host, false},
+    {"gpu_separable", gpu_separable_group, true},
+    {"gpu_two_pass", gpu_two_pass_group, true},
+    {"gpu_median5", gpu_median5_group, true},
+    {"gpu_median3", gpu_median3_group, true},
+};
+#define NGROUPS (int)(sizeof groups / sizeof groups[0])
+
+static bool listed(const char *name, size_t len, char **list, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strlen(list[i]) == len && strncmp(list[i], name, len) == 0) return true;
+    return false;
+}
+
+/* That the ctest entries (tests/CMakeLists.txt, which passes its lists here: families,
+ * "--groups", groups) run every family of cases.txt and every group of groups[]. */
+static void coverage(char **args, int n)
+{
+    int split = 0;
+    while (split < n && strcmp(args[split], "--groups") != 0) split++;
+    char **families = args, **names = args + split + 1;
+    int nfamilies = split, nnames = split < n ? n - split - 1 : 0;
+    FILE *fp = fopen(DIR "cases.txt", "r");
+    REQUIRE(fp != NULL);
+    char line[4096];
+    while (fp && fgets(line, sizeof line, fp)) {
+        if (line[0] == '#' || line[0] == '\n') continue;
+        size_t len = strcspn(line, "_ ");
+        if (!listed(line, len, families, nfamilies)) {
+            fprintf(stderr, "case %.*s: its family %.*s has no ctest entry (tests/CMakeLists.txt)\n",
+                    (int)strcspn(line, " "), line, (int)len, line);
+            test_failures++;
+        }
+        test_checks++;
+    }
+    if (fp) fclose(fp);
+    for (int i = 0; i < NGROUPS; i++) {
+        if (!listed(groups[i].name, strlen(groups[i].name), names, nnames)) {
+            fprintf(stderr, "group %s has no ctest entry (tests/CMakeLists.txt)\n", groups[i].name);
+            test_failures++;
+        }
+        test_checks++;
+    }
+}
+
+static void run_group(const group *g)
+{
+    if (g->gpu_paths && !amp__filter_force_gpu_paths) return;
+    if (g->gpu_paths) amp__filter_force_gpu_paths(true);
+    g->run();
+    if (g->gpu_paths) amp__filter_force_gpu_paths(false);
+}
+
+/*   test_filters                   every case and group
+ *   test_filters cases [FAMILY]    the OpenCV cases (of one family: resize, gaussian, ...)
+ *   test_filters GROUP             one group of groups[]
+ *   test_filters TEXT              the OpenCV cases whose line holds TEXT
+ *   test_filters coverage FAMILY... --groups GROUP...
+ *                                  fails where a family or group is not listed */
 int main(int argc, char **argv)
 {
     test_begin();
-    view = test_view();
-    opencv_cases(argc > 1 ? argv[1] : NULL);
-    if (argc <= 1) {
-        chains();
-        grid_strides();
-        prepare_sizes();
-        tiered_small_images();
-        equalize_gray_alpha();
-        equalize_against_host();
-        tonemap();
-        errors();
-        conv_against_host(AMP_IMAGE_BOX, 20, 0, 9, 7);
-        conv_against_host(AMP_IMAGE_BOX, 70, 0, 9, 7);
-        /* a radius one less than the width (FLAG_NEAR: every border one reflection, the
-           farthest reaching the far side) and equal to it (none) */
-        conv_against_host(AMP_IMAGE_BOX, 6, 0, 7, 9);
-        conv_against_host(AMP_IMAGE_DILATE, 7, 0, 7, 9);
-        conv_against_host(AMP_IMAGE_GAUSSIAN, 2, 1.5f, 1050, 1010);
-        conv_against_host(AMP_IMAGE_ERODE, 1, 0, 1050, 1010);
-        conv_against_host(AMP_IMAGE_DILATE, 2, 0, 1050, 1010);
-        conv_against_host(AMP_IMAGE_GAUSSIAN, 4, 2.0f, 1050, 1010);
-        conv_against_host(AMP_IMAGE_ERODE, 3, 0, 1050, 1010);
-        /* 8 bits into 8 bits: conv_mma.comp's radii on GPUs with cooperative matrices
-           (gaussian sigma 5 on 4 components, box 12 on one, sharpen 9 on three),
-           conv_run.comp's on others */
-        conv_check(AMP_IMAGE_GAUSSIAN, 15, 5.0f, 301, 530, 4, "u8");
-        conv_check(AMP_IMAGE_BOX, 12, 0, 77, 300, 1, "u8");
-        conv_check(AMP_IMAGE_SHARPEN, 9, 3.0f, 65, 40, 3, "u8");
-        /* integer sums: the tile (small images) and, on CPU devices, conv_block.comp, and for
-           RGBA images of a megapixel or more packed.comp (the float rounding: S = 7; its
-           inside quads and edges at a width of 4k + 3) */
-        conv_check(AMP_IMAGE_BOX, 4, 0, 61, 47, 4, "u8");
-        conv_check(AMP_IMAGE_BOX, 2, 0, 1050, 1010, 2, "u8");
-        conv_check(AMP_IMAGE_BOX, 3, 0, 1003, 1047, 4, "u8");
-        packed_against_image_paths(1030, 1027, 1021, 0);
-        packed_against_image_paths(606, 603, 511, 0); /* below PACKED_SPLIT_PIXELS: one pass */
-        /* below PACKED_MIN_PIXELS, where a pass has earned packed.comp (the same pipelines
-           as the one pass's), and an image of one row, every window taller than it (the
-           first 8 chains, the sums, erode and dilate: pipelines of their own, whose borders
-           reflect more than once) */
-        if (amp__filter_tier_now) {
-            amp__filter_tier_now(true);
-            packed_against_image_paths(100, 97, 83, 0);
-            packed_against_image_paths(4100, 4097, 1, 8);
-            amp__filter_tier_now(false);
-        }
-        packed_pairs();
-        packed_resizes();
-        packed_equalize();
-        median5_against_host();
-        /* the GPUs' paths, forced here: the one-pass conv_subgroup.comp where subgroups
-           allow (lavapipe's are 8 wide: radius up to 3): every border, component count
-           and type of the 5 x 5 gaussian, sharpen (radius 3), 3 x 3 box and erode, 5 x 5
-           dilate (integer sums for the 8-bit gaussians and boxes; erode and dilate of 8
-           bits in 16-bit floats, conv_subgroup_half, where the device has them); the
-           two-pass conv_run.comp (lavapipe takes 1-2 s to compile each of its pipelines,
-           so a few cases): gaussian radius 12 (1, 3 and 4 components, the
-           constant and wrap borders), erode and dilate 5, sharpen at sigma 2, box radius
-           70 (weights in the scratch buffer) against the host; the 5 x 5 median's GPU tile
-           on 16 bits, 32-bit floats and one 8-bit case (4 components, a border: median_half
-           where the device has 16-bit floats; lavapipe takes about a minute to compile its
-           pipeline) */
-        if (amp__filter_force_gpu_paths) {
-            amp__filter_force_gpu_paths(true);
-            static const char *const separable[] = {"gaussian_r2", "gaussian_r1_s0", "sharpen_a1_s1", "box_r1_",
-                                                    "erode_r1", "dilate_r2"};
-            for (int i = 0; i < 6; i++) opencv_cases(separable[i]);
-            conv_against_host(AMP_IMAGE_GAUSSIAN, 2, 1.5f, 333, 250);
-            conv_against_host(AMP_IMAGE_BOX, 3, 0, 333, 250);
-            conv_check(AMP_IMAGE_BOX, 3, 0, 333, 250, 3, "u8"); /* integer sums, S = 7 */
-            conv_against_host(AMP_IMAGE_ERODE, 1, 0, 70, 41);
-            conv_against_host(AMP_IMAGE_DILATE, 2, 0, 9, 7);
-            static const char *const two_pass[] = {"gaussian_r12", "erode_r5_rgba8", "dilate_r5_gray8",
-                                                   "sharpen_a0.5_s2"};
-            for (int i = 0; i < 4; i++) opencv_cases(two_pass[i]);
-            conv_against_host(AMP_IMAGE_BOX, 70, 0, 9, 7);
-            static const char *const median[] = {"median_r2_rgba8_replicate", "median_r2_rgb16", "median_r2_rgba_f32",
-                                                 "median_r1_rgba8", "median_r1_rgb8", "median_r1_ga8", "median_r1_gray8"};
-            for (int i = 0; i < 7; i++) opencv_cases(median[i]);
-            amp__filter_force_gpu_paths(false);
-        }
+    if (argc > 1 && strcmp(argv[1], "coverage") == 0) {
+        coverage(argv + 2, argc - 2);
+        return test_end();
     }
+    view = test_view();
+    if (argc <= 1) {
+        opencv_cases(NULL);
+        for (int i = 0; i < NGROUPS; i++) run_group(&groups[i]);
+        return test_end();
+    }
+    if (strcmp(argv[1], "cases") == 0) {
+        if (argc > 2) family_cases(argv[2]);
+        else opencv_cases(NULL);
+        return test_end();
+    }
+    for (int i = 0; i < NGROUPS; i++)
+        if (strcmp(argv[1], groups[i].name) == 0) {
+            run_group(&groups[i]);
+            return test_end();
+        }
+    opencv_cases(argv[1]);
     return test_end();
 }

@@ -537,9 +537,11 @@ int main(int argc, char **argv)
            exhaustive ? "every float input" : "random inputs");
     if (!only && !exhaustive) {
         double_needs_the_feature();
-        docs_example(v);
-        vector_forms(v, false);
-        if (info.supports_double_precision) vector_forms(v, true);
+        if (type_mask & PM_FLOAT) {
+            docs_example(v);
+            vector_forms(v, false);
+        }
+        if (type_mask & PM_DOUBLE) vector_forms(v, true);
     }
     FILE *tf = table ? fopen(table, "w") : NULL;
     if (tf) fprintf(tf, "| function | float: worst ulp, at | double: worst ulp, at | bound (float / double) |\n"

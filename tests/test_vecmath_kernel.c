@@ -1115,7 +1115,18 @@ static void run_facts(amp_accelerator_view *v)
     free(src.s);
 }
 
-int main(void)
+/* Whether the command line asks for part `name` (every part when it names none). */
+static bool wanted(int argc, char **argv, const char *name)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], name) == 0) return true;
+    return argc <= 1;
+}
+
+/*   test_vecmath_kernel [PART ...]   PART: facts, codes or a scalar type (int, uint, float,
+ *                                    double, norm, unorm: its vectors and scalars);
+ *                                    every part when none is named */
+int main(int argc, char **argv)
 {
     test_begin();
     amp_accelerator_view *v = test_view();
@@ -1128,10 +1139,10 @@ int main(void)
     if (flushes32 || flushes64)
         printf("the device flushes subnormals (float: %s, double: %s): Vulkan's allowances apply\n",
                flushes32 ? "yes" : "no", flushes64 ? "yes" : "no");
-    run_facts(v);
+    if (wanted(argc, argv, "facts")) run_facts(v);
     for (size_t i = 0; i < COUNT(types); i++)
-        if (!types[i].is_double || dbl) run_type(v, &types[i], dbl);
-    run_codes(v);
+        if ((!types[i].is_double || dbl) && wanted(argc, argv, types[i].scalar)) run_type(v, &types[i], dbl);
+    if (wanted(argc, argv, "codes")) run_codes(v);
     if (nan_payload_diffs) printf("note: %ld NaN results with different payloads (both NaN)\n", nan_payload_diffs);
     return test_end();
 }

@@ -126,6 +126,10 @@ static atomic_bool tier_now;
 
 void amp__filter_tier_now(bool on) { atomic_store(&tier_now, on); }
 
+static atomic_bool split_now;
+
+void amp__filter_split_now(bool on) { atomic_store(&split_now, on); }
+
 enum { PACKED_NO, PACKED_YES, PACKED_EARNED }; /* packed_takes */
 
 /* Whether packed.comp takes a w x h source of `per` texels a quad (16 bytes) on v's device:
@@ -257,7 +261,8 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
     }
     uint32_t t = (uint32_t)p->params.counts[1]; /* T: a power of two rounds by a shift */
     p->spec.mode = mode == PACKED_SUM && !(t & (t - 1)) ? PACKED_SUM + 1 : mode;
-    if ((int64_t)w * h >= PACKED_SPLIT_PIXELS) return take_packed(v, d, p, packed_window(p, w), takes);
+    if ((int64_t)w * h >= PACKED_SPLIT_PIXELS || atomic_load(&split_now))
+        return take_packed(v, d, p, packed_window(p, w), takes);
     p->spec.pass = 1; /* one pass: PASS 1's code for every quad */
     p->spec.flags |= AMP__FLAG_WHOLE_ROWS;
     p->groups[0] = (uint32_t)(quads + PACKED_GROUP_X - 1) / PACKED_GROUP_X;

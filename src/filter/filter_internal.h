@@ -111,6 +111,9 @@ AMP_HIDDEN void amp__filter_tables_off(bool on);
  * packed.comp can take it, without earning its pipelines first (chain.c's
  * PACKED_SMALL_PIXELS and earned). */
 AMP_HIDDEN void amp__filter_tier_now(bool on);
+/* For tests: packed.comp's window passes are two (the quads inside, those at the edges) at
+ * any size, not only from PACKED_SPLIT_PIXELS, so that small images check both. */
+AMP_HIDDEN void amp__filter_split_now(bool on);
 /* For tests: the shaders that loop over their grid's rows (conv_subgroup.comp's modules,
  * median.comp's) dispatched with at most `rows` rows of work groups, so that their loops run
  * more than once, and conv_mma.comp with at most `rows` work groups, so that each group's
