@@ -947,31 +947,44 @@ static void median5_against_host(void)
     amp_texture *src = sample_u8(4, w, h), *dst = make_texture("u8", 4, amp_extent2(h, w), NULL);
     size_t n, m;
     float *in = read_values(src, &n);
-    REQUIRE(in && n == (size_t)w * h * 4);
-    for (int b = AMP_BORDER_REFLECT_101; b <= AMP_BORDER_CONSTANT; b++) {
+    unsigned char *pad = malloc((size_t)(w + 4) * (h + 4) * 4);
+    REQUIRE(in && pad && n == (size_t)w * h * 4);
+    for (int b = AMP_BORDER_REFLECT_101; in && pad && b <= AMP_BORDER_CONSTANT; b++) {
         amp_image_filter f = {.op = AMP_IMAGE_MEDIAN, .radius = 2, .border = (amp_border)b,
                               .border_value = {0.2f, 0.2f, 0.2f, 0.2f}};
         REQUIRE_OK(amp_image_filter_apply(&f, src, dst));
         float *got = read_values(dst, &m);
         REQUIRE(got && m == n);
+        /* the codes with a border of 2 (51: the constant 0.2), then each row's windows by
+           Huang's running histogram: m the median, lt the count of codes below it */
+        int pw = w + 4;
+        for (int y = 0; y < h + 4; y++)
+            for (int x = 0; x < pw; x++)
+                for (int c = 0; c < 4; c++) {
+                    int xs = x - 2, ys = y - 2;
+                    bool inside = border_coord(b, w, &xs) & border_coord(b, h, &ys);
+                    pad[((size_t)y * pw + x) * 4 + c] = (unsigned char)(inside ? lrintf(in[((size_t)ys * w + xs) * 4 + c] * 255.0f) : 51);
+                }
         size_t wrong = 0, first = 0;
         for (int y = 0; got && y < h; y++)
-            for (int x = 0; x < w; x++)
-                for (int c = 0; c < 4; c++) {
-                    int v[25], k = 0;
-                    for (int j = -2; j <= 2; j++)
-                        for (int i = -2; i <= 2; i++) {
-                            int xs = x + i, ys = y + j;
-                            bool inside = border_coord(b, w, &xs) & border_coord(b, h, &ys);
-                            v[k++] = inside ? (int)lrintf(in[((size_t)ys * w + xs) * 4 + c] * 255.0f) : 51;
+            for (int c = 0; c < 4; c++) {
+                int hist[256] = {0}, m = 0, lt = 0;
+                for (int j = 0; j < 5; j++)
+                    for (int i = 0; i < 5; i++) hist[pad[((size_t)(y + j) * pw + i) * 4 + c]]++;
+                for (int x = 0; x < w; x++) {
+                    if (x > 0)
+                        for (int j = 0; j < 5; j++) {
+                            int out = pad[((size_t)(y + j) * pw + x - 1) * 4 + c], into = pad[((size_t)(y + j) * pw + x + 4) * 4 + c];
+                            hist[out]--;
+                            hist[into]++;
+                            lt += (into < m) - (out < m);
                         }
-                    for (int a = 1; a < 25; a++) /* insertion sort */
-                        for (int z = a; z > 0 && v[z - 1] > v[z]; z--) {
-                            int t = v[z]; v[z] = v[z - 1]; v[z - 1] = t;
-                        }
+                    while (lt > 12) lt -= hist[--m];
+                    while (lt + hist[m] <= 12) lt += hist[m++];
                     size_t at = ((size_t)y * w + x) * 4 + c;
-                    if ((int)lrintf(got[at] * 255.0f) != v[12] && !wrong++) first = at;
+                    if ((int)lrintf(got[at] * 255.0f) != m && !wrong++) first = at;
                 }
+            }
         if (wrong)
             fprintf(stderr, "median 5 x 5, border %d, %d x %d RGBA8: %zu codes differ from the host's, the first at (%zu, %zu) channel %zu\n",
                     b, w, h, wrong, first / 4 % (size_t)w, first / 4 / (size_t)w, first % 4);
@@ -979,6 +992,7 @@ static void median5_against_host(void)
         test_checks++;
         free(got);
     }
+    free(pad);
     free(in);
     amp_texture_destroy(&src);
     amp_texture_destroy(&dst);
@@ -1025,6 +1039,10 @@ static void conv_check(amp_image_op op, int radius, float sigma, int w, int h, i
     for (int k = -radius; k <= radius; k++)
         total += wt[k + radius] = op == AMP_IMAGE_GAUSSIAN || op == AMP_IMAGE_SHARPEN ? exp(-(double)k * k / (2.0 * sigma * sigma)) : 1;
     for (int k = 0; k <= 2 * radius; k++) wt[k] /= total;
+    int rows = h + 2 * radius;
+    double *hrow = malloc((size_t)rows * w * sizeof *hrow);
+    long *hcodes = malloc((size_t)rows * w * sizeof *hcodes), *hfixed = malloc((size_t)rows * w * sizeof *hfixed);
+    REQUIRE(hrow && hcodes && hfixed);
     for (int b = AMP_BORDER_REFLECT_101; b <= AMP_BORDER_CONSTANT; b++) {
         amp_image_filter f = {.op = op, .radius = radius, .sigma = sigma, .border = (amp_border)b,
                               .border_value = {0.5f, 0.5f, 0.5f, 0.5f}};
@@ -1042,26 +1060,37 @@ static void conv_check(amp_image_op op, int radius, float sigma, int w, int h, i
         int fw[70];
         if (fixed) opencv_fixed_kernel(radius, sigma, fw);
         long t = (2L * radius + 1) * (2L * radius + 1);
-        for (int y = 0; y < h; y++)
-            for (int x = 0; x < w; x++)
-                for (int c = 0; c < comps; c++) {
+        /* the rows' sums first (rows -radius .. h + radius - 1: the border's too), then
+           the columns': the same sums in the same order as the window's */
+        for (int c = 0; hrow && hcodes && hfixed && c < comps; c++) {
+            for (int r = 0; r < rows; r++)
+                for (int x = 0; x < w; x++) {
+                    double row = op == AMP_IMAGE_ERODE ? 2 : op == AMP_IMAGE_DILATE ? -1 : 0;
+                    long codes_row = 0, fixed_row = 0;
+                    for (int i = -radius; i <= radius; i++) {
+                        int xs = x + i, ys = r - radius;
+                        bool ok = border_coord(b, w, &xs) & border_coord(b, h, &ys);
+                        double v = ok ? in[((size_t)ys * w + xs) * comps + c] : 0.5;
+                        codes_row += lround(v * 255);
+                        if (fixed) fixed_row += fw[abs(i)] * lround(v * 255);
+                        row = op == AMP_IMAGE_ERODE ? fmin(row, v) : op == AMP_IMAGE_DILATE ? fmax(row, v)
+                                                                                            : row + wt[i + radius] * v;
+                    }
+                    hrow[(size_t)r * w + x] = row;
+                    hcodes[(size_t)r * w + x] = codes_row;
+                    hfixed[(size_t)r * w + x] = fixed_row;
+                }
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++) {
                     double acc = op == AMP_IMAGE_ERODE ? 2 : op == AMP_IMAGE_DILATE ? -1 : 0;
                     long codes = 0, fixed_sum = 0;
                     for (int j = -radius; j <= radius; j++) {
-                        double row = op == AMP_IMAGE_ERODE ? 2 : op == AMP_IMAGE_DILATE ? -1 : 0;
-                        long fixed_row = 0;
-                        for (int i = -radius; i <= radius; i++) {
-                            int xs = x + i, ys = y + j;
-                            bool ok = border_coord(b, w, &xs) & border_coord(b, h, &ys);
-                            double v = ok ? in[((size_t)ys * w + xs) * comps + c] : 0.5;
-                            codes += lround(v * 255);
-                            if (fixed) fixed_row += fw[abs(i)] * lround(v * 255);
-                            row = op == AMP_IMAGE_ERODE ? fmin(row, v) : op == AMP_IMAGE_DILATE ? fmax(row, v)
-                                                                                                : row + wt[i + radius] * v;
-                        }
+                        size_t at_row = (size_t)(y + j + radius) * w + x;
+                        double row = hrow[at_row];
+                        codes += hcodes[at_row];
                         acc = op == AMP_IMAGE_ERODE ? fmin(acc, row) : op == AMP_IMAGE_DILATE ? fmax(acc, row)
                                                                                             : acc + wt[j + radius] * row;
-                        if (fixed) fixed_sum += fw[abs(j)] * fixed_row;
+                        if (fixed) fixed_sum += fw[abs(j)] * hfixed[at_row];
                     }
                     if (op == AMP_IMAGE_SHARPEN) { /* amount 1: twice the texel less its blur */
                         acc = 2 * in[((size_t)y * w + x) * comps + c] - acc;
@@ -1075,6 +1104,7 @@ static void conv_check(amp_image_op op, int radius, float sigma, int w, int h, i
                         at = y * w + x;
                     }
                 }
+        }
         if (!(worst <= (integer || fixed ? 1e-3 / 255 : tolerance))) {
             fprintf(stderr, "%s radius %d on %d x %d (%d components, into %s), border %d: differs from the host by %g at (%d, %d)\n",
                     amp_image_op_name(op), radius, w, h, comps, dst_type, b, worst, at % w, at / w);
@@ -1083,6 +1113,9 @@ static void conv_check(amp_image_op op, int radius, float sigma, int w, int h, i
         test_checks++;
         free(got);
     }
+    free(hrow);
+    free(hcodes);
+    free(hfixed);
     free(in);
     amp_texture_destroy(&src);
     amp_texture_destroy(&dst);
