@@ -1,12 +1,14 @@
 /*
  * ampvk diff: compares an image with its expected (golden) image.
  *
- *     ampvk diff EXPECTED ACTUAL [--max-diff N] [--max-pixels N|P%] [--diff OUT.png] [--json]
+ *     ampvk diff EXPECTED ACTUAL [--metric channel|yiq] [--threshold T] [--aa] [--on-white]
+ *                [--ignore x1:y1-x2:y2,...] [--mask M.png] [--window N]
+ *                [--max-diff N] [--max-pixels N|P%] [--diff OUT.png | --diff-mask OUT.png] [--json]
  *
  * Exit codes as ImageMagick's compare: 0 the images match within the tolerance, 1 they
  * differ (a size or channel-count mismatch included), 2 they could not be compared
- * (an unreadable or corrupt file, a usage error). The comparison runs on the host
- * (amp_image_compare_images): no accelerator is needed.
+ * (an unreadable or corrupt file, a usage error). The channel metric runs on the host,
+ * the YIQ metric on the default accelerator (amp_image_compare_draw).
  */
 #include <limits.h>
 #include <math.h>
@@ -18,20 +20,37 @@
 #include "tool.h"
 
 static const char help[] =
-    "usage: ampvk diff EXPECTED ACTUAL [--max-diff N] [--max-pixels N|P%] [--diff OUT.png] [--json]\n"
+    "usage: ampvk diff EXPECTED ACTUAL [options]\n"
     "\n"
-    "Compares the image ACTUAL with EXPECTED (PNG, JPEG, BMP, TGA, PSD or Radiance HDR),\n"
-    "channel by channel in steps of EXPECTED's depth (0..255 for 8 bits, 0..65535 for\n"
-    "16; values for HDR); ACTUAL is converted to that depth first.\n"
+    "Compares the image ACTUAL with EXPECTED (PNG, JPEG, BMP, TGA, PSD or Radiance HDR).\n"
     "\n"
+    "  --metric channel  (default) channel by channel in steps of EXPECTED's depth\n"
+    "                    (0..255 for 8 bits, 0..65535 for 16; values for HDR); ACTUAL is\n"
+    "                    converted to that depth first\n"
+    "  --metric yiq      pixelmatch's perceptual YIQ difference of the pixels as 8-bit RGBA,\n"
+    "                    a score 0..1 per pixel; the same count of differing pixels as\n"
+    "                    pixelmatch 7.2 with the same threshold and anti-aliasing setting\n"
+    "  --threshold T     the largest per-pixel metric that matches: channel steps (the same\n"
+    "                    as --max-diff, default 0), or the YIQ score (default 0.1)\n"
+    "  --aa              YIQ: pixels on anti-aliased edges do not count (pixelmatch's default,\n"
+    "                    odiff's --aa)\n"
+    "  --on-white        YIQ: blend translucent pixels on white, not on pixelmatch 7.2's\n"
+    "                    checkerboard\n"
+    "  --ignore R,...    leave out rectangles x1:y1-x2:y2 (corners included, as odiff's)\n"
+    "  --mask M.png      leave out the pixels where M's alpha (without alpha: its first\n"
+    "                    channel) is 0; M is the images' size\n"
+    "  --window N        also report the N x N window with the most differing pixels\n"
     "  --max-diff N      the largest difference allowed in a channel (default 0: exact)\n"
-    "  --max-pixels N    how many pixels may differ by more than --max-diff (default 0);\n"
+    "  --max-pixels N    how many pixels may differ beyond the threshold (default 0);\n"
     "  --max-pixels P%   or what percentage of them\n"
-    "  --diff OUT.png    write the differing pixels in red over a faded gray EXPECTED\n"
+    "  --diff OUT.png    write the differing pixels in red (blue where ACTUAL is darker, by\n"
+    "                    YIQ; anti-aliased ones yellow) over a faded gray EXPECTED\n"
+    "  --diff-mask OUT.png  write the differing pixels alone on transparent black\n"
     "  --json            print the result as one JSON object\n"
     "\n"
-    "Prints the largest difference per channel, how many pixels (and what share)\n"
-    "exceed --max-diff, the PSNR and the first differing pixel.\n"
+    "Prints how many pixels (and what share) exceed the threshold, the largest difference\n"
+    "per channel and the PSNR (channel metric) or the largest and mean score (YIQ), and\n"
+    "the first differing pixel.\n"
     "Exit codes: 0 within tolerance, 1 different (sizes or channel counts included),\n"
     "2 an error (an unreadable file, a usage error).\n";
 
@@ -85,23 +104,55 @@ static int fail(bool json, const char *msg)
     return 2;
 }
 
+/* --ignore's list x1:y1-x2:y2,... (corners included) as rectangles; false on a
+ * malformed one. */
+static bool parse_regions(const char *v, amp_image_rect **out, int *count)
+{
+    *out = NULL;
+    *count = 0;
+    for (const char *p = v; p && *p;) {
+        int x1, y1, x2, y2, used = 0;
+        if (sscanf(p, "%d:%d-%d:%d%n", &x1, &y1, &x2, &y2, &used) != 4 || x2 < x1 || y2 < y1) return false;
+        amp_image_rect *more = realloc(*out, sizeof **out * (size_t)(*count + 1));
+        if (!more) return false;
+        *out = more;
+        (*out)[(*count)++] = (amp_image_rect){x1, y1, x2 - x1 + 1, y2 - y1 + 1};
+        p += used;
+        if (*p == ',') p++;
+        else if (*p) return false;
+    }
+    return *count > 0;
+}
+
 int ampvk_diff_main(int argc, char **argv)
 {
     if (tool_wants_help(argc, argv)) {
         fputs(help, stdout);
         return 0;
     }
-    const char *files[2] = {NULL, NULL}, *diff_path = NULL;
+    const char *files[2] = {NULL, NULL}, *diff_path = NULL, *mask_path = NULL;
     int nfiles = 0;
-    bool json = false;
+    bool json = false, diff_mask = false, threshold_given = false, aa = false;
     amp_image_compare_desc desc = {0};
+    amp_image_rect *regions = NULL;
+    int code = 2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
-        if (tool_option(argc, argv, &i, "--max-diff", &v)) {
+        if (tool_option(argc, argv, &i, "--max-diff", &v) || tool_option(argc, argv, &i, "--threshold", &v)) {
             double d;
-            if (!tool_parse_double(v, &d) || d < 0)
-                return tool_usage_error("diff", "--max-diff must be a number >= 0, not '%s'", v ? v : "");
+            if (!tool_parse_double(v, &d) || d < 0) {
+                free(regions);
+                return tool_usage_error("diff", "%s must be a number >= 0, not '%s'", a, v ? v : "");
+            }
             desc.tolerance = d;
+            threshold_given = true;
+        } else if (tool_option(argc, argv, &i, "--metric", &v)) {
+            if (v && strcmp(v, "channel") == 0) desc.metric = AMP_IMAGE_METRIC_CHANNEL;
+            else if (v && strcmp(v, "yiq") == 0) desc.metric = AMP_IMAGE_METRIC_YIQ;
+            else {
+                free(regions);
+                return tool_usage_error("diff", "--metric must be channel or yiq, not '%s'", v ? v : "");
+            }
         } else if (tool_option(argc, argv, &i, "--max-pixels", &v)) {
             size_t n = v ? strlen(v) : 0;
             double d;
@@ -109,47 +160,98 @@ int ampvk_diff_main(int argc, char **argv)
             if (n && n < sizeof num && v[n - 1] == '%') {
                 memcpy(num, v, n - 1);
                 num[n - 1] = '\0';
-                if (!tool_parse_double(num, &d) || d < 0 || d > 100)
+                if (!tool_parse_double(num, &d) || d < 0 || d > 100) {
+                    free(regions);
                     return tool_usage_error("diff", "--max-pixels %s: the percentage must be 0..100", v);
+                }
                 desc.max_fraction = d / 100;
             } else {
                 long k;
-                if (!tool_parse_long(v, 0, LONG_MAX, &k))
+                if (!tool_parse_long(v, 0, LONG_MAX, &k)) {
+                    free(regions);
                     return tool_usage_error("diff", "--max-pixels must be a count or a percentage (2%%), not '%s'",
                                             v ? v : "");
+                }
                 desc.max_pixels = (size_t)k;
             }
-        } else if (tool_option(argc, argv, &i, "--diff", &v)) {
-            if (!v) return tool_usage_error("diff", "--diff needs a file name (OUT.png)");
+        } else if (tool_option(argc, argv, &i, "--ignore", &v)) {
+            free(regions);
+            regions = NULL;
+            if (!v || !parse_regions(v, &regions, &desc.ignore_count)) {
+                free(regions);
+                return tool_usage_error("diff", "--ignore takes rectangles x1:y1-x2:y2,... (x1 <= x2, y1 <= y2), not '%s'",
+                                        v ? v : "");
+            }
+            desc.ignore = regions;
+        } else if (tool_option(argc, argv, &i, "--mask", &v)) {
+            if (!v) {
+                free(regions);
+                return tool_usage_error("diff", "--mask needs an image file (M.png)");
+            }
+            mask_path = v;
+        } else if (tool_option(argc, argv, &i, "--window", &v)) {
+            long k;
+            if (!tool_parse_long(v, 1, 65536, &k)) {
+                free(regions);
+                return tool_usage_error("diff", "--window must be a size 1..65536, not '%s'", v ? v : "");
+            }
+            desc.window = (int)k;
+        } else if (tool_option(argc, argv, &i, "--diff", &v) || tool_option(argc, argv, &i, "--diff-mask", &v)) {
+            if (!v) {
+                free(regions);
+                return tool_usage_error("diff", "%s needs a file name (OUT.png)", a);
+            }
             diff_path = v;
+            diff_mask = strcmp(a, "--diff-mask") == 0 || strncmp(a, "--diff-mask=", 12) == 0;
+        } else if (strcmp(a, "--aa") == 0) {
+            aa = true;
+        } else if (strcmp(a, "--on-white") == 0) {
+            desc.blend_on_white = true;
         } else if (strcmp(a, "--json") == 0) {
             json = true;
         } else if (strcmp(a, "--") == 0) {
             continue;
         } else if (a[0] == '-' && a[1] != '\0') {
+            free(regions);
             return tool_usage_error("diff", "unknown option '%s'", a);
         } else if (nfiles < 2) {
             files[nfiles++] = a;
         } else {
+            free(regions);
             return tool_usage_error("diff", "unexpected argument '%s' (give EXPECTED and ACTUAL)", a);
         }
     }
-    if (nfiles < 2) return tool_usage_error("diff", "missing %s", nfiles ? "ACTUAL" : "EXPECTED and ACTUAL");
-    if (diff_path && amp_image_format_from_path(diff_path) == AMP_IMAGE_FORMAT_AUTO)
+    bool yiq = desc.metric == AMP_IMAGE_METRIC_YIQ;
+    const char *misuse = nfiles < 2 ? (nfiles ? "missing ACTUAL" : "missing EXPECTED and ACTUAL")
+                         : (aa || desc.blend_on_white) && !yiq ? "--aa and --on-white need --metric yiq"
+                         : yiq && desc.tolerance > 1          ? "--threshold of --metric yiq must be 0..1"
+                                                              : NULL;
+    if (misuse) {
+        free(regions);
+        return tool_usage_error("diff", "%s", misuse);
+    }
+    if (diff_path && amp_image_format_from_path(diff_path) == AMP_IMAGE_FORMAT_AUTO) {
+        free(regions);
         return tool_usage_error("diff", "--diff %s: no image extension ampvk writes (.png, .bmp, .tga, .jpg)",
                                 diff_path);
+    }
+    if (yiq && !threshold_given) desc.tolerance = 0.1;
+    desc.ignore_antialiased = aa;
 
-    amp_image e = {0}, a = {0};
-    if (amp_image_load(files[0], NULL, &e) != AMP_OK || amp_image_load(files[1], NULL, &a) != AMP_OK) {
+    amp_image e = {0}, a = {0}, m = {0};
+    if (amp_image_load(files[0], NULL, &e) != AMP_OK || amp_image_load(files[1], NULL, &a) != AMP_OK ||
+        (mask_path && amp_image_load(mask_path, NULL, &m) != AMP_OK)) {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", amp_last_error());
         amp_image_free(&e);
+        amp_image_free(&a);
+        free(regions);
         return fail(json, msg);
     }
+    if (mask_path) desc.mask = &m;
     char de[96], da[96];
     describe(&e, de, sizeof de);
     describe(&a, da, sizeof da);
-    int code;
     if (e.width != a.width || e.height != a.height || e.channels != a.channels) {
         const char *what = e.width != a.width || e.height != a.height ? "size" : "channel count";
         if (json) {
@@ -166,44 +268,56 @@ int ampvk_diff_main(int argc, char **argv)
             printf("expected: %s (%s)\nactual:   %s (%s)\nresult: DIFFERENT (%s mismatch)\n", files[0], de, files[1],
                    da, what);
         }
-        amp_image_free(&e);
-        amp_image_free(&a);
-        return 1;
+        code = 1;
+        goto done;
     }
     amp_image_compare_result r;
-    if (amp_image_compare_images(&e, &a, &desc, &r) != AMP_OK) {
+    amp_image picture = {0};
+    amp_status st = diff_path ? amp_image_compare_draw(&e, &a, &desc, diff_mask ? AMP_IMAGE_DRAW_MASK
+                                                                                : AMP_IMAGE_DRAW_OVERLAY,
+                                                       &r, &picture)
+                              : amp_image_compare_images(&e, &a, &desc, &r);
+    if (st != AMP_OK) {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", amp_last_error());
-        amp_image_free(&e);
-        amp_image_free(&a);
-        return fail(json, msg);
+        code = fail(json, msg);
+        goto done;
     }
     char diff_error[1024] = "";
-    if (diff_path) {
-        amp_image d;
-        if (amp_image_diff(&e, &a, desc.tolerance, &d) != AMP_OK || amp_image_save(diff_path, &d, NULL) != AMP_OK)
-            snprintf(diff_error, sizeof diff_error, "%s", amp_last_error());
-        amp_image_free(&d);
-    }
+    if (diff_path && amp_image_save(diff_path, &picture, NULL) != AMP_OK)
+        snprintf(diff_error, sizeof diff_error, "%s", amp_last_error());
+    amp_image_free(&picture);
     double share = r.texels ? 100.0 * (double)r.differing_texels / (double)r.texels : 0;
     int fx = r.differing_texels ? r.first_difference.i[1] : 0, fy = r.differing_texels ? r.first_difference.i[0] : 0;
+    const char *metric = yiq ? "yiq" : "channel";
     if (json) {
         printf("{\"result\": \"%s\", \"passed\": %s, \"equal\": %s, \"expected\": ", r.passed ? "match" : "different",
                r.passed ? "true" : "false", r.equal ? "true" : "false");
         tool_json_string(files[0]);
         printf(", \"actual\": ");
         tool_json_string(files[1]);
-        printf(", \"width\": %d, \"height\": %d, \"channels\": %d, \"bits\": %d, \"max_diff\": {", e.width, e.height,
-               e.channels, e.bits);
-        for (int c = 0; c < e.channels; c++)
-            printf("%s\"%s\": %.9g", c ? ", " : "", channel_names[e.channels][c], r.channel_max_abs_diff[c]);
-        printf("}, \"tolerance\": %.9g, \"pixels\": %zu, \"differing_pixels\": %zu, \"differing_percent\": %.6g, "
-               "\"allowed_pixels\": %zu, \"psnr\": ",
-               desc.tolerance, r.texels, r.differing_texels, share, r.allowed_texels);
-        if (isinf(r.psnr))
-            printf("null");
-        else
-            printf("%.4f", r.psnr);
+        printf(", \"width\": %d, \"height\": %d, \"channels\": %d, \"bits\": %d, \"metric\": \"%s\", \"threshold\": %.9g",
+               e.width, e.height, e.channels, e.bits, metric, desc.tolerance);
+        if (yiq) {
+            printf(", \"antialiasing_ignored\": %s, \"antialiased_pixels\": %zu, \"max_score\": %.9g, "
+                   "\"mean_score\": %.9g",
+                   aa ? "true" : "false", r.antialiased_texels, r.max_score, r.mean_score);
+        } else {
+            printf(", \"max_diff\": {");
+            for (int c = 0; c < e.channels; c++)
+                printf("%s\"%s\": %.9g", c ? ", " : "", channel_names[e.channels][c], r.channel_max_abs_diff[c]);
+            printf("}, \"tolerance\": %.9g, \"psnr\": ", desc.tolerance);
+            if (isinf(r.psnr))
+                printf("null");
+            else
+                printf("%.4f", r.psnr);
+        }
+        printf(", \"pixels\": %zu, \"differing_pixels\": %zu, \"differing_percent\": %.6g, \"allowed_pixels\": %zu, "
+               "\"ignored_pixels\": %zu",
+               r.texels, r.differing_texels, share, r.allowed_texels, r.ignored_texels);
+        if (desc.window)
+            printf(", \"window\": {\"size\": %d, \"x\": %d, \"y\": %d, \"differing_pixels\": %zu}", desc.window,
+                   r.window_origin.i[1], r.window_origin.i[0], r.window_texels);
         printf(", \"first_difference\": ");
         if (r.differing_texels) {
             printf("{\"x\": %d, \"y\": %d, \"expected\": ", fx, fy);
@@ -222,15 +336,27 @@ int ampvk_diff_main(int argc, char **argv)
         printf("}\n");
     } else {
         printf("expected: %s (%s)\nactual:   %s (%s)\n", files[0], de, files[1], da);
-        printf("max difference:");
-        for (int c = 0; c < e.channels; c++)
-            printf(" %s %.9g", channel_names[e.channels][c], r.channel_max_abs_diff[c]);
-        printf("\npixels over %.9g: %zu of %zu (%.4g%%), %zu allowed\n", desc.tolerance, r.differing_texels, r.texels,
-               share, r.allowed_texels);
-        if (isinf(r.psnr))
-            printf("PSNR: inf (identical)\n");
-        else
-            printf("PSNR: %.2f dB\n", r.psnr);
+        if (yiq) {
+            printf("metric: YIQ, threshold %.9g%s\n", desc.tolerance, aa ? ", anti-aliased pixels ignored" : "");
+            printf("score: max %.6g, mean %.6g\n", r.max_score, r.mean_score);
+            printf("pixels over %.9g: %zu of %zu (%.4g%%), %zu allowed\n", desc.tolerance, r.differing_texels,
+                   r.texels, share, r.allowed_texels);
+            if (aa) printf("anti-aliased pixels: %zu\n", r.antialiased_texels);
+        } else {
+            printf("max difference:");
+            for (int c = 0; c < e.channels; c++)
+                printf(" %s %.9g", channel_names[e.channels][c], r.channel_max_abs_diff[c]);
+            printf("\npixels over %.9g: %zu of %zu (%.4g%%), %zu allowed\n", desc.tolerance, r.differing_texels,
+                   r.texels, share, r.allowed_texels);
+            if (isinf(r.psnr))
+                printf("PSNR: inf (identical)\n");
+            else
+                printf("PSNR: %.2f dB\n", r.psnr);
+        }
+        if (r.ignored_texels) printf("ignored pixels: %zu\n", r.ignored_texels);
+        if (desc.window)
+            printf("densest %dx%d window: %zu differing pixels at (x %d, y %d)\n", desc.window, desc.window,
+                   r.window_texels, r.window_origin.i[1], r.window_origin.i[0]);
         if (r.differing_texels) {
             printf("first difference: pixel (x %d, y %d): expected ", fx, fy);
             print_values(&e, fx, fy, e.bits, false);
@@ -239,15 +365,16 @@ int ampvk_diff_main(int argc, char **argv)
             printf("\n");
         }
         if (diff_path && !*diff_error) printf("diff image: %s\n", diff_path);
-        /* r.equal: no channel beyond the tolerance; a plain MATCH is for identical images */
-        bool identical = true;
-        for (int c = 0; c < e.channels; c++)
-            if (r.channel_max_abs_diff[c] != 0) identical = false;
+        /* identical: a plain MATCH; within the tolerance or under the masks otherwise */
+        bool identical = yiq ? r.max_score == 0 : r.max_abs_diff == 0;
         printf("result: %s\n", r.passed ? (identical ? "MATCH" : "MATCH (within tolerance)") : "DIFFERENT");
     }
     code = r.passed ? 0 : 1;
     if (*diff_error) code = fail(false, diff_error);
+done:
     amp_image_free(&e);
     amp_image_free(&a);
+    amp_image_free(&m);
+    free(regions);
     return code;
 }

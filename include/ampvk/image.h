@@ -83,11 +83,23 @@
  * allowance). amp_image_compare_images() compares host images (the `ampvk diff`
  * tool), amp_image_diff() draws the differing texels in red over a faded gray copy.
  *
+ * Metrics and masks. The channel metric above runs on the host. The YIQ metric is
+ * pixelmatch's (7.2): the perceptual YIQ distance of Kotsarenko and Ramos between the
+ * pixels as 8-bit RGBA, translucent ones blended on pixelmatch's checkerboard (or
+ * white), with its anti-aliasing detector (Vysniauskas 2009) where asked; it runs on
+ * the default accelerator (a GPU, or lavapipe), in doubles where the device has them
+ * and in pixelmatch's order of operations, so that it counts the same differing pixels
+ * as pixelmatch on the same pair, threshold and setting (tests/data/compare). Either
+ * metric leaves out the texels under ignore rectangles or a mask, and finds the N x N
+ * window with the most differing texels (a thin edge and a blob of the same count
+ * told apart). amp_image_compare_draw() draws the comparison as pixelmatch and odiff
+ * do (an overlay on faded gray, or a mask).
+ *
  * Golden images. amp_image_check_golden() is a golden-image test in one call: it
  * compares a texture with a golden PNG and, on failure, writes the actual, expected
  * and diff images into a folder the caller names; AMPVK_UPDATE_GOLDEN=1 writes the
  * golden instead, and a missing golden is written too unless CI is set, when it is
- * a failure.
+ * a failure. It takes the metric, masks and allowances of amp_image_compare_desc.
  *
  * Errors (the library never prints):
  *   AMP_ERROR_IO               a file that cannot be opened, read or written: the
@@ -243,28 +255,60 @@ amp_status amp_texture_save(amp_texture *t, const char *path, const amp_image_sa
  * the texture's pending writes. On GPUs, as amp_texture_save. */
 amp_status amp_texture_save_png(amp_texture *t, const char *path, int bits);
 
-/* How to compare. Zero means exact. A texel "differs" when any of its components
- * differs by more than tolerance; the comparison passes when at most max_pixels
- * texels, or at most max_fraction of all texels (the larger allowance), differ. */
+/* What a comparison measures at each pixel (amp_image_compare_desc.metric). */
+typedef enum amp_image_metric {
+    AMP_IMAGE_METRIC_CHANNEL = 0, /* the largest |a - b| of its channels, in the compared units */
+    AMP_IMAGE_METRIC_YIQ          /* pixelmatch's perceptual YIQ distance of the pixels as 8-bit
+                                     RGBA, as a score 0..1 (sqrt(delta / 35215)) */
+} amp_image_metric;
+
+/* A rectangle of pixels: columns x .. x + width - 1 and rows y .. y + height - 1. */
+typedef struct amp_image_rect {
+    int x, y, width, height;
+} amp_image_rect;
+
+/* How to compare. Zero means exact, by the channel metric. A texel "differs" when its
+ * metric exceeds tolerance (the channel metric: any component differs by more; YIQ:
+ * its score exceeds the threshold, pixelmatch's and odiff's 0.1 by default in their
+ * tools); the comparison passes when at most max_pixels texels, or at most
+ * max_fraction of the texels compared (the larger allowance), differ. Texels under an
+ * ignore rectangle or the mask are left out of everything. */
 typedef struct amp_image_compare_desc {
-    double tolerance;    /* largest |a - b| allowed per component, in the compared units; 0: exact */
+    double tolerance;    /* largest metric allowed per texel; 0: exact */
     size_t max_pixels;   /* texels allowed to differ; 0: none (unless max_fraction allows) */
     double max_fraction; /* fraction (0..1) of the texels allowed to differ; 0: none */
+    amp_image_metric metric;
+    bool ignore_antialiased; /* YIQ: a pixel beyond the threshold that lies on an anti-aliased
+                                edge in either image (pixelmatch's detector) does not differ:
+                                pixelmatch's default, odiff's --aa */
+    bool blend_on_white;     /* YIQ: translucent pixels are blended on white, not on
+                                pixelmatch 7.2's checkerboard (its checkerboard: false) */
+    const amp_image_rect *ignore; /* rectangles to leave out (inside the image) */
+    int ignore_count;
+    const amp_image *mask;   /* an image of the same size: texels where its alpha (or, with
+                                no alpha, its first channel) is 0 are left out */
+    int window;              /* N > 0: also find the N x N window (clamped to the image)
+                                holding the most differing texels */
 } amp_image_compare_desc;
 
 /* What a comparison found. */
 typedef struct amp_image_compare_result {
-    bool equal;                     /* no component differs by more than the tolerance */
+    bool equal;                     /* no texel's metric exceeds the tolerance */
     bool passed;                    /* differing_texels is within max_pixels / max_fraction */
-    double max_abs_diff;            /* largest |a - b| over all components */
+    double max_abs_diff;            /* channel metric: largest |a - b| over all components */
     double channel_max_abs_diff[4]; /* the same per channel (0 beyond the component count) */
-    double mean_abs_diff;           /* mean |a - b| over all components of all texels */
-    double psnr;                    /* 10 log10(peak^2 / mean squared difference), dB;
-                                       +INFINITY when identical */
-    size_t texels;                  /* texels compared */
-    size_t differing_texels;        /* texels with a component beyond the tolerance */
+    double mean_abs_diff;           /* channel metric: mean |a - b| over all components compared */
+    double psnr;                    /* channel metric: 10 log10(peak^2 / mean squared
+                                       difference), dB; +INFINITY when identical */
+    double max_score, mean_score;   /* YIQ: the largest and the mean score of the texels compared */
+    size_t texels;                  /* texels compared (the ignored ones not counted) */
+    size_t differing_texels;        /* texels whose metric exceeds the tolerance */
     size_t allowed_texels;          /* how many may differ under the description */
-    amp_index first_difference;     /* the first of them in row-major order, (row, column); rank 0 if none */
+    size_t antialiased_texels;      /* YIQ: beyond the threshold but anti-aliased, not counted */
+    size_t ignored_texels;          /* texels under the ignore rectangles or the mask */
+    size_t window_texels;           /* desc.window N: the most differing texels in an N x N window */
+    amp_index window_origin;        /* its top-left texel (row, column) */
+    amp_index first_difference;     /* the first differing texel in row-major order, (row, column); rank 0 if none */
     bool golden_written;            /* amp_image_check_golden wrote the golden file */
 } amp_image_compare_result;
 
@@ -292,6 +336,21 @@ amp_status amp_image_compare_images(const amp_image *expected, const amp_image *
  * gray copy of expected (luma / 3 + 170) with every texel that differs by more than
  * tolerance in pure red. Same requirements as amp_image_compare_images. */
 amp_status amp_image_diff(const amp_image *expected, const amp_image *actual, double tolerance, amp_image *out);
+
+/* How amp_image_compare_draw draws. */
+typedef enum amp_image_draw_style {
+    AMP_IMAGE_DRAW_OVERLAY = 0, /* 8-bit RGBA: expected in faded gray (pixelmatch's: luma blended
+                                   90% toward white), differing texels red where actual is the
+                                   brighter, blue where darker, anti-aliased ones yellow,
+                                   ignored ones a darker gray */
+    AMP_IMAGE_DRAW_MASK         /* the differing texels in red on transparent black */
+} amp_image_draw_style;
+
+/* Compares as amp_image_compare_images does and draws the comparison into picture
+ * (an image of expected's size; amp_image_free it). */
+amp_status amp_image_compare_draw(const amp_image *expected, const amp_image *actual,
+                                  const amp_image_compare_desc *desc, amp_image_draw_style style,
+                                  amp_image_compare_result *out, amp_image *picture);
 
 /* How to check a golden image. */
 typedef struct amp_image_golden_desc {

@@ -9,7 +9,10 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "ampvk/accelerator.h"
+#include "ampvk/array.h"
 #include "ampvk/image.h"
+#include "ampvk/kernel.h"
 #include "image/image_internal.h"
 
 static amp_status check_desc(const char *who, const amp_image_compare_desc *desc)
@@ -19,21 +22,81 @@ static amp_status check_desc(const char *who, const amp_image_compare_desc *desc
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: tolerance %g is negative or NaN", who, desc->tolerance);
     if (!(desc->max_fraction >= 0 && desc->max_fraction <= 1))
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: max_fraction %g is outside 0..1", who, desc->max_fraction);
+    if (desc->metric != AMP_IMAGE_METRIC_CHANNEL && desc->metric != AMP_IMAGE_METRIC_YIQ)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: metric %d is not an amp_image_metric", who, (int)desc->metric);
+    if (desc->metric == AMP_IMAGE_METRIC_YIQ && desc->tolerance > 1)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: the YIQ threshold %g is outside 0..1", who, desc->tolerance);
+    if (desc->ignore_count < 0 || (desc->ignore_count > 0 && !desc->ignore))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: %d ignore rectangles at %p", who, desc->ignore_count,
+                         (const void *)desc->ignore);
+    if (desc->window < 0) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: window %d is negative", who, desc->window);
     return AMP_OK;
 }
 
-/* Compares packed texel data of `comps` components of a scalar family and size. */
+/* A texel's class in a comparison (shaders/image/yiq.glsl's YIQ_* and the ignored). */
+enum { CLASS_SAME, CLASS_CLOSE, CLASS_LIGHTER, CLASS_DARKER, CLASS_AA, CLASS_IGNORED };
+
+static bool masks_anything(const amp_image_compare_desc *desc)
+{
+    return desc && (desc->ignore_count > 0 || desc->mask);
+}
+
+/* The texels desc leaves out, one byte each (1: ignored), for a w x h image; NULL in
+ * *out when it leaves none. Rectangles must lie inside the image, the mask be its size. */
+static amp_status ignored_map(const char *who, const amp_image_compare_desc *desc, int w, int h, uint8_t **out)
+{
+    *out = NULL;
+    if (!masks_anything(desc)) return AMP_OK;
+    for (int i = 0; i < desc->ignore_count; i++) {
+        amp_image_rect r = desc->ignore[i];
+        if (r.width < 1 || r.height < 1 || r.x < 0 || r.y < 0 || r.x > w - r.width || r.y > h - r.height)
+            return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                             "%s: ignore rectangle %d (columns %d..%d, rows %d..%d) is not inside the %dx%d image", who,
+                             i, r.x, r.x + r.width - 1, r.y, r.y + r.height - 1, w, h);
+    }
+    const amp_image *m = desc->mask;
+    if (m && (m->width != w || m->height != h || !m->pixels || m->channels < 1 || m->channels > 4))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: the mask is %dx%d with %d channels; the images are %dx%d", who,
+                         m->width, m->height, m->channels, w, h);
+    uint8_t *map = calloc((size_t)w * (size_t)h, 1);
+    if (!map) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for a %dx%d mask", who, w, h);
+    for (int i = 0; i < desc->ignore_count; i++) {
+        amp_image_rect r = desc->ignore[i];
+        for (int y = r.y; y < r.y + r.height; y++) memset(map + (size_t)y * w + r.x, 1, (size_t)r.width);
+    }
+    if (m) {
+        int c = m->channels == 2 || m->channels == 4 ? m->channels - 1 : 0; /* alpha, else the first */
+        for (int y = 0; y < h; y++) {
+            const unsigned char *row = (const unsigned char *)m->pixels + (size_t)y * m->stride;
+            for (int x = 0; x < w; x++) {
+                size_t i = (size_t)x * (size_t)m->channels + (size_t)c;
+                bool zero = m->bits == 8 ? row[i] == 0 : m->bits == 16 ? ((const uint16_t *)row)[i] == 0
+                                                                       : !(((const float *)row)[i] != 0);
+                if (zero) map[(size_t)y * w + x] = 1;
+            }
+        }
+    }
+    *out = map;
+    return AMP_OK;
+}
+
+/* Compares packed texel data of `comps` components of a scalar family and size by the
+ * channel metric: the channel statistics of the texels not ignored into out, and each
+ * texel's class into classes. */
 static void compare_host(const void *a, const void *b, amp_extent e, amp_scalar sc, int comps, int bits,
-                         const amp_image_compare_desc *desc, amp_image_compare_result *out)
+                         const amp_image_compare_desc *desc, const uint8_t *ignored, uint32_t *classes,
+                         amp_image_compare_result *out)
 {
     double tol = desc ? desc->tolerance : 0;
     double peak = sc == AMP_SCALAR_UNORM || sc == AMP_SCALAR_UINT ? ldexp(1, bits) - 1
                   : sc == AMP_SCALAR_NORM || sc == AMP_SCALAR_INT ? ldexp(1, bits - 1) - 1
                                                                   : 1.0;
-    amp_image_compare_result r = {.texels = amp_extent_size(e), .first_difference = {0}};
+    amp_image_compare_result r = {0};
+    size_t texels = amp_extent_size(e), n = 0;
     double sum = 0, sum2 = 0;
-    for (size_t t = 0; t < r.texels; t++) {
-        bool differs = false;
+    for (size_t t = 0; t < texels; t++) {
+        if (ignored && ignored[t]) continue;
+        bool differs = false, same = true;
         for (int c = 0; c < comps; c++) {
             size_t i = t * (size_t)comps + (size_t)c;
             double x = amp__texel_component(a, sc, bits, i), y = amp__texel_component(b, sc, bits, i);
@@ -44,19 +107,218 @@ static void compare_host(const void *a, const void *b, amp_extent e, amp_scalar 
             if (d > r.channel_max_abs_diff[c]) r.channel_max_abs_diff[c] = d;
             if (d > r.max_abs_diff) r.max_abs_diff = d;
             if (d > tol) differs = true;
+            if (d != 0) same = false;
         }
-        if (differs && r.differing_texels++ == 0) r.first_difference = amp_extent_unlinear(e, t);
+        classes[t] = differs ? CLASS_LIGHTER : same ? CLASS_SAME : CLASS_CLOSE;
+        n += (size_t)comps;
     }
-    size_t n = r.texels * (size_t)comps;
     r.mean_abs_diff = n ? sum / (double)n : 0;
     double mse = n ? sum2 / (double)n : 0;
     r.psnr = mse == 0 ? INFINITY : 10 * log10(peak * peak / mse);
-    r.equal = r.differing_texels == 0;
-    size_t by_fraction = desc ? (size_t)floor(desc->max_fraction * (double)r.texels) : 0;
-    r.allowed_texels = desc && desc->max_pixels > by_fraction ? desc->max_pixels : by_fraction;
-    r.passed = r.differing_texels <= r.allowed_texels;
     *out = r;
 }
+
+/* The counts of a comparison from its classes (and YIQ's scores): what differs, the
+ * first of it, the densest window, and whether that passes desc. */
+static void tally(const uint32_t *classes, const float *score, amp_extent e, const uint8_t *ignored,
+                  const amp_image_compare_desc *desc, uint32_t *window_sums, amp_image_compare_result *r)
+{
+    size_t texels = amp_extent_size(e);
+    double score_sum = 0;
+    bool found = false;
+    for (size_t t = 0; t < texels; t++) {
+        if (ignored && ignored[t]) {
+            r->ignored_texels++;
+            continue;
+        }
+        uint32_t c = classes[t];
+        if (c == CLASS_AA) r->antialiased_texels++;
+        if (c == CLASS_LIGHTER || c == CLASS_DARKER) {
+            if (!found) r->first_difference = amp_extent_unlinear(e, t);
+            found = true;
+            r->differing_texels++;
+        }
+        if (score) {
+            score_sum += score[t];
+            if (score[t] > r->max_score) r->max_score = score[t];
+        }
+    }
+    r->texels = texels - r->ignored_texels;
+    r->mean_score = r->texels ? score_sum / (double)r->texels : 0;
+    if (window_sums && e.rank == 2) {
+        /* a summed-area table of the differing texels, (h + 1) x (w + 1) */
+        int h = e.dims[0], w = e.dims[1];
+        int nh = desc->window < h ? desc->window : h, nw = desc->window < w ? desc->window : w;
+        size_t W = (size_t)w + 1;
+        for (int y = 0; y < h; y++) {
+            uint32_t run = 0;
+            for (int x = 0; x < w; x++) {
+                size_t t = (size_t)y * w + x;
+                run += !(ignored && ignored[t]) && (classes[t] == CLASS_LIGHTER || classes[t] == CLASS_DARKER);
+                window_sums[(y + 1) * W + x + 1] = window_sums[y * W + x + 1] + run;
+            }
+        }
+        for (int y = 0; y + nh <= h; y++)
+            for (int x = 0; x + nw <= w; x++) {
+                size_t k = window_sums[(y + nh) * W + x + nw] - window_sums[y * W + x + nw] -
+                           window_sums[(y + nh) * W + x] + window_sums[y * W + x];
+                if (k > r->window_texels) {
+                    r->window_texels = k;
+                    r->window_origin = amp_index2(y, x);
+                }
+            }
+    }
+    r->equal = r->differing_texels == 0;
+    size_t by_fraction = desc ? (size_t)floor(desc->max_fraction * (double)r->texels) : 0;
+    r->allowed_texels = desc && desc->max_pixels > by_fraction ? desc->max_pixels : by_fraction;
+    r->passed = r->differing_texels <= r->allowed_texels;
+}
+
+/* An image's pixels as RGBA8 words (pixelmatch's input): gray spread over R, G and B,
+ * no alpha 255; deeper samples converted as amp_image_save converts them. */
+static uint32_t *rgba8_words(const amp_image *im)
+{
+    void *owned;
+    const uint8_t *p = amp__image_packed(im, 8, &owned);
+    size_t n = (size_t)im->width * (size_t)im->height;
+    uint32_t *w = p ? malloc(n * 4) : NULL;
+    for (size_t i = 0; w && i < n; i++) {
+        const uint8_t *q = p + i * (size_t)im->channels;
+        uint32_t r = q[0], g = im->channels >= 3 ? q[1] : r, b = im->channels >= 3 ? q[2] : r;
+        uint32_t a = im->channels == 4 ? q[3] : im->channels == 2 ? q[1] : 255;
+        w[i] = r | g << 8 | b << 16 | a << 24;
+    }
+    free(owned);
+    return w;
+}
+
+/* The YIQ classes and scores of two images of the same size, on the default
+ * accelerator (shaders/image/yiq.glsl; in doubles where it has them). */
+static amp_status yiq_classes(const char *who, const amp_image *expected, const amp_image *actual,
+                              const amp_image_compare_desc *desc, uint32_t *classes, float *score)
+{
+    int w = expected->width, h = expected->height;
+    size_t n = (size_t)w * (size_t)h;
+    if (n > UINT32_MAX / 4)
+        return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: a %dx%d image is too large for the YIQ metric", who, w, h);
+    amp_accelerator_view *view = amp_default_view();
+    if (!view) return amp_last_status();
+    amp_accelerator_info info;
+    amp_status s = amp_accelerator_get_info(amp_view_accelerator(view), &info);
+    if (s != AMP_OK) return s;
+    bool dbl = info.supports_double_precision;
+    /* pixelmatch's constants as REAL literals */
+    static const struct {
+        const char *name, *value;
+    } constants[] = {{"Y_R", "0.29889531"}, {"Y_G", "0.58662247"}, {"Y_B", "0.11448223"}, {"I_R", "0.59597799"},
+                     {"I_G", "0.27417610"}, {"I_B", "0.32180189"}, {"Q_R", "0.21147017"}, {"Q_G", "0.52261711"},
+                     {"Q_B", "0.31114694"}, {"W_Y", "0.5053"},     {"W_I", "0.299"},      {"W_Q", "0.1957"},
+                     {"PHI", "1.618033988749895"}, {"PHI2", "2.618033988749895"}};
+    char decl[1024];
+    int used = snprintf(decl, sizeof decl, "#define REAL %s\n", dbl ? "double" : "float");
+    for (size_t i = 0; i < sizeof constants / sizeof *constants; i++)
+        used += snprintf(decl + used, sizeof decl - (size_t)used, "const REAL %s = %s%s;\n", constants[i].name,
+                         constants[i].value, dbl ? "LF" : "");
+    amp_kernel *k = amp_kernel_create(
+        view, &(amp_kernel_desc){
+                  .name = "yiq",
+                  .rank = 2,
+                  .declarations = decl,
+                  .params = dbl ? "array_view<const uint, 1> a, array_view<const uint, 1> b, array_view<uint, 1> classes,"
+                                  " array_view<float, 1> score, int width, int height, double max_delta, uint options"
+                                : "array_view<const uint, 1> a, array_view<const uint, 1> b, array_view<uint, 1> classes,"
+                                  " array_view<float, 1> score, int width, int height, float max_delta, uint options",
+                  .source = "#include \"image/yiq.glsl\"\n"});
+    if (!k) return amp_last_status();
+    uint32_t *wa = rgba8_words(expected), *wb = wa ? rgba8_words(actual) : NULL;
+    amp_array_view *va = wb ? amp_array_view_create_const(amp_extent1((int)n), AMP_UINT, 0, wa) : NULL;
+    amp_array_view *vb = va ? amp_array_view_create_const(amp_extent1((int)n), AMP_UINT, 0, wb) : NULL;
+    amp_array_view *vc = vb ? amp_array_view_create(amp_extent1((int)n), AMP_UINT, 0, classes) : NULL;
+    amp_array_view *vs = vc ? amp_array_view_create(amp_extent1((int)n), AMP_FLOAT, 0, score) : NULL;
+    if (!wb) s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for two %dx%d images", who, w, h);
+    else if (!vs) s = amp_last_status();
+    if (s == AMP_OK) {
+        double t = desc->tolerance, max_delta = 35215 * t * t; /* pixelmatch's, in its order */
+        uint32_t options = (desc->ignore_antialiased ? 1u : 0u) | (desc->blend_on_white ? 2u : 0u);
+        amp_arg bound = dbl ? AMP_DOUBLE("max_delta", max_delta) : AMP_FLOAT("max_delta", (float)max_delta);
+        s = amp_parallel_for_each(view, amp_extent2(h, w), k,
+                                  AMP_ARGS(AMP_VIEW("a", va), AMP_VIEW("b", vb), AMP_VIEW("classes", vc),
+                                           AMP_VIEW("score", vs), AMP_INT("width", w), AMP_INT("height", h), bound,
+                                           AMP_UINT("options", options)));
+    }
+    if (s == AMP_OK) s = amp_array_view_synchronize(vc);
+    if (s == AMP_OK) s = amp_array_view_synchronize(vs);
+    amp_array_view_destroy(&va);
+    amp_array_view_destroy(&vb);
+    amp_array_view_destroy(&vc);
+    amp_array_view_destroy(&vs);
+    amp_kernel_destroy(&k);
+    free(wa);
+    free(wb);
+    return s;
+}
+
+/* The classes (and YIQ's scores, else NULL) of two images whose sizes and channels
+ * match, by desc's metric, actual at expected's depth, and what they add up to. The
+ * caller frees *classes and *score. */
+static amp_status compare_classes(const char *who, const amp_image *expected, const amp_image *actual,
+                                  const amp_image_compare_desc *desc, amp_image_compare_result *out,
+                                  uint32_t **classes_out, float **score_out, uint8_t **ignored_out)
+{
+    int w = expected->width, h = expected->height;
+    size_t n = (size_t)w * (size_t)h;
+    bool yiq = desc && desc->metric == AMP_IMAGE_METRIC_YIQ;
+    amp_extent e = amp_extent2(h, w);
+    *classes_out = NULL;
+    *score_out = NULL;
+    *ignored_out = NULL;
+    uint8_t *ignored;
+    amp_status s = ignored_map(who, desc, w, h, &ignored);
+    if (s != AMP_OK) return s;
+    uint32_t *classes = malloc(n * sizeof *classes), *sums = NULL;
+    float *score = yiq ? malloc(n * sizeof *score) : NULL;
+    if (desc && desc->window > 0) sums = calloc(((size_t)w + 1) * ((size_t)h + 1), sizeof *sums);
+    if (!classes || (yiq && !score) || (desc && desc->window > 0 && !sums)) {
+        free(classes);
+        free(score);
+        free(sums);
+        free(ignored);
+        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory comparing %dx%d images", who, w, h);
+    }
+    amp_image_compare_result r = {0};
+    if (yiq) {
+        s = yiq_classes(who, expected, actual, desc, classes, score);
+    } else {
+        void *owned_e, *owned_a;
+        const void *pe = amp__image_packed(expected, expected->bits, &owned_e);
+        const void *pa = pe ? amp__image_packed(actual, expected->bits, &owned_a) : NULL;
+        if (!pe || !pa) {
+            free(owned_e);
+            s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
+        } else {
+            amp_scalar sc = expected->bits == 32 ? AMP_SCALAR_FLOAT : AMP_SCALAR_UNORM;
+            compare_host(pa, pe, e, sc, expected->channels, expected->bits, desc, ignored, classes, &r);
+            free(owned_e);
+            free(owned_a);
+        }
+    }
+    if (s == AMP_OK) tally(classes, score, e, ignored, desc, sums, &r);
+    free(sums);
+    if (s != AMP_OK) {
+        free(classes);
+        free(score);
+        free(ignored);
+        return s;
+    }
+    *out = r;
+    *classes_out = classes;
+    *score_out = score;
+    *ignored_out = ignored;
+    return AMP_OK;
+}
+
+static amp_status compare_images(const char *who, const amp_image *expected, const amp_image *actual,
+                                 const amp_image_compare_desc *desc, amp_image_compare_result *out);
 
 amp_status amp_image_compare(amp_texture *a, amp_texture *b, const amp_image_compare_desc *desc,
                              amp_image_compare_result *out)
@@ -75,10 +337,27 @@ amp_status amp_image_compare(amp_texture *a, amp_texture *b, const amp_image_com
         amp__texture_describe(b, db, sizeof db);
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: cannot compare %s with %s", who, da, db);
     }
+    if ((desc && desc->metric == AMP_IMAGE_METRIC_YIQ) || masks_anything(desc) || (desc && desc->window > 0)) {
+        /* the images' metrics and masks: as host images at the textures' depth */
+        amp_image ia = {0}, ib = {0};
+        int at = amp_type_scalar(type) == AMP_SCALAR_FLOAT ? 32 : 0;
+        s = amp__texture_samples(who, a, at, &ia);
+        if (s == AMP_OK) s = amp__texture_samples(who, b, at, &ib);
+        if (s == AMP_OK) s = compare_images(who, &ia, &ib, desc, out);
+        amp_image_free(&ia);
+        amp_image_free(&ib);
+        return s;
+    }
     void *ha = NULL, *hb = NULL;
+    uint32_t *classes = malloc(amp_extent_size(e) * sizeof *classes);
+    if (!classes) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
     s = amp__texture_host(who, a, &ha);
     if (s == AMP_OK) s = amp__texture_host(who, b, &hb);
-    if (s == AMP_OK) compare_host(ha, hb, e, amp_type_scalar(type), amp_type_components(type), bits, desc, out);
+    if (s == AMP_OK) {
+        compare_host(ha, hb, e, amp_type_scalar(type), amp_type_components(type), bits, desc, NULL, classes, out);
+        tally(classes, NULL, e, NULL, desc, NULL, out);
+    }
+    free(classes);
     free(ha);
     free(hb);
     return s;
@@ -108,19 +387,14 @@ static amp_image public_image(const amp__host_image *h)
 static amp_status compare_images(const char *who, const amp_image *expected, const amp_image *actual,
                                  const amp_image_compare_desc *desc, amp_image_compare_result *out)
 {
-    void *owned_e, *owned_a;
-    const void *e = amp__image_packed(expected, expected->bits, &owned_e);
-    const void *a = e ? amp__image_packed(actual, expected->bits, &owned_a) : NULL;
-    if (!e || !a) {
-        free(owned_e);
-        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
-    }
-    amp_scalar sc = expected->bits == 32 ? AMP_SCALAR_FLOAT : AMP_SCALAR_UNORM;
-    compare_host(a, e, amp_extent2(expected->height, expected->width), sc, expected->channels, expected->bits, desc,
-                 out);
-    free(owned_e);
-    free(owned_a);
-    return AMP_OK;
+    uint32_t *classes;
+    float *score;
+    uint8_t *ignored;
+    amp_status s = compare_classes(who, expected, actual, desc, out, &classes, &score, &ignored);
+    free(classes);
+    free(score);
+    free(ignored);
+    return s;
 }
 
 static amp_status check_pair(const char *who, const amp_image *expected, const amp_image *actual)
@@ -231,6 +505,52 @@ amp_status amp_image_diff(const amp_image *expected, const amp_image *actual, do
     return AMP_OK;
 }
 
+amp_status amp_image_compare_draw(const amp_image *expected, const amp_image *actual,
+                                  const amp_image_compare_desc *desc, amp_image_draw_style style,
+                                  amp_image_compare_result *out, amp_image *picture)
+{
+    const char *who = "amp_image_compare_draw";
+    if (!out || !picture) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL out or picture", who);
+    *picture = (amp_image){0};
+    if (style != AMP_IMAGE_DRAW_OVERLAY && style != AMP_IMAGE_DRAW_MASK)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: style %d is not an amp_image_draw_style", who, (int)style);
+    amp_status s = check_desc(who, desc);
+    if (s == AMP_OK) s = check_pair(who, expected, actual);
+    uint32_t *classes = NULL, *gray = NULL;
+    float *score = NULL;
+    uint8_t *ignored = NULL;
+    if (s == AMP_OK) s = compare_classes(who, expected, actual, desc, out, &classes, &score, &ignored);
+    if (s == AMP_OK) s = amp_image_create(expected->width, expected->height, 4, 8, picture);
+    if (s == AMP_OK && style == AMP_IMAGE_DRAW_OVERLAY && !(gray = rgba8_words(expected)))
+        s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
+    size_t n = (size_t)expected->width * (size_t)expected->height;
+    uint8_t *o = s == AMP_OK ? picture->pixels : NULL;
+    for (size_t t = 0; o && t < n; t++, o += 4) {
+        uint32_t c = ignored && ignored[t] ? CLASS_IGNORED : classes[t];
+        /* red: actual the brighter (or, by the channel metric, any difference); blue: darker */
+        static const uint8_t colors[6][4] = {{0}, {0}, {255, 0, 0, 255}, {0, 0, 255, 255}, {255, 255, 0, 255}, {0}};
+        if (c == CLASS_LIGHTER || c == CLASS_DARKER || (c == CLASS_AA && style == AMP_IMAGE_DRAW_OVERLAY)) {
+            memcpy(o, colors[c], 4);
+        } else if (style == AMP_IMAGE_DRAW_MASK) {
+            memset(o, 0, 4);
+        } else {
+            /* pixelmatch's gray: the luma blended 90% toward white by the alpha */
+            uint32_t p = gray[t];
+            double luma = (p & 255) * 0.29889531 + (p >> 8 & 255) * 0.58662247 + (p >> 16 & 255) * 0.11448223;
+            double v = 255 + (luma - 255) * 0.1 * (double)(p >> 24) / 255;
+            uint8_t g = (uint8_t)(c == CLASS_IGNORED ? v * 0.6 : v);
+            o[0] = o[1] = o[2] = g;
+            o[3] = 255;
+        }
+    }
+    free(gray);
+    free(classes);
+    free(score);
+    free(ignored);
+    if (s != AMP_OK) amp_image_free(picture);
+    return s;
+}
+
 /* ---- golden images ---- */
 
 static bool env_set(const char *name)
@@ -264,7 +584,7 @@ static int make_dirs(const char *dir)
 /* Writes NAME.actual.png, NAME.expected.png and (when the sizes match) NAME.diff.png
  * into dir. */
 static amp_status write_failure(const char *who, const char *dir, const char *golden_path, const amp_image *mine,
-                                const amp_image *golden, double tolerance)
+                                const amp_image *golden, const amp_image_compare_desc *desc)
 {
     int err = make_dirs(dir);
     if (err) return amp__fail(AMP_ERROR_IO, "%s: cannot create the failure folder %s: %s", who, dir, strerror(err));
@@ -284,7 +604,8 @@ static amp_status write_failure(const char *who, const char *dir, const char *go
         if (k == 2 && mine->pixels && mine->width == golden->width && mine->height == golden->height &&
             mine->channels == golden->channels) {
             amp_image diff;
-            s = amp_image_diff(golden, mine, tolerance, &diff);
+            amp_image_compare_result r;
+            s = amp_image_compare_draw(golden, mine, desc, AMP_IMAGE_DRAW_OVERLAY, &r, &diff);
             if (s == AMP_OK) s = amp_image_save(path, &diff, NULL);
             amp_image_free(&diff);
         }
@@ -328,7 +649,7 @@ amp_status amp_image_check_golden(amp_texture *t, const char *golden_path, const
         amp_status cs = s;
         snprintf(msg, sizeof msg, "%s", amp_last_error());
         if (!mine.pixels) amp__texture_samples(who, t, 0, &mine); /* a size mismatch: the actual image as is */
-        amp_status ws = write_failure(who, dir, golden_path, &mine, &g, cmp ? cmp->tolerance : 0);
+        amp_status ws = write_failure(who, dir, golden_path, &mine, &g, cmp);
         if (cs != AMP_OK) amp__fail(cs, "%s", msg); /* the mismatch is the news, not the files */
         else s = ws;
     }

@@ -54,7 +54,7 @@ expect 0 "$ampvk" diff "$src/tests/golden/tool/pixel_diff.png" "$work/diff.png"
 expect 0 "$ampvk" diff --diff "$work/same.png" "$a" "$a"
 expect 1 "$ampvk" diff "$work/same.png" "$work/diff.png"
 has "$work/out" "^pixels over 0: 1 of 192 "
-has "$work/out" "^first difference: pixel (x 5, y 3): .* actual (255, 0, 0)$"
+has "$work/out" "^first difference: pixel (x 5, y 3): .* actual (255, 0, 0, 255)$"
 
 # --json, for each result
 expect 1 "$ampvk" diff --json --diff "$work/diff2.png" "$a" "$b"
@@ -71,4 +71,38 @@ json_check "$work/size.json" "-DEQUAL=result=different,reason=size mismatch"
 expect 2 "$ampvk" diff --json "$a" "$work/nosuch.png"
 cp "$work/out" "$work/error.json"
 json_check "$work/error.json" -DKEYS=error -DEQUAL=result=error
+# --metric yiq: pixelmatch's counts (tests/data/compare/pixelmatch.txt: moved 0.1 with and
+# without anti-aliasing, 19 and 627), its default threshold 0.1, --aa, the masks, the
+# densest window, --diff-mask and the JSON
+c=$src/tests/data/compare
+expect 1 "$ampvk" diff --metric yiq "$c/moved_a.png" "$c/moved_b.png"
+has "$work/out" "^pixels over 0.1: 627 of 30000 "
+expect 1 "$ampvk" diff --metric yiq --aa "$c/moved_a.png" "$c/moved_b.png"
+has "$work/out" "^pixels over 0.1: 19 of 30000 "
+has "$work/out" "^anti-aliased pixels: 608$"
+expect 0 "$ampvk" diff --metric yiq --aa --max-pixels 19 "$c/moved_a.png" "$c/moved_b.png"
+has "$work/out" "^result: MATCH (within tolerance)$"
+expect 1 "$ampvk" diff --metric yiq --threshold 0.05 --on-white "$c/translucent_a.png" "$c/translucent_b.png"
+has "$work/out" "^pixels over 0.05: 240 of 6912 "
+expect 0 "$ampvk" diff --ignore 150:20-165:43 "$c/changed_a.png" "$c/changed_b.png"
+has "$work/out" "^ignored pixels: 384$"
+expect 1 "$ampvk" diff --ignore 150:20-157:43,0:0-9:9 --window 16 "$c/changed_a.png" "$c/changed_b.png"
+has "$work/out" "^pixels over 0: 160 of 29708 "
+has "$work/out" "^densest 16x16 window: 128 differing pixels at (x 150, y "
+expect 1 "$ampvk" diff --metric yiq --json --window 8 --diff-mask "$work/mask.png" "$c/changed_a.png" "$c/changed_b.png"
+cp "$work/out" "$work/yiq.json"
+json_check "$work/yiq.json" -DKEYS=max_score,mean_score,window/x,threshold \
+    "-DEQUAL=metric=yiq,differing_pixels=320,antialiased_pixels=0,window/differing_pixels=64"
+expect 1 "$ampvk" diff "$work/mask.png" "$c/changed_a.png"
+# usage errors and a mask of the wrong size
+expect 2 "$ampvk" diff --aa "$a" "$b"
+has "$work/err" "need --metric yiq"
+expect 2 "$ampvk" diff --metric yiq --threshold 2 "$a" "$b"
+expect 2 "$ampvk" diff --metric ssim "$a" "$b"
+expect 2 "$ampvk" diff --ignore 5:5-2:2 "$a" "$b"
+has "$work/err" "x1:y1-x2:y2"
+expect 2 "$ampvk" diff --ignore 0:0-100:1 "$a" "$b"
+has "$work/err" "ignore rectangle 0 (columns 0..100, rows 0..1) is not inside the 16x12 image"
+expect 2 "$ampvk" diff --mask "$c/noise_a.png" "$a" "$b"
+has "$work/err" "the mask is 96x64 with 4 channels; the images are 16x12"
 echo PASS

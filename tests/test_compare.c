@@ -1,0 +1,251 @@
+/* The comparison engine (ampvk/image.h): the YIQ metric's count of differing pixels
+ * against pixelmatch 7.2's on the pairs of tests/data/compare (pixelmatch.txt, made by
+ * make_pairs.mjs), for every threshold, anti-aliasing and background setting; ignore
+ * rectangles, masks and the densest window by both metrics; the pictures of
+ * amp_image_compare_draw; textures and golden files by YIQ; and the errors. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ampvk/ampvk.h"
+#include "test.h"
+
+#define DIR AMPVK_TEST_DATA "/compare/"
+
+static amp_image load(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, DIR "%s", name);
+    amp_image im = {0};
+    REQUIRE_OK(amp_image_load(path, NULL, &im));
+    return im;
+}
+
+/* Every line of pixelmatch.txt: the same count, and the same again through the picture. */
+static void against_pixelmatch(void)
+{
+    FILE *fp = fopen(DIR "pixelmatch.txt", "r");
+    REQUIRE(fp != NULL);
+    char line[256], loaded[64] = "";
+    amp_image a = {0}, b = {0};
+    int lines = 0;
+    while (fp && fgets(line, sizeof line, fp)) {
+        char pair[64];
+        double threshold;
+        int aa, white;
+        size_t want;
+        if (line[0] == '#' || sscanf(line, "%63s %lf %d %d %zu", pair, &threshold, &aa, &white, &want) != 5) continue;
+        if (strcmp(pair, loaded) != 0) {
+            char name[96];
+            amp_image_free(&a);
+            amp_image_free(&b);
+            snprintf(name, sizeof name, "%s_a.png", pair);
+            a = load(name);
+            snprintf(name, sizeof name, "%s_b.png", pair);
+            b = load(name);
+            snprintf(loaded, sizeof loaded, "%s", pair);
+        }
+        amp_image_compare_desc d = {.metric = AMP_IMAGE_METRIC_YIQ, .tolerance = threshold,
+                                    .ignore_antialiased = aa, .blend_on_white = white};
+        amp_image_compare_result r = {0};
+        REQUIRE_OK(amp_image_compare_images(&a, &b, &d, &r));
+        if (r.differing_texels != want) {
+            fprintf(stderr, "%s threshold %g aa %d white %d: %zu pixels differ, pixelmatch says %zu\n", pair,
+                    threshold, aa, white, r.differing_texels, want);
+            test_failures++;
+        }
+        test_checks++;
+        REQUIRE(r.passed == (want == 0) && r.equal == (want == 0));
+        REQUIRE(r.texels == (size_t)a.width * (size_t)a.height && r.ignored_texels == 0);
+        REQUIRE(aa || r.antialiased_texels == 0);
+        REQUIRE(r.max_score >= 0 && r.max_score <= 1 && r.mean_score <= r.max_score);
+        lines++;
+    }
+    if (fp) fclose(fp);
+    REQUIRE_INT(lines, 100);
+    amp_image_free(&a);
+    amp_image_free(&b);
+}
+
+/* The counts pixelmatch.txt's numbers imply, spelled out on "moved": 973 pixels beyond
+ * 0 of which 932 anti-aliased; its scores; the first difference. */
+static void moved_in_detail(void)
+{
+    amp_image a = load("moved_a.png"), b = load("moved_b.png");
+    amp_image_compare_result r;
+    REQUIRE_OK(amp_image_compare_images(&a, &b, &(amp_image_compare_desc){.metric = AMP_IMAGE_METRIC_YIQ,
+                                                                           .ignore_antialiased = true},
+                                        &r));
+    REQUIRE_INT(r.differing_texels, 41);
+    REQUIRE_INT(r.antialiased_texels, 932);
+    REQUIRE(r.first_difference.rank == 2);
+    /* identical images: nothing, score 0 */
+    REQUIRE_OK(amp_image_compare_images(&a, &a, &(amp_image_compare_desc){.metric = AMP_IMAGE_METRIC_YIQ}, &r));
+    REQUIRE(r.equal && r.passed && r.max_score == 0 && r.differing_texels == 0 && r.first_difference.rank == 0);
+    amp_image_free(&a);
+    amp_image_free(&b);
+}
+
+/* Rectangles and a mask leave texels out of the counts, by either metric; the densest
+ * window finds the changed square of "changed" (16 x 16 at column 150, rows 20 and 24). */
+static void masks_and_windows(void)
+{
+    amp_image a = load("changed_a.png"), b = load("changed_b.png");
+    amp_image_compare_result r, all;
+    for (int m = 0; m < 2; m++) {
+        amp_image_metric metric = m ? AMP_IMAGE_METRIC_YIQ : AMP_IMAGE_METRIC_CHANNEL;
+        REQUIRE_OK(amp_image_compare_images(&a, &b, &(amp_image_compare_desc){.metric = metric}, &all));
+        REQUIRE_INT(all.differing_texels, 320);
+        /* the square's columns, rows 20..43: every difference under the rectangle */
+        amp_image_rect rect = {150, 20, 16, 24};
+        REQUIRE_OK(amp_image_compare_images(
+            &a, &b, &(amp_image_compare_desc){.metric = metric, .ignore = &rect, .ignore_count = 1}, &r));
+        REQUIRE(r.differing_texels == 0 && r.passed && r.ignored_texels == 16 * 24);
+        REQUIRE_INT(r.texels, 200 * 150 - 16 * 24);
+        /* half of it: the other half's differences stay */
+        rect.width = 8;
+        REQUIRE_OK(amp_image_compare_images(
+            &a, &b, &(amp_image_compare_desc){.metric = metric, .ignore = &rect, .ignore_count = 1}, &r));
+        REQUIRE_INT(r.differing_texels, 160);
+        REQUIRE(r.first_difference.i[1] == 158);
+        /* the same as a mask image: alpha 0 left out */
+        amp_image mask;
+        REQUIRE_OK(amp_image_create(200, 150, 4, 8, &mask));
+        memset(mask.pixels, 255, 200 * 150 * 4);
+        for (int y = 20; y < 44; y++)
+            for (int x = 150; x < 158; x++) ((unsigned char *)mask.pixels)[(y * 200 + x) * 4 + 3] = 0;
+        REQUIRE_OK(amp_image_compare_images(&a, &b, &(amp_image_compare_desc){.metric = metric, .mask = &mask}, &r));
+        REQUIRE(r.differing_texels == 160 && r.ignored_texels == 8 * 24);
+        amp_image_free(&mask);
+        /* the densest 16 x 16 window: 16 x 12 of the square's old and new places differ
+           (rows 20..23 and 36..39 in one of them only) */
+        REQUIRE_OK(amp_image_compare_images(&a, &b, &(amp_image_compare_desc){.metric = metric, .window = 16}, &r));
+        REQUIRE(r.window_texels == 16 * 16 || r.window_texels == 16 * 12 + 16 * 4);
+        REQUIRE(r.window_origin.i[1] == 150 && r.window_origin.i[0] >= 20 && r.window_origin.i[0] <= 28);
+        /* a window larger than the image: all of it */
+        REQUIRE_OK(amp_image_compare_images(&a, &b, &(amp_image_compare_desc){.metric = metric, .window = 999}, &r));
+        REQUIRE(r.window_texels == 320 && r.window_origin.i[0] == 0 && r.window_origin.i[1] == 0);
+    }
+    amp_image_free(&a);
+    amp_image_free(&b);
+}
+
+static const unsigned char *pixel(const amp_image *im, int x, int y)
+{
+    return (const unsigned char *)im->pixels + (size_t)y * im->stride + (size_t)x * 4;
+}
+
+/* The overlay: red where actual is the brighter, blue where darker, yellow on
+ * anti-aliasing, pixelmatch's gray elsewhere; the mask: red on transparent black. */
+static void pictures(void)
+{
+    amp_image a = load("changed_a.png"), b = load("changed_b.png"), pic;
+    amp_image_compare_result r;
+    amp_image_compare_desc yiq = {.metric = AMP_IMAGE_METRIC_YIQ, .tolerance = 0.1, .ignore_antialiased = true};
+    REQUIRE_OK(amp_image_compare_draw(&a, &b, &yiq, AMP_IMAGE_DRAW_OVERLAY, &r, &pic));
+    REQUIRE(pic.width == 200 && pic.height == 150 && pic.channels == 4 && pic.bits == 8);
+    REQUIRE_INT(r.differing_texels, 320);
+    /* the square was yellow (250, 200, 0) at rows 20..35 and is dark (40, 40, 40) at 24..39:
+       rows 20..23 lighter in b (the background), 24..35 darker, 36..39 darker than the
+       background */
+    const unsigned char *p = pixel(&pic, 155, 30), *q = pixel(&pic, 155, 21), *g = pixel(&pic, 5, 5);
+    REQUIRE(p[0] == 0 && p[1] == 0 && p[2] == 255 && p[3] == 255);
+    REQUIRE(q[0] == 255 && q[1] == 0 && q[2] == 0);
+    /* pixelmatch's gray of (200, 210, 230): 255 + (luma - 255) * 0.1 */
+    double luma = 200 * 0.29889531 + 210 * 0.58662247 + 229 * 0.11448223;
+    REQUIRE_INT(g[0], (int)(255 + (luma - 255) * 0.1));
+    REQUIRE(g[0] == g[1] && g[1] == g[2] && g[3] == 255);
+    amp_image_free(&pic);
+    REQUIRE_OK(amp_image_compare_draw(&a, &b, &yiq, AMP_IMAGE_DRAW_MASK, &r, &pic));
+    size_t red = 0, clear = 0;
+    for (int y = 0; y < 150; y++)
+        for (int x = 0; x < 200; x++) {
+            const unsigned char *c = pixel(&pic, x, y);
+            red += c[0] == 255 || c[2] == 255;
+            clear += c[3] == 0;
+        }
+    REQUIRE(red == 320 && clear == 200 * 150 - 320);
+    amp_image_free(&pic);
+    /* anti-aliased pixels in yellow on "moved" */
+    amp_image_free(&a);
+    amp_image_free(&b);
+    a = load("moved_a.png");
+    b = load("moved_b.png");
+    REQUIRE_OK(amp_image_compare_draw(&a, &b, &yiq, AMP_IMAGE_DRAW_OVERLAY, &r, &pic));
+    size_t yellow = 0;
+    for (int y = 0; y < 150; y++)
+        for (int x = 0; x < 200; x++) {
+            const unsigned char *c = pixel(&pic, x, y);
+            yellow += c[0] == 255 && c[1] == 255 && c[2] == 0;
+        }
+    REQUIRE_INT(yellow, r.antialiased_texels);
+    REQUIRE_INT(yellow, 608);
+    amp_image_free(&pic);
+    amp_image_free(&a);
+    amp_image_free(&b);
+}
+
+/* Textures by YIQ (amp_image_compare) and golden files (amp_image_check_golden). */
+static void textures_and_goldens(void)
+{
+    amp_accelerator_view *v = test_view();
+    amp_texture *ta = amp_texture_load(v, DIR "moved_a.png", NULL), *tb = amp_texture_load(v, DIR "moved_b.png", NULL);
+    REQUIRE(ta && tb);
+    amp_image_compare_result r;
+    amp_image_compare_desc yiq = {.metric = AMP_IMAGE_METRIC_YIQ, .tolerance = 0.1, .ignore_antialiased = true};
+    if (ta && tb) {
+        REQUIRE_OK(amp_image_compare(ta, tb, &yiq, &r));
+        REQUIRE_INT(r.differing_texels, 19);
+        REQUIRE_OK(amp_image_compare_png(tb, DIR "moved_a.png", &yiq, &r));
+        REQUIRE_INT(r.differing_texels, 19);
+        amp_image_golden_desc g = {.compare = yiq, .failure_dir = NULL};
+        g.compare.max_pixels = 19;
+        REQUIRE_OK(amp_image_check_golden(tb, DIR "moved_a.png", &g, &r));
+        REQUIRE(r.passed && !r.golden_written);
+        g.compare.max_pixels = 18;
+        REQUIRE_OK(amp_image_check_golden(tb, DIR "moved_a.png", &g, &r));
+        REQUIRE(!r.passed);
+    }
+    amp_texture_destroy(&ta);
+    amp_texture_destroy(&tb);
+}
+
+static void errors(void)
+{
+    amp_image a = load("changed_a.png"), b = load("changed_b.png"), n = load("noise_a.png");
+    amp_image_compare_result r;
+    REQUIRE_FAIL(amp_image_compare_images(&a, &n, &(amp_image_compare_desc){.metric = AMP_IMAGE_METRIC_YIQ}, &r),
+                 AMP_ERROR_INVALID_ARGUMENT, "200x150 with 4 channels, with the actual one, 96x64");
+    REQUIRE_FAIL(amp_image_compare_images(&a, &b, &(amp_image_compare_desc){.metric = (amp_image_metric)7}, &r),
+                 AMP_ERROR_INVALID_ARGUMENT, "metric 7");
+    REQUIRE_FAIL(amp_image_compare_images(&a, &b, &(amp_image_compare_desc){.metric = AMP_IMAGE_METRIC_YIQ,
+                                                                             .tolerance = 1.5}, &r),
+                 AMP_ERROR_INVALID_ARGUMENT, "YIQ threshold 1.5 is outside 0..1");
+    amp_image_rect out = {190, 140, 20, 5};
+    REQUIRE_FAIL(amp_image_compare_images(&a, &b, &(amp_image_compare_desc){.ignore = &out, .ignore_count = 1}, &r),
+                 AMP_ERROR_INVALID_ARGUMENT, "ignore rectangle 0 (columns 190..209, rows 140..144) is not inside the 200x150 image");
+    REQUIRE_FAIL(amp_image_compare_images(&a, &b, &(amp_image_compare_desc){.mask = &n}, &r),
+                 AMP_ERROR_INVALID_ARGUMENT, "the mask is 96x64 with 4 channels; the images are 200x150");
+    REQUIRE_FAIL(amp_image_compare_images(&a, &b, &(amp_image_compare_desc){.window = -2}, &r),
+                 AMP_ERROR_INVALID_ARGUMENT, "window -2 is negative");
+    amp_image pic;
+    REQUIRE_FAIL(amp_image_compare_draw(&a, &b, NULL, (amp_image_draw_style)5, &r, &pic), AMP_ERROR_INVALID_ARGUMENT,
+                 "style 5");
+    REQUIRE(pic.pixels == NULL);
+    amp_image_free(&a);
+    amp_image_free(&b);
+    amp_image_free(&n);
+}
+
+int main(void)
+{
+    test_begin();
+    against_pixelmatch();
+    moved_in_detail();
+    masks_and_windows();
+    pictures();
+    textures_and_goldens();
+    errors();
+    return test_end();
+}
