@@ -4,17 +4,20 @@
 // REAL is double where the device has it (pixelmatch computes in JavaScript's doubles),
 // else float; compare.c declares pixelmatch's constants in it (Y_R ... PHI2).
 //
-// Parameters: a, b the images' pixels (RGBA bytes in a word, little-endian); classes
-// each pixel's class (YIQ_*); score its sqrt(|delta| / 35215), the threshold's scale;
-// width, height; max_delta pixelmatch's 35215 * threshold^2; options YIQ_AA (detect
-// anti-aliased pixels) and YIQ_WHITE (blend on white, not pixelmatch's checkerboard).
+// Two kernels, the second only where asked and only on the pixels the first found
+// beyond the threshold (the detector is the costly part, and a SIMD device runs it for
+// every lane of a group that has one such pixel):
+//   (default)    a, b the images' pixels (RGBA bytes in a word, little-endian) of
+//                width x height; classes each pixel's class (YIQ_*); score
+//                its sqrt(|delta| / 35215), the threshold's scale; max_delta
+//                pixelmatch's 35215 * threshold^2; options YIQ_OPTION_WHITE
+//   YIQ_AA_PASS  pixels the indices of those pixels; aa 1 where the pixel of a or b
+//                lies on an anti-aliased edge, else 0
 
 #define YIQ_SAME 0u      // identical bytes
 #define YIQ_CLOSE 1u     // within the threshold
 #define YIQ_LIGHTER 2u   // beyond it, b at least as bright as a
 #define YIQ_DARKER 3u    // beyond it, b darker than a
-#define YIQ_AA 4u        // beyond it, but anti-aliasing in a or b
-#define YIQ_OPTION_AA 1u
 #define YIQ_OPTION_WHITE 2u
 
 ivec4 rgba(uint w) { return ivec4(w & 255u, (w >> 8) & 255u, (w >> 16) & 255u, w >> 24); }
@@ -136,6 +139,13 @@ bool antialiased(bool first, int x1, int y1)
            (many_siblings(true, at_hi.x, at_hi.y) && many_siblings(false, at_hi.x, at_hi.y));
 }
 
+#ifdef YIQ_AA_PASS
+void kernel(index_1 j)
+{
+    int i = int(pixels(j)), y = i / width, x = i - y * width;
+    aa(j) = antialiased(true, x, y) || antialiased(false, x, y) ? 1u : 0u;
+}
+#else
 void kernel(index_2 idx)
 {
     int y = idx[0], x = idx[1], i = y * width + x;
@@ -147,8 +157,6 @@ void kernel(index_2 idx)
     }
     REAL delta = color_delta(rgba(wa), rgba(wb), i * 4);
     score(i) = float(sqrt(abs(delta) / REAL(35215)));
-    if (!(abs(delta) > max_delta)) classes(i) = YIQ_CLOSE;
-    else if ((options & YIQ_OPTION_AA) != 0u && (antialiased(true, x, y) || antialiased(false, x, y)))
-        classes(i) = YIQ_AA;
-    else classes(i) = delta < REAL(0) ? YIQ_DARKER : YIQ_LIGHTER;
+    classes(i) = !(abs(delta) > max_delta) ? YIQ_CLOSE : delta < REAL(0) ? YIQ_DARKER : YIQ_LIGHTER;
 }
+#endif

@@ -175,11 +175,14 @@ static void tally(const uint32_t *classes, const float *score, amp_extent e, con
 }
 
 /* An image's pixels as RGBA8 words (pixelmatch's input): gray spread over R, G and B,
- * no alpha 255; deeper samples converted as amp_image_save converts them. */
-static uint32_t *rgba8_words(const amp_image *im)
+ * no alpha 255; deeper samples converted as amp_image_save converts them. The image's
+ * own pixels where they are that already, else a malloc'ed copy left in *owned. */
+static const uint32_t *rgba8_words(const amp_image *im, uint32_t **owned)
 {
-    void *owned;
-    const uint8_t *p = amp__image_packed(im, 8, &owned);
+    *owned = NULL;
+    if (im->bits == 8 && im->channels == 4 && im->stride == (size_t)im->width * 4) return im->pixels;
+    void *packed;
+    const uint8_t *p = amp__image_packed(im, 8, &packed);
     size_t n = (size_t)im->width * (size_t)im->height;
     uint32_t *w = p ? malloc(n * 4) : NULL;
     for (size_t i = 0; w && i < n; i++) {
@@ -188,25 +191,14 @@ static uint32_t *rgba8_words(const amp_image *im)
         uint32_t a = im->channels == 4 ? q[3] : im->channels == 2 ? q[1] : 255;
         w[i] = r | g << 8 | b << 16 | a << 24;
     }
-    free(owned);
+    free(packed);
+    *owned = w;
     return w;
 }
 
-/* The YIQ classes and scores of two images of the same size, on the default
- * accelerator (shaders/image/yiq.glsl; in doubles where it has them). */
-static amp_status yiq_classes(const char *who, const amp_image *expected, const amp_image *actual,
-                              const amp_image_compare_desc *desc, uint32_t *classes, float *score)
+/* shaders/image/yiq.glsl's kernel (aa: its anti-aliasing pass), REAL double or float. */
+static amp_kernel *yiq_kernel(amp_accelerator_view *view, bool dbl, bool aa)
 {
-    int w = expected->width, h = expected->height;
-    size_t n = (size_t)w * (size_t)h;
-    if (n > UINT32_MAX / 4)
-        return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: a %dx%d image is too large for the YIQ metric", who, w, h);
-    amp_accelerator_view *view = amp_default_view();
-    if (!view) return amp_last_status();
-    amp_accelerator_info info;
-    amp_status s = amp_accelerator_get_info(amp_view_accelerator(view), &info);
-    if (s != AMP_OK) return s;
-    bool dbl = info.supports_double_precision;
     /* pixelmatch's constants as REAL literals */
     static const struct {
         const char *name, *value;
@@ -215,31 +207,53 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
                      {"Q_B", "0.31114694"}, {"W_Y", "0.5053"},     {"W_I", "0.299"},      {"W_Q", "0.1957"},
                      {"PHI", "1.618033988749895"}, {"PHI2", "2.618033988749895"}};
     char decl[1024];
-    int used = snprintf(decl, sizeof decl, "#define REAL %s\n", dbl ? "double" : "float");
+    int used = snprintf(decl, sizeof decl, "#define REAL %s\n%s", dbl ? "double" : "float",
+                        aa ? "#define YIQ_AA_PASS\n" : "");
     for (size_t i = 0; i < sizeof constants / sizeof *constants; i++)
         used += snprintf(decl + used, sizeof decl - (size_t)used, "const REAL %s = %s%s;\n", constants[i].name,
                          constants[i].value, dbl ? "LF" : "");
-    amp_kernel *k = amp_kernel_create(
-        view, &(amp_kernel_desc){
-                  .name = "yiq",
-                  .rank = 2,
-                  .declarations = decl,
-                  .params = dbl ? "array_view<const uint, 1> a, array_view<const uint, 1> b, array_view<uint, 1> classes,"
-                                  " array_view<float, 1> score, int width, int height, double max_delta, uint options"
-                                : "array_view<const uint, 1> a, array_view<const uint, 1> b, array_view<uint, 1> classes,"
-                                  " array_view<float, 1> score, int width, int height, float max_delta, uint options",
-                  .source = "#include \"image/yiq.glsl\"\n"});
-    if (!k) return amp_last_status();
-    uint32_t *wa = rgba8_words(expected), *wb = wa ? rgba8_words(actual) : NULL;
-    amp_array_view *va = wb ? amp_array_view_create_const(amp_extent1((int)n), AMP_UINT, 0, wa) : NULL;
-    amp_array_view *vb = va ? amp_array_view_create_const(amp_extent1((int)n), AMP_UINT, 0, wb) : NULL;
-    amp_array_view *vc = vb ? amp_array_view_create(amp_extent1((int)n), AMP_UINT, 0, classes) : NULL;
-    amp_array_view *vs = vc ? amp_array_view_create(amp_extent1((int)n), AMP_FLOAT, 0, score) : NULL;
+    char params[512];
+    snprintf(params, sizeof params, "array_view<const uint, 1> a, array_view<const uint, 1> b, %s, int width, "
+             "int height, uint options",
+             aa ? "array_view<const uint, 1> pixels, array_view<uint, 1> aa"
+             : dbl ? "array_view<uint, 1> classes, array_view<float, 1> score, double max_delta"
+                   : "array_view<uint, 1> classes, array_view<float, 1> score, float max_delta");
+    return amp_kernel_create(view, &(amp_kernel_desc){.name = aa ? "yiq aa" : "yiq", .rank = aa ? 1 : 2,
+                                                      .declarations = decl, .params = params,
+                                                      .source = "#include \"image/yiq.glsl\"\n"});
+}
+
+/* The YIQ classes and scores of two images of the same size, on the default
+ * accelerator (shaders/image/yiq.glsl; in doubles where it has them): every pixel's,
+ * then, where desc asks, the anti-aliasing of those beyond the threshold. */
+static amp_status yiq_classes(const char *who, const amp_image *expected, const amp_image *actual,
+                              const amp_image_compare_desc *desc, uint32_t *classes, float *score)
+{
+    int w = expected->width, h = expected->height;
+    size_t n = (size_t)w * (size_t)h;
+    if (n > INT32_MAX / 4)
+        return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: a %dx%d image is too large for the YIQ metric", who, w, h);
+    amp_accelerator_view *view = amp_default_view();
+    if (!view) return amp_last_status();
+    amp_accelerator_info info;
+    amp_status s = amp_accelerator_get_info(amp_view_accelerator(view), &info);
+    if (s != AMP_OK) return s;
+    bool dbl = info.supports_double_precision;
+    uint32_t options = desc->blend_on_white ? 2u : 0u, *owned_a = NULL, *owned_b = NULL, *list = NULL, *aa = NULL;
+    const uint32_t *wa = rgba8_words(expected, &owned_a), *wb = wa ? rgba8_words(actual, &owned_b) : NULL;
+    amp_kernel *k = wb ? yiq_kernel(view, dbl, false) : NULL;
+    amp_extent all = amp_extent1((int)n);
+    amp_array_view *va = k ? amp_array_view_create_const(all, AMP_UINT, 0, wa) : NULL;
+    amp_array_view *vb = va ? amp_array_view_create_const(all, AMP_UINT, 0, wb) : NULL;
+    amp_array_view *vc = vb ? amp_array_view_create(all, AMP_UINT, 0, classes) : NULL;
+    amp_array_view *vs = vc ? amp_array_view_create(all, AMP_FLOAT, 0, score) : NULL;
+    amp_array_view *vl = NULL, *vaa = NULL;
     if (!wb) s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for two %dx%d images", who, w, h);
     else if (!vs) s = amp_last_status();
+    if (s == AMP_OK) s = amp_array_view_discard_data(vc);
+    if (s == AMP_OK) s = amp_array_view_discard_data(vs);
     if (s == AMP_OK) {
         double t = desc->tolerance, max_delta = 35215 * t * t; /* pixelmatch's, in its order */
-        uint32_t options = (desc->ignore_antialiased ? 1u : 0u) | (desc->blend_on_white ? 2u : 0u);
         amp_arg bound = dbl ? AMP_DOUBLE("max_delta", max_delta) : AMP_FLOAT("max_delta", (float)max_delta);
         s = amp_parallel_for_each(view, amp_extent2(h, w), k,
                                   AMP_ARGS(AMP_VIEW("a", va), AMP_VIEW("b", vb), AMP_VIEW("classes", vc),
@@ -248,13 +262,42 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
     }
     if (s == AMP_OK) s = amp_array_view_synchronize(vc);
     if (s == AMP_OK) s = amp_array_view_synchronize(vs);
+    size_t count = 0;
+    for (size_t i = 0; s == AMP_OK && desc->ignore_antialiased && i < n; i++)
+        count += classes[i] == CLASS_LIGHTER || classes[i] == CLASS_DARKER;
+    if (count) {
+        amp_kernel_destroy(&k);
+        k = yiq_kernel(view, dbl, true);
+        list = malloc(count * sizeof *list);
+        aa = malloc(count * sizeof *aa);
+        if (!k) s = amp_last_status();
+        else if (!list || !aa) s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
+        for (size_t i = 0, j = 0; s == AMP_OK && i < n; i++)
+            if (classes[i] == CLASS_LIGHTER || classes[i] == CLASS_DARKER) list[j++] = (uint32_t)i;
+        if (s == AMP_OK && (!(vl = amp_array_view_create_const(amp_extent1((int)count), AMP_UINT, 0, list)) ||
+                            !(vaa = amp_array_view_create(amp_extent1((int)count), AMP_UINT, 0, aa))))
+            s = amp_last_status();
+        if (s == AMP_OK) s = amp_array_view_discard_data(vaa);
+        if (s == AMP_OK)
+            s = amp_parallel_for_each(view, amp_extent1((int)count), k,
+                                      AMP_ARGS(AMP_VIEW("a", va), AMP_VIEW("b", vb), AMP_VIEW("pixels", vl),
+                                               AMP_VIEW("aa", vaa), AMP_INT("width", w), AMP_INT("height", h),
+                                               AMP_UINT("options", options)));
+        if (s == AMP_OK) s = amp_array_view_synchronize(vaa);
+        for (size_t j = 0; s == AMP_OK && j < count; j++)
+            if (aa[j]) classes[list[j]] = CLASS_AA;
+    }
     amp_array_view_destroy(&va);
     amp_array_view_destroy(&vb);
     amp_array_view_destroy(&vc);
     amp_array_view_destroy(&vs);
+    amp_array_view_destroy(&vl);
+    amp_array_view_destroy(&vaa);
     amp_kernel_destroy(&k);
-    free(wa);
-    free(wb);
+    free(owned_a);
+    free(owned_b);
+    free(list);
+    free(aa);
     return s;
 }
 
@@ -516,12 +559,13 @@ amp_status amp_image_compare_draw(const amp_image *expected, const amp_image *ac
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: style %d is not an amp_image_draw_style", who, (int)style);
     amp_status s = check_desc(who, desc);
     if (s == AMP_OK) s = check_pair(who, expected, actual);
-    uint32_t *classes = NULL, *gray = NULL;
+    uint32_t *classes = NULL, *owned_gray = NULL;
+    const uint32_t *gray = NULL;
     float *score = NULL;
     uint8_t *ignored = NULL;
     if (s == AMP_OK) s = compare_classes(who, expected, actual, desc, out, &classes, &score, &ignored);
     if (s == AMP_OK) s = amp_image_create(expected->width, expected->height, 4, 8, picture);
-    if (s == AMP_OK && style == AMP_IMAGE_DRAW_OVERLAY && !(gray = rgba8_words(expected)))
+    if (s == AMP_OK && style == AMP_IMAGE_DRAW_OVERLAY && !(gray = rgba8_words(expected, &owned_gray)))
         s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
     size_t n = (size_t)expected->width * (size_t)expected->height;
     uint8_t *o = s == AMP_OK ? picture->pixels : NULL;
@@ -543,7 +587,7 @@ amp_status amp_image_compare_draw(const amp_image *expected, const amp_image *ac
             o[3] = 255;
         }
     }
-    free(gray);
+    free(owned_gray);
     free(classes);
     free(score);
     free(ignored);

@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""`ampvk diff` beside odiff, pixelmatch and ImageMagick's compare, in one run, as ratios
+(the golden-image comparison issue).
+
+A pair is a photo-like RGBA image (scripts/make_bench_images.py) and the same with
+anti-aliased strokes moved by a pixel and a rectangle changed, as a render test sees
+after a driver update. Each tool compares the pair as a new process, wall time, the
+tools interleaved (ampvk, odiff, ..., ampvk, odiff, ...) so that a machine whose speed
+drifts treats them alike; medians of --reps. Also each tool's count of differing
+pixels, which for ampvk's YIQ metric and pixelmatch must agree.
+
+    /usr/bin/python3 scripts/bench_diff.py --peers DIR [--ampvk build/demos/ampvk]
+        [--size 3840x2160] [--reps 5] [--cpu 1] [--json]
+
+--peers: a folder where `npm install odiff-bin pixelmatch pngjs` was run (never a
+dependency of ampvk). --cpu N pins every process to CPU N (taskset), one core each;
+without it they use every core. Needs python3 with cv2 and numpy.
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def make_pair(work, size):
+    import cv2
+    import numpy as np
+    a_path, b_path = os.path.join(work, "a.png"), os.path.join(work, "b.png")
+    if os.path.exists(a_path) and os.path.exists(b_path):
+        return a_path, b_path
+    subprocess.run([sys.executable, os.path.join(HERE, "make_bench_images.py"), "--size", size, "--count", "1",
+                    "--channels", "4", "--out", work], check=True)
+    os.replace(os.path.join(work, "img0000.png"), a_path)
+    img = cv2.imread(a_path, cv2.IMREAD_UNCHANGED)
+    w, h = img.shape[1], img.shape[0]
+    rng = np.random.default_rng(7)
+    a, b = img.copy(), img.copy()
+    for _ in range(400):  # strokes, a pixel apart in the two images: anti-aliased edges
+        x, y = int(rng.integers(0, w - 200)), int(rng.integers(0, h - 200))
+        dx, dy = int(rng.integers(-150, 150)), int(rng.integers(-150, 150))
+        color = tuple(int(c) for c in rng.integers(0, 255, 3)) + (255,)
+        cv2.line(a, (x, y), (x + dx, y + dy), color, 2, cv2.LINE_AA)
+        cv2.line(b, (x + 1, y), (x + 1 + dx, y + dy), color, 2, cv2.LINE_AA)
+    cv2.rectangle(b, (w // 3, h // 3), (w // 3 + 120, h // 3 + 40), (0, 0, 255, 255), -1)
+    cv2.imwrite(a_path, a)
+    cv2.imwrite(b_path, b)
+    return a_path, b_path
+
+
+def run(cmd, ok=(0, 1, 22, 66)):
+    t = time.perf_counter()
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    dt = time.perf_counter() - t
+    if p.returncode not in ok:
+        sys.exit(f"bench_diff: {' '.join(cmd)} failed ({p.returncode}):\n{p.stderr[-2000:]}")
+    return dt, p.stdout + p.stderr
+
+
+def count_of(name, out):
+    """The differing pixels a tool printed."""
+    pats = {"ampvk": r"pixels over [\d.]+: (\d+) of", "odiff": r"^(\d+);", "pixelmatch": r"different pixels: (\d+)",
+            "compare": r"^(\d+)"}
+    key = name.split()[0]
+    m = re.search(pats[key], out, re.M)
+    return int(m.group(1)) if m else (0 if key == "odiff" and not out.strip() else None)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ampvk", default=os.path.join(HERE, "..", "build", "demos", "ampvk"))
+    ap.add_argument("--peers", required=True)
+    ap.add_argument("--work", default="/tmp/ampvk-bench-diff")
+    ap.add_argument("--size", default="3840x2160")
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--cpu", type=int)
+    ap.add_argument("--json", action="store_true")
+    o = ap.parse_args()
+    work = os.path.join(o.work, o.size)
+    os.makedirs(work, exist_ok=True)
+    a, b = make_pair(work, o.size)
+    bin_ = os.path.join(o.peers, "node_modules", ".bin")
+    pin = ["taskset", "-c", str(o.cpu)] if o.cpu is not None else []
+    tools = {
+        "ampvk channel": [o.ampvk, "diff", a, b],
+        "ampvk yiq": [o.ampvk, "diff", "--metric", "yiq", "--on-white", a, b],
+        "odiff": [os.path.join(bin_, "odiff"), a, b, "--parsable-stdout"],
+        "ampvk yiq --aa": [o.ampvk, "diff", "--metric", "yiq", "--on-white", "--aa", a, b],
+        "odiff --aa": [os.path.join(bin_, "odiff"), a, b, "--aa", "--parsable-stdout"],
+        "pixelmatch": ["node", os.path.join(bin_, "pixelmatch"), a, b, "", "0.1"],
+        "compare": ["compare", "-metric", "AE", a, b, "null:"],
+    }
+    times = {k: [] for k in tools}
+    counts = {}
+    for _ in range(o.reps):
+        for k, cmd in tools.items():
+            dt, out = run(pin + cmd)
+            times[k].append(dt)
+            counts[k] = count_of(k, out)
+    med = {k: statistics.median(v) * 1000 for k, v in times.items()}
+    res = {"size": o.size, "cpu": o.cpu, "reps": o.reps, "ms": med, "differing_pixels": counts,
+           "ratios": {"odiff / ampvk yiq": med["odiff"] / med["ampvk yiq"],
+                      "odiff --aa / ampvk yiq --aa": med["odiff --aa"] / med["ampvk yiq --aa"],
+                      "pixelmatch / ampvk yiq --aa": med["pixelmatch"] / med["ampvk yiq --aa"],
+                      "compare / ampvk channel": med["compare"] / med["ampvk channel"]}}
+    if o.json:
+        print(json.dumps(res))
+        return
+    print(f"{o.size} pair, {'CPU ' + str(o.cpu) if o.cpu is not None else 'all CPUs'}, medians of {o.reps}:")
+    for k in tools:
+        print(f"  {k:16s} {med[k]:8.1f} ms   differing pixels: {counts[k]}")
+    for k, v in res["ratios"].items():
+        print(f"  {k:30s} {v:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
