@@ -13,13 +13,16 @@ pixels, which for ampvk's YIQ metric and pixelmatch must agree.
         [--size 3840x2160] [--reps 5] [--cpu 1] [--json]
 
 --peers: a folder where `npm install odiff-bin pixelmatch pngjs` was run (never a
-dependency of ampvk). --cpu N pins every process to CPU N (taskset), one core each;
-without it they use every core. Needs python3 with cv2 and numpy.
+dependency of ampvk); --odiff PATH names odiff's binary instead (a machine without
+node). A peer that is not there is left out. --cpu N pins every process to CPU N
+(taskset), one core each; without it they use every core. Needs python3 with cv2 and
+numpy.
 """
 import argparse
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -74,7 +77,8 @@ def count_of(name, out):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ampvk", default=os.path.join(HERE, "..", "build", "demos", "ampvk"))
-    ap.add_argument("--peers", required=True)
+    ap.add_argument("--peers", default="")
+    ap.add_argument("--odiff")
     ap.add_argument("--work", default="/tmp/ampvk-bench-diff")
     ap.add_argument("--size", default="3840x2160")
     ap.add_argument("--reps", type=int, default=5)
@@ -85,16 +89,20 @@ def main():
     os.makedirs(work, exist_ok=True)
     a, b = make_pair(work, o.size)
     bin_ = os.path.join(o.peers, "node_modules", ".bin")
+    odiff = o.odiff or os.path.join(bin_, "odiff")
     pin = ["taskset", "-c", str(o.cpu)] if o.cpu is not None else []
     tools = {
         "ampvk channel": [o.ampvk, "diff", a, b],
         "ampvk yiq": [o.ampvk, "diff", "--metric", "yiq", "--on-white", a, b],
-        "odiff": [os.path.join(bin_, "odiff"), a, b, "--parsable-stdout"],
+        "odiff": [odiff, a, b, "--parsable-stdout"],
         "ampvk yiq --aa": [o.ampvk, "diff", "--metric", "yiq", "--on-white", "--aa", a, b],
-        "odiff --aa": [os.path.join(bin_, "odiff"), a, b, "--aa", "--parsable-stdout"],
+        "odiff --aa": [odiff, a, b, "--aa", "--parsable-stdout"],
         "pixelmatch": ["node", os.path.join(bin_, "pixelmatch"), a, b, "", "0.1"],
         "compare": ["compare", "-metric", "AE", a, b, "null:"],
     }
+    have = {"odiff": os.path.exists(odiff), "pixelmatch": os.path.exists(os.path.join(bin_, "pixelmatch")) and
+            shutil.which("node"), "compare": shutil.which("compare")}
+    tools = {k: v for k, v in tools.items() if have.get(k.split()[0], True)}
     times = {k: [] for k in tools}
     counts = {}
     for _ in range(o.reps):
@@ -103,11 +111,10 @@ def main():
             times[k].append(dt)
             counts[k] = count_of(k, out)
     med = {k: statistics.median(v) * 1000 for k, v in times.items()}
+    pairs = [("odiff", "ampvk yiq"), ("odiff --aa", "ampvk yiq --aa"), ("pixelmatch", "ampvk yiq --aa"),
+             ("compare", "ampvk channel")]
     res = {"size": o.size, "cpu": o.cpu, "reps": o.reps, "ms": med, "differing_pixels": counts,
-           "ratios": {"odiff / ampvk yiq": med["odiff"] / med["ampvk yiq"],
-                      "odiff --aa / ampvk yiq --aa": med["odiff --aa"] / med["ampvk yiq --aa"],
-                      "pixelmatch / ampvk yiq --aa": med["pixelmatch"] / med["ampvk yiq --aa"],
-                      "compare / ampvk channel": med["compare"] / med["ampvk channel"]}}
+           "ratios": {f"{p} / {q}": med[p] / med[q] for p, q in pairs if p in med}}
     if o.json:
         print(json.dumps(res))
         return

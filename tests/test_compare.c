@@ -1,6 +1,7 @@
 /* The comparison engine (ampvk/image.h): the YIQ metric's count of differing pixels
  * against pixelmatch 7.2's on the pairs of tests/data/compare (pixelmatch.txt, made by
- * make_pairs.mjs), for every threshold, anti-aliasing and background setting; ignore
+ * make_pairs.mjs), for every threshold, anti-aliasing and background setting; SSIM
+ * against scikit-image's (ssim.txt, made by make_ssim.py); ignore
  * rectangles, masks and the densest window by both metrics; the pictures of
  * amp_image_compare_draw; textures and golden files by YIQ; and the errors. */
 #include <math.h>
@@ -66,6 +67,40 @@ static void against_pixelmatch(void)
     REQUIRE_INT(lines, 100);
     amp_image_free(&a);
     amp_image_free(&b);
+}
+
+/* The mean SSIM of every pair against scikit-image 0.19.3's, to 1e-7 (the per-pixel
+ * similarities pass through floats); identical images: 1, no texel differs. */
+static void against_scikit_image(void)
+{
+    FILE *fp = fopen(DIR "ssim.txt", "r");
+    REQUIRE(fp != NULL);
+    char line[256];
+    int lines = 0;
+    while (fp && fgets(line, sizeof line, fp)) {
+        char pair[64], name[96];
+        double want;
+        if (line[0] == '#' || sscanf(line, "%63s %lf", pair, &want) != 2) continue;
+        snprintf(name, sizeof name, "%s_a.png", pair);
+        amp_image a = load(name);
+        snprintf(name, sizeof name, "%s_b.png", pair);
+        amp_image b = load(name);
+        amp_image_compare_result r;
+        REQUIRE_OK(amp_image_compare_images(&a, &b, &(amp_image_compare_desc){.metric = AMP_IMAGE_METRIC_SSIM}, &r));
+        if (!(fabs(r.ssim - want) <= 1e-7)) {
+            fprintf(stderr, "%s: SSIM %.12f, scikit-image's %.12f\n", pair, r.ssim, want);
+            test_failures++;
+        }
+        test_checks++;
+        REQUIRE(r.max_score > 0 && r.differing_texels > 0 && !r.passed);
+        REQUIRE_OK(amp_image_compare_images(&a, &a, &(amp_image_compare_desc){.metric = AMP_IMAGE_METRIC_SSIM}, &r));
+        REQUIRE(r.ssim == 1 && r.max_score == 0 && r.differing_texels == 0 && r.passed);
+        amp_image_free(&a);
+        amp_image_free(&b);
+        lines++;
+    }
+    if (fp) fclose(fp);
+    REQUIRE_INT(lines, 5);
 }
 
 /* The counts pixelmatch.txt's numbers imply, spelled out on "moved": 973 pixels beyond
@@ -229,6 +264,13 @@ static void errors(void)
                  AMP_ERROR_INVALID_ARGUMENT, "the mask is 96x64 with 4 channels; the images are 200x150");
     REQUIRE_FAIL(amp_image_compare_images(&a, &b, &(amp_image_compare_desc){.window = -2}, &r),
                  AMP_ERROR_INVALID_ARGUMENT, "window -2 is negative");
+    amp_image small;
+    REQUIRE_OK(amp_image_create(10, 30, 3, 8, &small));
+    memset(small.pixels, 7, 10 * 30 * 3);
+    REQUIRE_FAIL(amp_image_compare_images(&small, &small, &(amp_image_compare_desc){.metric = AMP_IMAGE_METRIC_SSIM},
+                                          &r),
+                 AMP_ERROR_INVALID_ARGUMENT, "SSIM needs images of at least 11x11 pixels; these are 10x30");
+    amp_image_free(&small);
     amp_image pic;
     REQUIRE_FAIL(amp_image_compare_draw(&a, &b, NULL, (amp_image_draw_style)5, &r, &pic), AMP_ERROR_INVALID_ARGUMENT,
                  "style 5");
@@ -242,6 +284,7 @@ int main(void)
 {
     test_begin();
     against_pixelmatch();
+    against_scikit_image();
     moved_in_detail();
     masks_and_windows();
     pictures();

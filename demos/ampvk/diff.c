@@ -1,14 +1,14 @@
 /*
  * ampvk diff: compares an image with its expected (golden) image.
  *
- *     ampvk diff EXPECTED ACTUAL [--metric channel|yiq] [--threshold T] [--aa] [--on-white]
+ *     ampvk diff EXPECTED ACTUAL [--metric channel|yiq|ssim] [--threshold T] [--aa] [--on-white]
  *                [--ignore x1:y1-x2:y2,...] [--mask M.png] [--window N]
  *                [--max-diff N] [--max-pixels N|P%] [--diff OUT.png | --diff-mask OUT.png] [--json]
  *
  * Exit codes as ImageMagick's compare: 0 the images match within the tolerance, 1 they
  * differ (a size or channel-count mismatch included), 2 they could not be compared
  * (an unreadable or corrupt file, a usage error). The channel metric runs on the host,
- * the YIQ metric on the default accelerator (amp_image_compare_draw).
+ * YIQ and SSIM on the default accelerator (amp_image_compare_draw).
  */
 #include <limits.h>
 #include <math.h>
@@ -30,8 +30,11 @@ static const char help[] =
     "  --metric yiq      pixelmatch's perceptual YIQ difference of the pixels as 8-bit RGBA,\n"
     "                    a score 0..1 per pixel; the same count of differing pixels as\n"
     "                    pixelmatch 7.2 with the same threshold and anti-aliasing setting\n"
+    "  --metric ssim     structural similarity of the lumas (Wang et al. 2004, as\n"
+    "                    scikit-image computes it); a pixel's score is 1 - SSIM\n"
     "  --threshold T     the largest per-pixel metric that matches: channel steps (the same\n"
-    "                    as --max-diff, default 0), or the YIQ score (default 0.1)\n"
+    "                    as --max-diff, default 0), the YIQ score (default 0.1) or\n"
+    "                    1 - SSIM (default 0.05)\n"
     "  --aa              YIQ: pixels on anti-aliased edges do not count (pixelmatch's default,\n"
     "                    odiff's --aa)\n"
     "  --on-white        YIQ: blend translucent pixels on white, not on pixelmatch 7.2's\n"
@@ -149,9 +152,10 @@ int ampvk_diff_main(int argc, char **argv)
         } else if (tool_option(argc, argv, &i, "--metric", &v)) {
             if (v && strcmp(v, "channel") == 0) desc.metric = AMP_IMAGE_METRIC_CHANNEL;
             else if (v && strcmp(v, "yiq") == 0) desc.metric = AMP_IMAGE_METRIC_YIQ;
+            else if (v && strcmp(v, "ssim") == 0) desc.metric = AMP_IMAGE_METRIC_SSIM;
             else {
                 free(regions);
-                return tool_usage_error("diff", "--metric must be channel or yiq, not '%s'", v ? v : "");
+                return tool_usage_error("diff", "--metric must be channel, yiq or ssim, not '%s'", v ? v : "");
             }
         } else if (tool_option(argc, argv, &i, "--max-pixels", &v)) {
             size_t n = v ? strlen(v) : 0;
@@ -221,10 +225,10 @@ int ampvk_diff_main(int argc, char **argv)
             return tool_usage_error("diff", "unexpected argument '%s' (give EXPECTED and ACTUAL)", a);
         }
     }
-    bool yiq = desc.metric == AMP_IMAGE_METRIC_YIQ;
+    bool yiq = desc.metric == AMP_IMAGE_METRIC_YIQ, ssim = desc.metric == AMP_IMAGE_METRIC_SSIM;
     const char *misuse = nfiles < 2 ? (nfiles ? "missing ACTUAL" : "missing EXPECTED and ACTUAL")
                          : (aa || desc.blend_on_white) && !yiq ? "--aa and --on-white need --metric yiq"
-                         : yiq && desc.tolerance > 1          ? "--threshold of --metric yiq must be 0..1"
+                         : (yiq || ssim) && desc.tolerance > 1 ? "--threshold of --metric yiq or ssim must be 0..1"
                                                               : NULL;
     if (misuse) {
         free(regions);
@@ -236,6 +240,7 @@ int ampvk_diff_main(int argc, char **argv)
                                 diff_path);
     }
     if (yiq && !threshold_given) desc.tolerance = 0.1;
+    if (ssim && !threshold_given) desc.tolerance = 0.05;
     desc.ignore_antialiased = aa;
 
     amp_image e = {0}, a = {0}, m = {0};
@@ -289,7 +294,7 @@ int ampvk_diff_main(int argc, char **argv)
     amp_image_free(&picture);
     double share = r.texels ? 100.0 * (double)r.differing_texels / (double)r.texels : 0;
     int fx = r.differing_texels ? r.first_difference.i[1] : 0, fy = r.differing_texels ? r.first_difference.i[0] : 0;
-    const char *metric = yiq ? "yiq" : "channel";
+    const char *metric = yiq ? "yiq" : ssim ? "ssim" : "channel";
     if (json) {
         printf("{\"result\": \"%s\", \"passed\": %s, \"equal\": %s, \"expected\": ", r.passed ? "match" : "different",
                r.passed ? "true" : "false", r.equal ? "true" : "false");
@@ -302,6 +307,9 @@ int ampvk_diff_main(int argc, char **argv)
             printf(", \"antialiasing_ignored\": %s, \"antialiased_pixels\": %zu, \"max_score\": %.9g, "
                    "\"mean_score\": %.9g",
                    aa ? "true" : "false", r.antialiased_texels, r.max_score, r.mean_score);
+        } else if (ssim) {
+            printf(", \"ssim\": %.9g, \"max_score\": %.9g, \"mean_score\": %.9g", r.ssim, r.max_score,
+                   r.mean_score);
         } else {
             printf(", \"max_diff\": {");
             for (int c = 0; c < e.channels; c++)
@@ -342,6 +350,11 @@ int ampvk_diff_main(int argc, char **argv)
             printf("pixels over %.9g: %zu of %zu (%.4g%%), %zu allowed\n", desc.tolerance, r.differing_texels,
                    r.texels, share, r.allowed_texels);
             if (aa) printf("anti-aliased pixels: %zu\n", r.antialiased_texels);
+        } else if (ssim) {
+            printf("metric: SSIM, threshold %.9g (of 1 - SSIM a pixel)\n", desc.tolerance);
+            printf("SSIM: %.6f (1 - SSIM a pixel: max %.6g, mean %.6g)\n", r.ssim, r.max_score, r.mean_score);
+            printf("pixels over %.9g: %zu of %zu (%.4g%%), %zu allowed\n", desc.tolerance, r.differing_texels,
+                   r.texels, share, r.allowed_texels);
         } else {
             printf("max difference:");
             for (int c = 0; c < e.channels; c++)
@@ -366,7 +379,7 @@ int ampvk_diff_main(int argc, char **argv)
         }
         if (diff_path && !*diff_error) printf("diff image: %s\n", diff_path);
         /* identical: a plain MATCH; within the tolerance or under the masks otherwise */
-        bool identical = yiq ? r.max_score == 0 : r.max_abs_diff == 0;
+        bool identical = yiq || ssim ? r.max_score == 0 : r.max_abs_diff == 0;
         printf("result: %s\n", r.passed ? (identical ? "MATCH" : "MATCH (within tolerance)") : "DIFFERENT");
     }
     code = r.passed ? 0 : 1;

@@ -93,7 +93,13 @@
  * metric leaves out the texels under ignore rectangles or a mask, and finds the N x N
  * window with the most differing texels (a thin edge and a blob of the same count
  * told apart). amp_image_compare_draw() draws the comparison as pixelmatch and odiff
- * do (an overlay on faded gray, or a mask).
+ * do (an overlay on faded gray, or a mask). The SSIM metric is Wang et al.'s (2004) on
+ * the lumas (BT.601: 0.299 R + 0.587 G + 0.114 B, translucent pixels blended on white)
+ * as scikit-image computes it with gaussian_weights=True, sigma 1.5 and
+ * use_sample_covariance=False (an 11-tap Gaussian window, its 'reflect' border, the
+ * data range 255, 65535 or 1 by the images' depth), on the default accelerator: the
+ * result's ssim is its mean away from the edges; a texel differs where 1 - SSIM
+ * exceeds the tolerance. Images need at least 11 x 11 pixels.
  *
  * Golden images. amp_image_check_golden() is a golden-image test in one call: it
  * compares a texture with a golden PNG and, on failure, writes the actual, expected
@@ -258,8 +264,10 @@ amp_status amp_texture_save_png(amp_texture *t, const char *path, int bits);
 /* What a comparison measures at each pixel (amp_image_compare_desc.metric). */
 typedef enum amp_image_metric {
     AMP_IMAGE_METRIC_CHANNEL = 0, /* the largest |a - b| of its channels, in the compared units */
-    AMP_IMAGE_METRIC_YIQ          /* pixelmatch's perceptual YIQ distance of the pixels as 8-bit
+    AMP_IMAGE_METRIC_YIQ,         /* pixelmatch's perceptual YIQ distance of the pixels as 8-bit
                                      RGBA, as a score 0..1 (sqrt(delta / 35215)) */
+    AMP_IMAGE_METRIC_SSIM         /* structural similarity of the lumas (Wang et al. 2004), as a
+                                     score 1 - SSIM per pixel */
 } amp_image_metric;
 
 /* A rectangle of pixels: columns x .. x + width - 1 and rows y .. y + height - 1. */
@@ -300,7 +308,9 @@ typedef struct amp_image_compare_result {
     double mean_abs_diff;           /* channel metric: mean |a - b| over all components compared */
     double psnr;                    /* channel metric: 10 log10(peak^2 / mean squared
                                        difference), dB; +INFINITY when identical */
-    double max_score, mean_score;   /* YIQ: the largest and the mean score of the texels compared */
+    double max_score, mean_score;   /* YIQ, SSIM: the largest and the mean score of the texels compared */
+    double ssim;                    /* SSIM: the mean similarity away from the image's edges (as
+                                       scikit-image's mssim); 1 for identical images */
     size_t texels;                  /* texels compared (the ignored ones not counted) */
     size_t differing_texels;        /* texels whose metric exceeds the tolerance */
     size_t allowed_texels;          /* how many may differ under the description */

@@ -22,7 +22,8 @@ static amp_status check_desc(const char *who, const amp_image_compare_desc *desc
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: tolerance %g is negative or NaN", who, desc->tolerance);
     if (!(desc->max_fraction >= 0 && desc->max_fraction <= 1))
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: max_fraction %g is outside 0..1", who, desc->max_fraction);
-    if (desc->metric != AMP_IMAGE_METRIC_CHANNEL && desc->metric != AMP_IMAGE_METRIC_YIQ)
+    if (desc->metric != AMP_IMAGE_METRIC_CHANNEL && desc->metric != AMP_IMAGE_METRIC_YIQ &&
+        desc->metric != AMP_IMAGE_METRIC_SSIM)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: metric %d is not an amp_image_metric", who, (int)desc->metric);
     if (desc->metric == AMP_IMAGE_METRIC_YIQ && desc->tolerance > 1)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: the YIQ threshold %g is outside 0..1", who, desc->tolerance);
@@ -301,6 +302,136 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
     return s;
 }
 
+/* The lumas of an image (BT.601 of R, G and B; gray as it is; translucent pixels
+ * blended on white), in doubles. */
+static double *lumas(const amp_image *im)
+{
+    size_t n = (size_t)im->width * (size_t)im->height;
+    double *l = malloc(n * sizeof *l), top = im->bits == 8 ? 255 : im->bits == 16 ? 65535 : 1;
+    amp_scalar sc = im->bits == 32 ? AMP_SCALAR_FLOAT : AMP_SCALAR_UNORM;
+    int ch = im->channels;
+    void *owned;
+    const void *p = l ? amp__image_packed(im, im->bits, &owned) : NULL;
+    if (!p) {
+        free(l);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        double v[4];
+        for (int c = 0; c < ch; c++) v[c] = amp__texel_component(p, sc, im->bits, i * (size_t)ch + (size_t)c);
+        double y = ch >= 3 ? 0.299 * v[0] + 0.587 * v[1] + 0.114 * v[2] : v[0];
+        if (ch == 2 || ch == 4) y = top + (y - top) * (v[ch - 1] / top);
+        l[i] = y;
+    }
+    free(owned);
+    return l;
+}
+
+/* The SSIM of two images of the same size on the default accelerator
+ * (shaders/image/ssim.glsl): each pixel's 1 - SSIM into score and its class, and the
+ * mean SSIM away from the edges (scikit-image's crop of (11 - 1) / 2) into *mean. */
+static amp_status ssim_classes(const char *who, const amp_image *expected, const amp_image *actual,
+                               const amp_image_compare_desc *desc, uint32_t *classes, float *score, double *mean)
+{
+    int w = expected->width, h = expected->height;
+    size_t n = (size_t)w * (size_t)h;
+    if (w < 11 || h < 11)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: SSIM needs images of at least 11x11 pixels; these are %dx%d",
+                         who, w, h);
+    if (n > INT32_MAX / 5)
+        return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: a %dx%d image is too large for SSIM", who, w, h);
+    amp_accelerator_view *view = amp_default_view();
+    if (!view) return amp_last_status();
+    amp_accelerator_info info;
+    amp_status s = amp_accelerator_get_info(amp_view_accelerator(view), &info);
+    if (s != AMP_OK) return s;
+    bool dbl = info.supports_double_precision;
+    const char *real = dbl ? "double" : "float";
+    /* the window: scipy's Gaussian of sigma 1.5 truncated at 3.5 sigma, 11 taps */
+    double wd[11], total = 0;
+    float wf[11], *fx = NULL, *fy = NULL;
+    for (int k = -5; k <= 5; k++) total += wd[k + 5] = exp(-0.5 / (1.5 * 1.5) * k * k);
+    for (int k = 0; k < 11; k++) wf[k] = (float)(wd[k] /= total);
+    double range = expected->bits == 8 ? 255 : expected->bits == 16 ? 65535 : 1;
+    double c1 = (0.01 * range) * (0.01 * range), c2 = (0.03 * range) * (0.03 * range);
+    double *lx = lumas(expected), *ly = lx ? lumas(actual) : NULL;
+    if (ly && !dbl) {
+        fx = malloc(n * sizeof *fx);
+        fy = malloc(n * sizeof *fy);
+        for (size_t i = 0; fx && fy && i < n; i++) {
+            fx[i] = (float)lx[i];
+            fy[i] = (float)ly[i];
+        }
+    }
+    size_t real_size = dbl ? sizeof(double) : sizeof(float);
+    void *sums = ly ? malloc(5 * n * real_size) : NULL;
+    float *sim = sums ? malloc(n * sizeof *sim) : NULL;
+    if (!sim || (!dbl && (!fx || !fy))) s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for SSIM of %dx%d images", who, w, h);
+    amp_kernel *rows = NULL, *cols = NULL;
+    amp_array_view *vx = NULL, *vy = NULL, *vw = NULL, *vs = NULL, *vsim = NULL;
+    amp_type rt = dbl ? AMP_DOUBLE : AMP_FLOAT;
+    if (s == AMP_OK) {
+        char decl[64], params[256];
+        snprintf(decl, sizeof decl, "#define REAL %s\n", real);
+        snprintf(params, sizeof params, "array_view<const %s, 1> x, array_view<const %s, 1> y, array_view<const %s, 1> "
+                 "weights, array_view<%s, 1> sums, int width", real, real, real, real);
+        rows = amp_kernel_create(view, &(amp_kernel_desc){.name = "ssim rows", .rank = 2, .declarations = decl,
+                                                         .params = params, .source = "#include \"image/ssim.glsl\"\n"});
+        snprintf(decl, sizeof decl, "#define REAL %s\n#define SSIM_COLUMNS\n", real);
+        snprintf(params, sizeof params, "array_view<const %s, 1> sums, array_view<const %s, 1> weights, "
+                 "array_view<float, 1> similarity, int width, int height, %s c1, %s c2", real, real, real, real);
+        cols = rows ? amp_kernel_create(view, &(amp_kernel_desc){.name = "ssim columns", .rank = 2,
+                                                                 .declarations = decl, .params = params,
+                                                                 .source = "#include \"image/ssim.glsl\"\n"})
+                    : NULL;
+        amp_extent all = amp_extent1((int)n);
+        if (cols) vx = amp_array_view_create_const(all, rt, 0, dbl ? (void *)lx : (void *)fx);
+        if (vx) vy = amp_array_view_create_const(all, rt, 0, dbl ? (void *)ly : (void *)fy);
+        if (vy) vw = amp_array_view_create_const(amp_extent1(11), rt, 0, dbl ? (void *)wd : (void *)wf);
+        if (vw) vs = amp_array_view_create(amp_extent1((int)(5 * n)), rt, 0, sums);
+        if (vs) vsim = amp_array_view_create(all, AMP_FLOAT, 0, sim);
+        if (!vsim) s = amp_last_status();
+    }
+    if (s == AMP_OK) s = amp_array_view_discard_data(vs);
+    if (s == AMP_OK) s = amp_array_view_discard_data(vsim);
+    if (s == AMP_OK)
+        s = amp_parallel_for_each(view, amp_extent2(h, w), rows,
+                                  AMP_ARGS(AMP_VIEW("x", vx), AMP_VIEW("y", vy), AMP_VIEW("weights", vw),
+                                           AMP_VIEW("sums", vs), AMP_INT("width", w)));
+    amp_arg a1 = dbl ? AMP_DOUBLE("c1", c1) : AMP_FLOAT("c1", (float)c1);
+    amp_arg a2 = dbl ? AMP_DOUBLE("c2", c2) : AMP_FLOAT("c2", (float)c2);
+    if (s == AMP_OK)
+        s = amp_parallel_for_each(view, amp_extent2(h, w), cols,
+                                  AMP_ARGS(AMP_VIEW("sums", vs), AMP_VIEW("weights", vw), AMP_VIEW("similarity", vsim),
+                                           AMP_INT("width", w), AMP_INT("height", h), a1, a2));
+    if (s == AMP_OK) s = amp_array_view_synchronize(vsim);
+    if (s == AMP_OK) {
+        double tol = desc->tolerance, interior = 0;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                size_t i = (size_t)y * w + x;
+                score[i] = 1.0f - sim[i];
+                classes[i] = score[i] > tol ? CLASS_LIGHTER : score[i] != 0 ? CLASS_CLOSE : CLASS_SAME;
+                if (y >= 5 && y < h - 5 && x >= 5 && x < w - 5) interior += sim[i];
+            }
+        *mean = interior / ((double)(w - 10) * (double)(h - 10));
+    }
+    amp_array_view_destroy(&vx);
+    amp_array_view_destroy(&vy);
+    amp_array_view_destroy(&vw);
+    amp_array_view_destroy(&vs);
+    amp_array_view_destroy(&vsim);
+    amp_kernel_destroy(&rows);
+    amp_kernel_destroy(&cols);
+    free(lx);
+    free(ly);
+    free(fx);
+    free(fy);
+    free(sums);
+    free(sim);
+    return s;
+}
+
 /* The classes (and YIQ's scores, else NULL) of two images whose sizes and channels
  * match, by desc's metric, actual at expected's depth, and what they add up to. The
  * caller frees *classes and *score. */
@@ -310,7 +441,7 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
 {
     int w = expected->width, h = expected->height;
     size_t n = (size_t)w * (size_t)h;
-    bool yiq = desc && desc->metric == AMP_IMAGE_METRIC_YIQ;
+    bool yiq = desc && desc->metric == AMP_IMAGE_METRIC_YIQ, ssim = desc && desc->metric == AMP_IMAGE_METRIC_SSIM;
     amp_extent e = amp_extent2(h, w);
     *classes_out = NULL;
     *score_out = NULL;
@@ -319,9 +450,9 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
     amp_status s = ignored_map(who, desc, w, h, &ignored);
     if (s != AMP_OK) return s;
     uint32_t *classes = malloc(n * sizeof *classes), *sums = NULL;
-    float *score = yiq ? malloc(n * sizeof *score) : NULL;
+    float *score = yiq || ssim ? malloc(n * sizeof *score) : NULL;
     if (desc && desc->window > 0) sums = calloc(((size_t)w + 1) * ((size_t)h + 1), sizeof *sums);
-    if (!classes || (yiq && !score) || (desc && desc->window > 0 && !sums)) {
+    if (!classes || ((yiq || ssim) && !score) || (desc && desc->window > 0 && !sums)) {
         free(classes);
         free(score);
         free(sums);
@@ -331,6 +462,8 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
     amp_image_compare_result r = {0};
     if (yiq) {
         s = yiq_classes(who, expected, actual, desc, classes, score);
+    } else if (ssim) {
+        s = ssim_classes(who, expected, actual, desc, classes, score, &r.ssim);
     } else {
         void *owned_e, *owned_a;
         const void *pe = amp__image_packed(expected, expected->bits, &owned_e);
@@ -380,7 +513,7 @@ amp_status amp_image_compare(amp_texture *a, amp_texture *b, const amp_image_com
         amp__texture_describe(b, db, sizeof db);
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: cannot compare %s with %s", who, da, db);
     }
-    if ((desc && desc->metric == AMP_IMAGE_METRIC_YIQ) || masks_anything(desc) || (desc && desc->window > 0)) {
+    if ((desc && desc->metric != AMP_IMAGE_METRIC_CHANNEL) || masks_anything(desc) || (desc && desc->window > 0)) {
         /* the images' metrics and masks: as host images at the textures' depth */
         amp_image ia = {0}, ib = {0};
         int at = amp_type_scalar(type) == AMP_SCALAR_FLOAT ? 32 : 0;
