@@ -8,9 +8,10 @@
 // beyond the threshold (the detector is the costly part, and a SIMD device runs it for
 // every lane of a group that has one such pixel):
 //   (default)    a, b the images' pixels (RGBA bytes in a word, little-endian) of
-//                width x height; classes each pixel's class (YIQ_*); score
-//                its sqrt(|delta| / 35215), the threshold's scale; max_delta
-//                pixelmatch's 35215 * threshold^2; options YIQ_OPTION_WHITE
+//                width x height; classes each pixel's class (YIQ_*) in bits 0-2 and
+//                above them its score sqrt(|delta| / 35215), the threshold's scale (a
+//                float's bits, the lowest 3 dropped); max_delta pixelmatch's
+//                35215 * threshold^2; options YIQ_OPTION_WHITE
 //   YIQ_AA_PASS  pixels the indices of those pixels; aa 1 where the pixel of a or b
 //                lies on an anti-aliased edge, else 0
 
@@ -152,11 +153,10 @@ void kernel(index_2 idx)
     uint wa = a(i), wb = b(i);
     if (wa == wb) {
         classes(i) = YIQ_SAME;
-        score(i) = 0.0;
         return;
     }
     REAL delta = color_delta(rgba(wa), rgba(wb), i * 4);
-    score(i) = float(sqrt(abs(delta) / REAL(35215)));
-    classes(i) = !(abs(delta) > max_delta) ? YIQ_CLOSE : delta < REAL(0) ? YIQ_DARKER : YIQ_LIGHTER;
+    uint score = floatBitsToUint(float(sqrt(abs(delta) / REAL(35215)))) & ~7u;
+    classes(i) = score | (!(abs(delta) > max_delta) ? YIQ_CLOSE : delta < REAL(0) ? YIQ_DARKER : YIQ_LIGHTER);
 }
 #endif
