@@ -12,6 +12,7 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +106,36 @@ static int fail(bool json, const char *msg)
     }
     tool_error("diff", "%s", msg);
     return 2;
+}
+
+/* A file loaded on a thread of its own (the images decode side by side), or, with no
+ * path, the default accelerator opened there (its start-up beside the decoding). */
+typedef struct load_job {
+    const char *path;
+    amp_image *image;
+    bool ok;
+    char message[1024];
+    pthread_t thread;
+    bool started;
+} load_job;
+
+static void *load_one(void *arg)
+{
+    load_job *j = arg;
+    j->ok = j->path ? amp_image_load(j->path, NULL, j->image) == AMP_OK : amp_default_view() != NULL;
+    if (!j->ok) snprintf(j->message, sizeof j->message, "%s", amp_last_error());
+    return NULL;
+}
+
+/* Starts jobs[1..n-1] on threads, runs jobs[0] here, waits for them all. */
+static void load_all(load_job *jobs, int n)
+{
+    for (int i = 1; i < n; i++) jobs[i].started = pthread_create(&jobs[i].thread, NULL, load_one, &jobs[i]) == 0;
+    load_one(&jobs[0]);
+    for (int i = 1; i < n; i++) {
+        if (jobs[i].started) pthread_join(jobs[i].thread, NULL);
+        else load_one(&jobs[i]);
+    }
 }
 
 /* --ignore's list x1:y1-x2:y2,... (corners included) as rectangles; false on a
@@ -244,15 +275,19 @@ int ampvk_diff_main(int argc, char **argv)
     desc.ignore_antialiased = aa;
 
     amp_image e = {0}, a = {0}, m = {0};
-    if (amp_image_load(files[0], NULL, &e) != AMP_OK || amp_image_load(files[1], NULL, &a) != AMP_OK ||
-        (mask_path && amp_image_load(mask_path, NULL, &m) != AMP_OK)) {
-        char msg[1024];
-        snprintf(msg, sizeof msg, "%s", amp_last_error());
-        amp_image_free(&e);
-        amp_image_free(&a);
-        free(regions);
-        return fail(json, msg);
-    }
+    load_job jobs[4] = {{.path = files[0], .image = &e}, {.path = files[1], .image = &a}};
+    int njobs = 2;
+    if (mask_path) jobs[njobs++] = (load_job){.path = mask_path, .image = &m};
+    if (desc.metric != AMP_IMAGE_METRIC_CHANNEL) jobs[njobs++] = (load_job){0}; /* the accelerator */
+    load_all(jobs, njobs);
+    for (int i = 0; i < njobs; i++)
+        if (!jobs[i].ok) {
+            amp_image_free(&e);
+            amp_image_free(&a);
+            amp_image_free(&m);
+            free(regions);
+            return fail(json, jobs[i].message);
+        }
     if (mask_path) desc.mask = &m;
     char de[96], da[96];
     describe(&e, de, sizeof de);
