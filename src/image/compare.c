@@ -243,9 +243,28 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
     const uint32_t *wa = rgba8_words(expected, &owned_a), *wb = wa ? rgba8_words(actual, &owned_b) : NULL;
     amp_kernel *k = wb ? yiq_kernel(view, dbl, false) : NULL;
     amp_extent all = amp_extent1((int)n);
-    amp_array_view *va = k ? amp_array_view_create_const(all, AMP_UINT, 0, wa) : NULL;
-    amp_array_view *vb = va ? amp_array_view_create_const(all, AMP_UINT, 0, wb) : NULL;
-    amp_array_view *vc = vb ? amp_array_view_create(all, AMP_UINT, 0, classes) : NULL;
+    /* a CPU device's memory is the host's: arrays the host fills and reads in place
+       there, instead of views whose data moves through staging copies */
+    amp_array *arrays[3] = {NULL, NULL, NULL};
+    uint32_t *shared[3] = {NULL, NULL, NULL};
+    for (int i = 0; k && info.is_emulated && i < 3; i++) {
+        arrays[i] = amp_array_create(view, &(amp_array_desc){.extent = all, .type = AMP_UINT,
+                                                             .cpu_access = AMP_ACCESS_READ_WRITE});
+        shared[i] = arrays[i] ? amp_array_data(arrays[i]) : NULL;
+    }
+    if (shared[0] && shared[1] && shared[2]) {
+        memcpy(shared[0], wa, n * 4);
+        memcpy(shared[1], wb, n * 4);
+    } else {
+        for (int i = 0; i < 3; i++) amp_array_destroy(&arrays[i]);
+        shared[2] = NULL;
+    }
+    amp_array_view *va = !k ? NULL : arrays[0] ? amp_array_view_of_array(arrays[0])
+                                               : amp_array_view_create_const(all, AMP_UINT, 0, wa);
+    amp_array_view *vb = !va ? NULL : arrays[1] ? amp_array_view_of_array(arrays[1])
+                                                : amp_array_view_create_const(all, AMP_UINT, 0, wb);
+    amp_array_view *vc = !vb ? NULL : arrays[2] ? amp_array_view_of_array(arrays[2])
+                                                : amp_array_view_create(all, AMP_UINT, 0, classes);
     amp_array_view *vl = NULL, *vaa = NULL;
     if (!wb) s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for two %dx%d images", who, w, h);
     else if (!vc) s = amp_last_status();
@@ -258,12 +277,14 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
                                            AMP_INT("width", w), AMP_INT("height", h), bound,
                                            AMP_UINT("options", options)));
     }
-    if (s == AMP_OK) s = amp_array_view_synchronize(vc);
+    const uint32_t *packed = classes;
+    if (s == AMP_OK && shared[2] && !(packed = amp_array_data(arrays[2]))) s = amp_last_status();
+    else if (s == AMP_OK && !shared[2]) s = amp_array_view_synchronize(vc);
     size_t count = 0;
     for (size_t i = 0; s == AMP_OK && i < n; i++) { /* the score above the class's 3 bits */
-        uint32_t bits = classes[i] & ~7u;
+        uint32_t bits = packed[i] & ~7u;
         memcpy(&score[i], &bits, sizeof bits);
-        classes[i] &= 7u;
+        classes[i] = packed[i] & 7u;
         count += classes[i] == CLASS_LIGHTER || classes[i] == CLASS_DARKER;
     }
     if (!desc->ignore_antialiased) count = 0;
@@ -293,6 +314,7 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
     amp_array_view_destroy(&vb);
     amp_array_view_destroy(&vc);
     amp_array_view_destroy(&vl);
+    for (int i = 0; i < 3; i++) amp_array_destroy(&arrays[i]);
     amp_array_view_destroy(&vaa);
     amp_kernel_destroy(&k);
     free(owned_a);
