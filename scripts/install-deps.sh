@@ -3,12 +3,12 @@
 # Idempotent: packages already present are not downloaded again.
 # clang, libclang-rt-dev (libFuzzer and the sanitizer runtimes, only recommended by
 # clang) and llvm (llvm-symbolizer, for readable stack traces) are for
-# scripts/fuzz.sh.
+# scripts/fuzz.sh; chromium (headless) is the browser the diff report's test opens.
 set -eu
 pkgs="build-essential cmake pkg-config libvulkan-dev mesa-vulkan-drivers \
 vulkan-validationlayers vulkan-tools libshaderc-dev glslang-dev glslc \
 spirv-tools spirv-headers libstb-dev libspng-dev libdeflate-dev clang libclang-rt-dev llvm \
-libopenmpi-dev openmpi-bin"
+libopenmpi-dev openmpi-bin chromium"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

@@ -4,6 +4,7 @@
  *     ampvk diff EXPECTED ACTUAL [--metric channel|yiq|ssim] [--threshold T] [--aa] [--on-white]
  *                [--ignore x1:y1-x2:y2,...] [--mask M.png] [--window N]
  *                [--max-diff N] [--max-pixels N|P%] [--diff OUT.png | --diff-mask OUT.png] [--json]
+ *     ampvk diff GOLDEN_DIR ACTUAL_DIR [the same options] [--report DIR] [--junit FILE] [--update]
  *
  * Exit codes as ImageMagick's compare: 0 the images match within the tolerance, 1 they
  * differ (a size or channel-count mismatch included), 2 they could not be compared
@@ -17,13 +18,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tool.h"
 
 static const char help[] =
     "usage: ampvk diff EXPECTED ACTUAL [options]\n"
+    "       ampvk diff GOLDEN_DIR ACTUAL_DIR [options] [--report DIR] [--junit FILE] [--update]\n"
     "\n"
-    "Compares the image ACTUAL with EXPECTED (PNG, JPEG, BMP, TGA, PSD or Radiance HDR).\n"
+    "Compares the image ACTUAL with EXPECTED (PNG, JPEG, BMP, TGA, PSD or Radiance HDR),\n"
+    "or every image under ACTUAL_DIR with the one of the same relative path under\n"
+    "GOLDEN_DIR (folders included; a golden with no actual image is missing, an actual\n"
+    "image with no golden new; every pair is reported, failures first).\n"
     "\n"
     "  --metric channel  (default) channel by channel in steps of EXPECTED's depth\n"
     "                    (0..255 for 8 bits, 0..65535 for 16; values for HDR); ACTUAL is\n"
@@ -51,12 +57,17 @@ static const char help[] =
     "                    YIQ; anti-aliased ones yellow) over a faded gray EXPECTED\n"
     "  --diff-mask OUT.png  write the differing pixels alone on transparent black\n"
     "  --json            print the result as one JSON object\n"
+    "  --report DIR      folders: write DIR/index.html, each failing pair's expected, actual\n"
+    "                    and diff images side by side (blink, slide, zoom), failures first\n"
+    "  --junit FILE      folders: write JUnit XML, a test case a pair\n"
+    "  --update          folders: copy the different and new actual images over the goldens\n"
     "\n"
     "Prints how many pixels (and what share) exceed the threshold, the largest difference\n"
     "per channel and the PSNR (channel metric) or the largest and mean score (YIQ), and\n"
     "the first differing pixel.\n"
-    "Exit codes: 0 within tolerance, 1 different (sizes or channel counts included),\n"
-    "2 an error (an unreadable file, a usage error).\n";
+    "Exit codes: 0 within tolerance, 1 different (sizes or channel counts included; for\n"
+    "folders, any pair different, missing or new), 2 an error (an unreadable file, a usage\n"
+    "error).\n";
 
 static const char *const channel_names[5][4] = {
     {0}, {"gray"}, {"gray", "alpha"}, {"R", "G", "B"}, {"R", "G", "B", "A"}};
@@ -164,9 +175,9 @@ int ampvk_diff_main(int argc, char **argv)
         fputs(help, stdout);
         return 0;
     }
-    const char *files[2] = {NULL, NULL}, *diff_path = NULL, *mask_path = NULL;
+    const char *files[2] = {NULL, NULL}, *diff_path = NULL, *mask_path = NULL, *report = NULL, *junit = NULL;
     int nfiles = 0;
-    bool json = false, diff_mask = false, threshold_given = false, aa = false;
+    bool json = false, diff_mask = false, threshold_given = false, aa = false, update = false;
     amp_image_compare_desc desc = {0};
     amp_image_rect *regions = NULL;
     int code = 2;
@@ -238,6 +249,14 @@ int ampvk_diff_main(int argc, char **argv)
             }
             diff_path = v;
             diff_mask = strcmp(a, "--diff-mask") == 0 || strncmp(a, "--diff-mask=", 12) == 0;
+        } else if (tool_option(argc, argv, &i, "--report", &v) || tool_option(argc, argv, &i, "--junit", &v)) {
+            if (!v) {
+                free(regions);
+                return tool_usage_error("diff", "%s needs a %s", a, strncmp(a, "--report", 8) == 0 ? "folder" : "file");
+            }
+            *(strncmp(a, "--report", 8) == 0 ? &report : &junit) = v;
+        } else if (strcmp(a, "--update") == 0) {
+            update = true;
         } else if (strcmp(a, "--aa") == 0) {
             aa = true;
         } else if (strcmp(a, "--on-white") == 0) {
@@ -273,6 +292,27 @@ int ampvk_diff_main(int argc, char **argv)
     if (yiq && !threshold_given) desc.tolerance = 0.1;
     if (ssim && !threshold_given) desc.tolerance = 0.05;
     desc.ignore_antialiased = aa;
+    struct stat st0, st1;
+    bool dir0 = stat(files[0], &st0) == 0 && S_ISDIR(st0.st_mode), dir1 = stat(files[1], &st1) == 0 && S_ISDIR(st1.st_mode);
+    const char *folder_only = report ? "--report" : junit ? "--junit" : update ? "--update" : NULL;
+    if (dir0 != dir1 || (!dir0 && folder_only) || (dir0 && (diff_path || mask_path))) {
+        free(regions);
+        return tool_usage_error("diff", "%s", dir0 != dir1 ? "give two folders or two files"
+                                             : !dir0     ? "--report, --junit and --update compare folders"
+                                                         : "--diff, --diff-mask and --mask compare two files");
+    }
+    if (dir0) {
+        if (desc.metric != AMP_IMAGE_METRIC_CHANNEL && !amp_default_view()) {
+            tool_error("diff", "%s", amp_last_error());
+            free(regions);
+            return 2;
+        }
+        diff_folder_options fo = {.golden = files[0], .actual = files[1], .desc = &desc, .report = report,
+                                  .junit = junit, .json = json, .update = update};
+        int rc = ampvk_diff_folders(&fo);
+        free(regions);
+        return rc;
+    }
 
     amp_image e = {0}, a = {0}, m = {0};
     load_job jobs[4] = {{.path = files[0], .image = &e}, {.path = files[1], .image = &a}};

@@ -276,38 +276,6 @@ static char *join(const char *dir, const char *name)
     return p;
 }
 
-static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-/* The image files of dir (by extension; hidden files skipped), sorted. -1 on error. */
-static long list_images(const char *dir, char ***out)
-{
-    DIR *d = opendir(dir);
-    if (!d) return -1;
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.' || amp_image_format_from_path(de->d_name) == AMP_IMAGE_FORMAT_AUTO) continue;
-        char *path = join(dir, de->d_name);
-        if (!path) break;
-        struct stat st;
-        bool regular = stat(path, &st) == 0 && S_ISREG(st.st_mode);
-        free(path);
-        if (!regular) continue;
-        if (n == cap) {
-            char **p = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof *p);
-            if (!p) break;
-            names = p;
-        }
-        if (!(names[n] = strdup(de->d_name))) break;
-        n++;
-    }
-    closedir(d);
-    if (n) qsort(names, n, sizeof *names, cmp_names);
-    *out = names;
-    return (long)n;
-}
-
 /* The output path of an input name: the same name, except that PSD (read only)
  * becomes PNG. */
 static char *output_name(const char *dir, const char *name)
@@ -556,7 +524,7 @@ static int filter_folder(const options *o, const char *in_dir, const char *out_d
     r.held_budget = pages > 0 && page > 0 ? (size_t)pages * (size_t)page / 8 : (size_t)256 << 20;
     if (r.held_budget > ((size_t)2 << 30)) r.held_budget = (size_t)2 << 30;
     char **all = NULL;
-    long total = list_images(in_dir, &all);
+    long total = tool_list_images(in_dir, false, &all);
     if (total < 0) code = tool_error("filter", "cannot read the folder %s: %s", in_dir, strerror(errno));
     if (!code && mkdir(out_dir, 0755) != 0 && errno != EEXIST)
         code = tool_error("filter", "cannot create the folder %s: %s", out_dir, strerror(errno));

@@ -10,7 +10,9 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <dirent.h>
 #include <stdarg.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +157,64 @@ void tool_json_string(const char *s)
         }
     }
     putchar('"');
+}
+
+static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Adds the image files under root/rel to names (relative paths), descending into
+ * folders when recursive. False when out of memory or a folder cannot be read. */
+static bool walk_images(const char *root, const char *rel, bool recursive, char ***names, size_t *n, size_t *cap)
+{
+    size_t len = strlen(root) + strlen(rel) + 2;
+    char *dir = malloc(len);
+    if (!dir) return false;
+    snprintf(dir, len, "%s%s%s", root, *rel ? "/" : "", rel);
+    DIR *d = opendir(dir);
+    bool ok = d != NULL;
+    struct dirent *de;
+    while (ok && (de = readdir(d))) {
+        if (de->d_name[0] == '.') continue;
+        size_t plen = strlen(dir) + strlen(de->d_name) + 2, rlen = strlen(rel) + strlen(de->d_name) + 2;
+        char *path = malloc(plen), *name = malloc(rlen);
+        struct stat st;
+        if (!path || !name) ok = false;
+        if (ok) {
+            snprintf(path, plen, "%s/%s", dir, de->d_name);
+            snprintf(name, rlen, "%s%s%s", rel, *rel ? "/" : "", de->d_name);
+        }
+        bool found = ok && stat(path, &st) == 0;
+        if (found && S_ISDIR(st.st_mode) && recursive) {
+            ok = walk_images(root, name, recursive, names, n, cap);
+        } else if (found && S_ISREG(st.st_mode) && amp_image_format_from_path(de->d_name) != AMP_IMAGE_FORMAT_AUTO) {
+            char **more = *n == *cap ? realloc(*names, (*cap = *cap ? 2 * *cap : 64) * sizeof *more) : *names;
+            if (!more) ok = false;
+            else {
+                *names = more;
+                (*names)[(*n)++] = name;
+                name = NULL;
+            }
+        }
+        free(path);
+        free(name);
+    }
+    if (d) closedir(d);
+    free(dir);
+    return ok;
+}
+
+long tool_list_images(const char *dir, bool recursive, char ***out)
+{
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    bool ok = walk_images(dir, "", recursive, &names, &n, &cap);
+    if (n) qsort(names, n, sizeof *names, cmp_names);
+    *out = names;
+    if (!ok && n == 0) {
+        free(names);
+        *out = NULL;
+        return -1;
+    }
+    return (long)n;
 }
 
 double tool_now(void)

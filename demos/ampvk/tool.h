@@ -18,6 +18,16 @@
 int ampvk_info_main(int argc, char **argv);
 int ampvk_filter_main(int argc, char **argv);
 int ampvk_diff_main(int argc, char **argv);
+
+/* What ampvk diff GOLDEN_DIR ACTUAL_DIR does (diff_folder.c). */
+typedef struct diff_folder_options {
+    const char *golden, *actual;
+    const amp_image_compare_desc *desc;
+    const char *report; /* --report DIR, or NULL */
+    const char *junit;  /* --junit FILE, or NULL */
+    bool json, update;
+} diff_folder_options;
+int ampvk_diff_folders(const diff_folder_options *o);
 int ampvk_bench_main(int argc, char **argv);
 
 /* The program's name for messages: "ampvk". */
@@ -52,5 +62,9 @@ void tool_json_string(const char *s);
 
 /* Seconds on a monotonic clock. */
 double tool_now(void);
+
+/* The image files (by extension; hidden files skipped) of dir, and with recursive of
+ * its folders too, as paths relative to dir, sorted; -1 when dir cannot be read. */
+long tool_list_images(const char *dir, bool recursive, char ***out);
 
 #endif

@@ -51,3 +51,11 @@ fresh() {
     rm -rf "$work"
     mkdir -p "$work"
 }
+
+# json_check FILE [-DKEYS=...] [-DEQUAL=...]: FILE is one valid JSON object holding them
+# (json_check.cmake).
+json_check() {
+    file=$1
+    shift
+    cmake -DFILE="$file" "$@" -P "$src/tests/tool/json_check.cmake" || fail "$file: not the JSON expected"
+}

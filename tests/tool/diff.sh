@@ -14,13 +14,6 @@ a=$src/tests/data/tool/pixel.png
 b=$src/tests/data/tool/pixel_changed.png
 head -c 100 "$a" >"$work/corrupt.png"
 
-# json_check FILE [-DKEYS=...] [-DEQUAL=...]: FILE is one valid JSON object holding them.
-json_check() {
-    file=$1
-    shift
-    cmake -DFILE="$file" "$@" -P "$src/tests/tool/json_check.cmake" || fail "$file: not the JSON expected"
-}
-
 expect 0 "$ampvk" diff "$a" "$a"
 has "$work/out" "^result: MATCH$"
 expect 1 "$ampvk" diff "$a" "$b"
