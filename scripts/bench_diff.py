@@ -11,6 +11,13 @@ pixels, which for ampvk's YIQ metric and pixelmatch must agree.
 
     /usr/bin/python3 scripts/bench_diff.py --peers DIR [--ampvk build/demos/ampvk]
         [--size 3840x2160] [--reps 5] [--cpu 1] [--json]
+    /usr/bin/python3 scripts/bench_diff.py --peers DIR --folder 200 [--size 1920x1080]
+
+--folder N: a folder of N pairs (each image its own, the changes as above) the way a
+render suite compares them: `ampvk diff GOLDEN ACTUAL --metric yiq` (one process)
+against odiff run over the pairs with one process per core (xargs -P) and against
+reg-cli over the folders (which writes a diff of every pair and its report; ampvk
+with --report, which writes those of the failing pairs); pairs a second.
 
 --peers: a folder where `npm install odiff-bin pixelmatch pngjs` was run (never a
 dependency of ampvk); --odiff PATH names odiff's binary instead (a machine without
@@ -74,6 +81,65 @@ def count_of(name, out):
     return int(m.group(1)) if m else (0 if key == "odiff" and not out.strip() else None)
 
 
+def make_folder(work, size, count):
+    """count pairs: golden/imgNNNN.png and actual/imgNNNN.png, changed as make_pair's."""
+    import cv2
+    import numpy as np
+    g, a = os.path.join(work, "golden"), os.path.join(work, "actual")
+    if os.path.isdir(a) and len(os.listdir(a)) == count:
+        return g, a
+    subprocess.run([sys.executable, os.path.join(HERE, "make_bench_images.py"), "--size", size, "--count",
+                    str(count), "--channels", "4", "--out", g], check=True)
+    os.makedirs(a, exist_ok=True)
+    for i, name in enumerate(sorted(os.listdir(g))):
+        img = cv2.imread(os.path.join(g, name), cv2.IMREAD_UNCHANGED)
+        h, w = img.shape[:2]
+        rng = np.random.default_rng(i)
+        for _ in range(40):
+            x, y = int(rng.integers(0, w - 100)), int(rng.integers(0, h - 100))
+            cv2.line(img, (x, y), (x + int(rng.integers(-90, 90)), y + int(rng.integers(-90, 90))),
+                     (0, 0, 0, 255), 1, cv2.LINE_AA)
+        if i % 4 == 0:
+            cv2.rectangle(img, (w // 3, h // 3), (w // 3 + 60, h // 3 + 20), (0, 0, 255, 255), -1)
+        cv2.imwrite(os.path.join(a, name), img)
+    return g, a
+
+
+def bench_folder(o, bin_, odiff):
+    work = os.path.join(o.work, f"folder-{o.size}-{o.folder}")
+    os.makedirs(work, exist_ok=True)
+    g, a = make_folder(work, o.size, o.folder)
+    jobs = str(os.cpu_count())
+    tools = {
+        "ampvk": [o.ampvk, "diff", "--metric", "yiq", "--on-white", g, a],
+        "ampvk --report": [o.ampvk, "diff", "--metric", "yiq", "--on-white", g, a, "--report",
+                           os.path.join(work, "report")],
+        "odiff (xargs -P)": ["sh", "-c", f'cd "{a}" && ls | xargs -P {jobs} -I{{}} "{odiff}" "{g}/{{}}" "{a}/{{}}" '
+                             f'>/dev/null; true'],
+        "reg-cli": ["node", os.path.join(bin_, "reg-cli"), a, g, os.path.join(work, "reg-diff"), "-J",
+                    os.path.join(work, "reg.json"), "-T", "0.1"],
+    }
+    have = {"odiff (xargs -P)": os.path.exists(odiff), "reg-cli": os.path.exists(os.path.join(bin_, "reg-cli"))}
+    tools = {k: v for k, v in tools.items() if have.get(k, True)}
+    times = {k: [] for k in tools}
+    for _ in range(o.reps):
+        for k, cmd in tools.items():
+            times[k].append(run(cmd, ok=(0, 1))[0])
+    med = {k: statistics.median(v) for k, v in times.items()}
+    res = {"folder": o.folder, "size": o.size, "reps": o.reps, "seconds": med,
+           "pairs_per_s": {k: o.folder / v for k, v in med.items()},
+           "ratios": {"odiff (xargs -P) / ampvk": med.get("odiff (xargs -P)", 0) / med["ampvk"],
+                      "reg-cli / ampvk --report": med.get("reg-cli", 0) / med["ampvk --report"]}}
+    if o.json:
+        print(json.dumps(res))
+        return
+    print(f"{o.folder} pairs of {o.size}, all CPUs, medians of {o.reps}:")
+    for k in tools:
+        print(f"  {k:18s} {med[k]:8.2f} s   {o.folder / med[k]:7.1f} pairs/s")
+    for k, v in res["ratios"].items():
+        print(f"  {k:30s} {v:.2f}x")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ampvk", default=os.path.join(HERE, "..", "build", "demos", "ampvk"))
@@ -84,12 +150,15 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--cpu", type=int)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--folder", type=int)
     o = ap.parse_args()
+    bin_ = os.path.join(o.peers, "node_modules", ".bin")
+    odiff = o.odiff or os.path.join(bin_, "odiff")
+    if o.folder:
+        return bench_folder(o, bin_, odiff)
     work = os.path.join(o.work, o.size)
     os.makedirs(work, exist_ok=True)
     a, b = make_pair(work, o.size)
-    bin_ = os.path.join(o.peers, "node_modules", ".bin")
-    odiff = o.odiff or os.path.join(bin_, "odiff")
     pin = ["taskset", "-c", str(o.cpu)] if o.cpu is not None else []
     tools = {
         "ampvk channel": [o.ampvk, "diff", a, b],

@@ -88,11 +88,13 @@ static bool copy_file(const char *src, const char *dst, char *why, size_t n)
     return ok;
 }
 
-/* The report's image of pair i: DIR/images/I.KIND.png. */
-static bool save_picture(const char *dir, size_t i, const char *kind, const amp_image *im)
+/* The report's image of pair i: DIR/images/I.KIND.png, a copy of the file where it is
+ * a PNG (from), else im written as one. */
+static bool save_picture(const char *dir, size_t i, const char *kind, const amp_image *im, const char *from)
 {
-    char path[4096];
+    char path[4096], why[1024];
     snprintf(path, sizeof path, "%s/images/%zu.%s.png", dir, i, kind);
+    if (from && amp_image_format_from_path(from) == AMP_IMAGE_FORMAT_PNG) return copy_file(from, path, why, sizeof why);
     return amp_image_save(path, im, NULL) == AMP_OK;
 }
 
@@ -132,9 +134,9 @@ static void compare_pair(folder_run *f, size_t i)
         }
     }
     if (o->report && p->kind != PAIR_MATCH) {
-        p->pictures = (!have_e || save_picture(o->report, p->number, "expected", &e)) &&
-                      (!have_a || save_picture(o->report, p->number, "actual", &a)) &&
-                      (!pic.pixels || save_picture(o->report, p->number, "diff", &pic));
+        p->pictures = (!have_e || save_picture(o->report, p->number, "expected", &e, ge)) &&
+                      (!have_a || save_picture(o->report, p->number, "actual", &a, ac)) &&
+                      (!pic.pixels || save_picture(o->report, p->number, "diff", &pic, NULL));
     }
     amp_image_free(&e);
     amp_image_free(&a);
