@@ -81,6 +81,29 @@ def count_of(name, out):
     return int(m.group(1)) if m else (0 if key == "odiff" and not out.strip() else None)
 
 
+def interleaved(tools, reps):
+    """Each command of tools run reps times, the tools in turn; the median seconds and
+    the last output of each."""
+    times, outs = {k: [] for k in tools}, {}
+    for _ in range(reps):
+        for k, cmd in tools.items():
+            dt, outs[k] = run(cmd)
+            times[k].append(dt)
+    return {k: statistics.median(v) for k, v in times.items()}, outs
+
+
+def show(res, title, lines):
+    """The result as JSON, or as the title, a line a tool and the ratios."""
+    if res.get("json"):
+        print(json.dumps({k: v for k, v in res.items() if k != "json"}))
+        return
+    print(title)
+    for line in lines:
+        print("  " + line)
+    for k, v in res["ratios"].items():
+        print(f"  {k:30s} {v:.2f}x")
+
+
 def make_folder(work, size, count):
     """count pairs: golden/imgNNNN.png and actual/imgNNNN.png, changed as make_pair's."""
     import cv2
@@ -121,23 +144,13 @@ def bench_folder(o, bin_, odiff):
     }
     have = {"odiff (xargs -P)": os.path.exists(odiff), "reg-cli": os.path.exists(os.path.join(bin_, "reg-cli"))}
     tools = {k: v for k, v in tools.items() if have.get(k, True)}
-    times = {k: [] for k in tools}
-    for _ in range(o.reps):
-        for k, cmd in tools.items():
-            times[k].append(run(cmd, ok=(0, 1))[0])
-    med = {k: statistics.median(v) for k, v in times.items()}
-    res = {"folder": o.folder, "size": o.size, "reps": o.reps, "seconds": med,
+    med, _ = interleaved(tools, o.reps)
+    res = {"folder": o.folder, "size": o.size, "reps": o.reps, "seconds": med, "json": o.json,
            "pairs_per_s": {k: o.folder / v for k, v in med.items()},
            "ratios": {"odiff (xargs -P) / ampvk": med.get("odiff (xargs -P)", 0) / med["ampvk"],
                       "reg-cli / ampvk --report": med.get("reg-cli", 0) / med["ampvk --report"]}}
-    if o.json:
-        print(json.dumps(res))
-        return
-    print(f"{o.folder} pairs of {o.size}, all CPUs, medians of {o.reps}:")
-    for k in tools:
-        print(f"  {k:18s} {med[k]:8.2f} s   {o.folder / med[k]:7.1f} pairs/s")
-    for k, v in res["ratios"].items():
-        print(f"  {k:30s} {v:.2f}x")
+    show(res, f"{o.folder} pairs of {o.size}, all CPUs, medians of {o.reps}:",
+         [f"{k:18s} {med[k]:8.2f} s   {o.folder / med[k]:7.1f} pairs/s" for k in tools])
 
 
 def main():
@@ -172,26 +185,15 @@ def main():
     have = {"odiff": os.path.exists(odiff), "pixelmatch": os.path.exists(os.path.join(bin_, "pixelmatch")) and
             shutil.which("node"), "compare": shutil.which("compare")}
     tools = {k: v for k, v in tools.items() if have.get(k.split()[0], True)}
-    times = {k: [] for k in tools}
-    counts = {}
-    for _ in range(o.reps):
-        for k, cmd in tools.items():
-            dt, out = run(pin + cmd)
-            times[k].append(dt)
-            counts[k] = count_of(k, out)
-    med = {k: statistics.median(v) * 1000 for k, v in times.items()}
+    secs, outs = interleaved(tools, o.reps)
+    med = {k: v * 1000 for k, v in secs.items()}
+    counts = {k: count_of(k, outs[k]) for k in tools}
     pairs = [("odiff", "ampvk yiq"), ("odiff --aa", "ampvk yiq --aa"), ("pixelmatch", "ampvk yiq --aa"),
              ("compare", "ampvk channel")]
-    res = {"size": o.size, "cpu": o.cpu, "reps": o.reps, "ms": med, "differing_pixels": counts,
+    res = {"size": o.size, "cpu": o.cpu, "reps": o.reps, "ms": med, "differing_pixels": counts, "json": o.json,
            "ratios": {f"{p} / {q}": med[p] / med[q] for p, q in pairs if p in med}}
-    if o.json:
-        print(json.dumps(res))
-        return
-    print(f"{o.size} pair, {'CPU ' + str(o.cpu) if o.cpu is not None else 'all CPUs'}, medians of {o.reps}:")
-    for k in tools:
-        print(f"  {k:16s} {med[k]:8.1f} ms   differing pixels: {counts[k]}")
-    for k, v in res["ratios"].items():
-        print(f"  {k:30s} {v:.2f}x")
+    show(res, f"{o.size} pair, {'CPU ' + str(o.cpu) if o.cpu is not None else 'all CPUs'}, medians of {o.reps}:",
+         [f"{k:16s} {med[k]:8.1f} ms   differing pixels: {counts[k]}" for k in tools])
 
 
 if __name__ == "__main__":

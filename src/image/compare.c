@@ -197,6 +197,14 @@ static const uint32_t *rgba8_words(const amp_image *im, uint32_t **owned)
     return w;
 }
 
+/* The default view, where the metrics run, and its accelerator's properties; NULL
+ * with the error set. */
+static amp_accelerator_view *metric_view(amp_accelerator_info *info)
+{
+    amp_accelerator_view *view = amp_default_view();
+    return view && amp_accelerator_get_info(amp_view_accelerator(view), info) == AMP_OK ? view : NULL;
+}
+
 /* shaders/image/yiq.glsl's kernel (aa: its anti-aliasing pass), REAL double or float. */
 static amp_kernel *yiq_kernel(amp_accelerator_view *view, bool dbl, bool aa)
 {
@@ -233,11 +241,10 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
     size_t n = (size_t)w * (size_t)h;
     if (n > INT32_MAX / 4)
         return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: a %dx%d image is too large for the YIQ metric", who, w, h);
-    amp_accelerator_view *view = amp_default_view();
-    if (!view) return amp_last_status();
     amp_accelerator_info info;
-    amp_status s = amp_accelerator_get_info(amp_view_accelerator(view), &info);
-    if (s != AMP_OK) return s;
+    amp_accelerator_view *view = metric_view(&info);
+    if (!view) return amp_last_status();
+    amp_status s = AMP_OK;
     bool dbl = info.supports_double_precision;
     uint32_t options = desc->blend_on_white ? 2u : 0u, *owned_a = NULL, *owned_b = NULL, *list = NULL, *aa = NULL;
     const uint32_t *wa = rgba8_words(expected, &owned_a), *wb = wa ? rgba8_words(actual, &owned_b) : NULL;
@@ -362,11 +369,10 @@ static amp_status ssim_classes(const char *who, const amp_image *expected, const
                          who, w, h);
     if (n > INT32_MAX / 5)
         return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: a %dx%d image is too large for SSIM", who, w, h);
-    amp_accelerator_view *view = amp_default_view();
-    if (!view) return amp_last_status();
     amp_accelerator_info info;
-    amp_status s = amp_accelerator_get_info(amp_view_accelerator(view), &info);
-    if (s != AMP_OK) return s;
+    amp_accelerator_view *view = metric_view(&info);
+    if (!view) return amp_last_status();
+    amp_status s = AMP_OK;
     bool dbl = info.supports_double_precision;
     const char *real = dbl ? "double" : "float";
     /* the window: scipy's Gaussian of sigma 1.5 truncated at 3.5 sigma, 11 taps */
