@@ -61,6 +61,11 @@ static const char help[] =
     "                    and diff images side by side (blink, slide, zoom), failures first\n"
     "  --junit FILE      folders: write JUnit XML, a test case a pair\n"
     "  --update          folders: copy the different and new actual images over the goldens\n"
+    "  --server          read requests from stdin, one JSON object a line ({\"expected\": E,\n"
+    "                    \"actual\": A} and any of \"id\", \"metric\", \"threshold\", \"aa\",\n"
+    "                    \"on_white\", \"ignore\", \"window\", \"max_pixels\", \"diff\",\n"
+    "                    \"diff_mask\"; the options given are the defaults), and answer each\n"
+    "                    with one line of JSON as --json prints it, the \"id\" first\n"
     "\n"
     "Prints how many pixels (and what share) exceed the threshold, the largest difference\n"
     "per channel and the PSNR (channel metric) or the largest and mean score (YIQ), and\n"
@@ -107,11 +112,21 @@ static void print_values(const amp_image *im, int x, int y, int bits, bool json)
     fputs(json ? "]" : ")", stdout);
 }
 
+/* --server: the request's "id", a JSON value put first in its reply; NULL otherwise. */
+static const char *reply_id;
+
+/* Opens a JSON reply: {"id": ..., or {. */
+static void json_open(void)
+{
+    printf(reply_id ? "{\"id\": %s, " : "{", reply_id ? reply_id : "");
+}
+
 /* An error that stops the comparison: exit 2, with a JSON object when asked. */
 static int fail(bool json, const char *msg)
 {
     if (json) {
-        printf("{\"result\": \"error\", \"error\": ");
+        json_open();
+        printf("\"result\": \"error\", \"error\": ");
         tool_json_string(msg);
         printf("}\n");
     }
@@ -149,171 +164,20 @@ static void load_all(load_job *jobs, int n)
     }
 }
 
-/* --ignore's list x1:y1-x2:y2,... (corners included) as rectangles; false on a
- * malformed one. */
-static bool parse_regions(const char *v, amp_image_rect **out, int *count)
-{
-    *out = NULL;
-    *count = 0;
-    for (const char *p = v; p && *p;) {
-        int x1, y1, x2, y2, used = 0;
-        if (sscanf(p, "%d:%d-%d:%d%n", &x1, &y1, &x2, &y2, &used) != 4 || x2 < x1 || y2 < y1) return false;
-        amp_image_rect *more = realloc(*out, sizeof **out * (size_t)(*count + 1));
-        if (!more) return false;
-        *out = more;
-        (*out)[(*count)++] = (amp_image_rect){x1, y1, x2 - x1 + 1, y2 - y1 + 1};
-        p += used;
-        if (*p == ',') p++;
-        else if (*p) return false;
-    }
-    return *count > 0;
-}
+/* One pair of files, compared and reported as text or JSON; the exit code. */
+typedef struct pair_request {
+    const char *files[2], *diff_path, *mask_path;
+    bool json, diff_mask, aa;
+    amp_image_compare_desc desc;
+} pair_request;
 
-int ampvk_diff_main(int argc, char **argv)
+static int compare_files(const pair_request *q)
 {
-    if (tool_wants_help(argc, argv)) {
-        fputs(help, stdout);
-        return 0;
-    }
-    const char *files[2] = {NULL, NULL}, *diff_path = NULL, *mask_path = NULL, *report = NULL, *junit = NULL;
-    int nfiles = 0;
-    bool json = false, diff_mask = false, threshold_given = false, aa = false, update = false;
-    amp_image_compare_desc desc = {0};
-    amp_image_rect *regions = NULL;
-    int code = 2;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (tool_option(argc, argv, &i, "--max-diff", &v) || tool_option(argc, argv, &i, "--threshold", &v)) {
-            double d;
-            if (!tool_parse_double(v, &d) || d < 0) {
-                free(regions);
-                return tool_usage_error("diff", "%s must be a number >= 0, not '%s'", a, v ? v : "");
-            }
-            desc.tolerance = d;
-            threshold_given = true;
-        } else if (tool_option(argc, argv, &i, "--metric", &v)) {
-            if (v && strcmp(v, "channel") == 0) desc.metric = AMP_IMAGE_METRIC_CHANNEL;
-            else if (v && strcmp(v, "yiq") == 0) desc.metric = AMP_IMAGE_METRIC_YIQ;
-            else if (v && strcmp(v, "ssim") == 0) desc.metric = AMP_IMAGE_METRIC_SSIM;
-            else {
-                free(regions);
-                return tool_usage_error("diff", "--metric must be channel, yiq or ssim, not '%s'", v ? v : "");
-            }
-        } else if (tool_option(argc, argv, &i, "--max-pixels", &v)) {
-            size_t n = v ? strlen(v) : 0;
-            double d;
-            char num[64];
-            if (n && n < sizeof num && v[n - 1] == '%') {
-                memcpy(num, v, n - 1);
-                num[n - 1] = '\0';
-                if (!tool_parse_double(num, &d) || d < 0 || d > 100) {
-                    free(regions);
-                    return tool_usage_error("diff", "--max-pixels %s: the percentage must be 0..100", v);
-                }
-                desc.max_fraction = d / 100;
-            } else {
-                long k;
-                if (!tool_parse_long(v, 0, LONG_MAX, &k)) {
-                    free(regions);
-                    return tool_usage_error("diff", "--max-pixels must be a count or a percentage (2%%), not '%s'",
-                                            v ? v : "");
-                }
-                desc.max_pixels = (size_t)k;
-            }
-        } else if (tool_option(argc, argv, &i, "--ignore", &v)) {
-            free(regions);
-            regions = NULL;
-            if (!v || !parse_regions(v, &regions, &desc.ignore_count)) {
-                free(regions);
-                return tool_usage_error("diff", "--ignore takes rectangles x1:y1-x2:y2,... (x1 <= x2, y1 <= y2), not '%s'",
-                                        v ? v : "");
-            }
-            desc.ignore = regions;
-        } else if (tool_option(argc, argv, &i, "--mask", &v)) {
-            if (!v) {
-                free(regions);
-                return tool_usage_error("diff", "--mask needs an image file (M.png)");
-            }
-            mask_path = v;
-        } else if (tool_option(argc, argv, &i, "--window", &v)) {
-            long k;
-            if (!tool_parse_long(v, 1, 65536, &k)) {
-                free(regions);
-                return tool_usage_error("diff", "--window must be a size 1..65536, not '%s'", v ? v : "");
-            }
-            desc.window = (int)k;
-        } else if (tool_option(argc, argv, &i, "--diff", &v) || tool_option(argc, argv, &i, "--diff-mask", &v)) {
-            if (!v) {
-                free(regions);
-                return tool_usage_error("diff", "%s needs a file name (OUT.png)", a);
-            }
-            diff_path = v;
-            diff_mask = strcmp(a, "--diff-mask") == 0 || strncmp(a, "--diff-mask=", 12) == 0;
-        } else if (tool_option(argc, argv, &i, "--report", &v) || tool_option(argc, argv, &i, "--junit", &v)) {
-            if (!v) {
-                free(regions);
-                return tool_usage_error("diff", "%s needs a %s", a, strncmp(a, "--report", 8) == 0 ? "folder" : "file");
-            }
-            *(strncmp(a, "--report", 8) == 0 ? &report : &junit) = v;
-        } else if (strcmp(a, "--update") == 0) {
-            update = true;
-        } else if (strcmp(a, "--aa") == 0) {
-            aa = true;
-        } else if (strcmp(a, "--on-white") == 0) {
-            desc.blend_on_white = true;
-        } else if (strcmp(a, "--json") == 0) {
-            json = true;
-        } else if (strcmp(a, "--") == 0) {
-            continue;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            free(regions);
-            return tool_usage_error("diff", "unknown option '%s'", a);
-        } else if (nfiles < 2) {
-            files[nfiles++] = a;
-        } else {
-            free(regions);
-            return tool_usage_error("diff", "unexpected argument '%s' (give EXPECTED and ACTUAL)", a);
-        }
-    }
+    const char *const *files = q->files, *diff_path = q->diff_path, *mask_path = q->mask_path;
+    bool json = q->json, diff_mask = q->diff_mask, aa = q->aa;
+    amp_image_compare_desc desc = q->desc;
     bool yiq = desc.metric == AMP_IMAGE_METRIC_YIQ, ssim = desc.metric == AMP_IMAGE_METRIC_SSIM;
-    const char *misuse = nfiles < 2 ? (nfiles ? "missing ACTUAL" : "missing EXPECTED and ACTUAL")
-                         : (aa || desc.blend_on_white) && !yiq ? "--aa and --on-white need --metric yiq"
-                         : (yiq || ssim) && desc.tolerance > 1 ? "--threshold of --metric yiq or ssim must be 0..1"
-                                                              : NULL;
-    if (misuse) {
-        free(regions);
-        return tool_usage_error("diff", "%s", misuse);
-    }
-    if (diff_path && amp_image_format_from_path(diff_path) == AMP_IMAGE_FORMAT_AUTO) {
-        free(regions);
-        return tool_usage_error("diff", "--diff %s: no image extension ampvk writes (.png, .bmp, .tga, .jpg)",
-                                diff_path);
-    }
-    if (yiq && !threshold_given) desc.tolerance = 0.1;
-    if (ssim && !threshold_given) desc.tolerance = 0.05;
-    desc.ignore_antialiased = aa;
-    struct stat st0, st1;
-    bool dir0 = stat(files[0], &st0) == 0 && S_ISDIR(st0.st_mode), dir1 = stat(files[1], &st1) == 0 && S_ISDIR(st1.st_mode);
-    const char *folder_only = report ? "--report" : junit ? "--junit" : update ? "--update" : NULL;
-    if (dir0 != dir1 || (!dir0 && folder_only) || (dir0 && (diff_path || mask_path))) {
-        free(regions);
-        return tool_usage_error("diff", "%s", dir0 != dir1 ? "give two folders or two files"
-                                             : !dir0     ? "--report, --junit and --update compare folders"
-                                                         : "--diff, --diff-mask and --mask compare two files");
-    }
-    if (dir0) {
-        if (desc.metric != AMP_IMAGE_METRIC_CHANNEL && !amp_default_view()) {
-            tool_error("diff", "%s", amp_last_error());
-            free(regions);
-            return 2;
-        }
-        diff_folder_options fo = {.golden = files[0], .actual = files[1], .desc = &desc, .report = report,
-                                  .junit = junit, .json = json, .update = update};
-        int rc = ampvk_diff_folders(&fo);
-        free(regions);
-        return rc;
-    }
-
+    int code = 2;
     amp_image e = {0}, a = {0}, m = {0};
     load_job jobs[4] = {{.path = files[0], .image = &e}, {.path = files[1], .image = &a}};
     int njobs = 2;
@@ -325,7 +189,6 @@ int ampvk_diff_main(int argc, char **argv)
             amp_image_free(&e);
             amp_image_free(&a);
             amp_image_free(&m);
-            free(regions);
             return fail(json, jobs[i].message);
         }
     if (mask_path) desc.mask = &m;
@@ -335,7 +198,8 @@ int ampvk_diff_main(int argc, char **argv)
     if (e.width != a.width || e.height != a.height || e.channels != a.channels) {
         const char *what = e.width != a.width || e.height != a.height ? "size" : "channel count";
         if (json) {
-            printf("{\"result\": \"different\", \"reason\": \"%s mismatch\", \"expected\": ", what);
+            json_open();
+            printf("\"result\": \"different\", \"reason\": \"%s mismatch\", \"expected\": ", what);
             tool_json_string(files[0]);
             printf(", \"actual\": ");
             tool_json_string(files[1]);
@@ -371,7 +235,8 @@ int ampvk_diff_main(int argc, char **argv)
     int fx = r.differing_texels ? r.first_difference.i[1] : 0, fy = r.differing_texels ? r.first_difference.i[0] : 0;
     const char *metric = yiq ? "yiq" : ssim ? "ssim" : "channel";
     if (json) {
-        printf("{\"result\": \"%s\", \"passed\": %s, \"equal\": %s, \"expected\": ", r.passed ? "match" : "different",
+        json_open();
+        printf("\"result\": \"%s\", \"passed\": %s, \"equal\": %s, \"expected\": ", r.passed ? "match" : "different",
                r.passed ? "true" : "false", r.equal ? "true" : "false");
         tool_json_string(files[0]);
         printf(", \"actual\": ");
@@ -463,6 +328,305 @@ done:
     amp_image_free(&e);
     amp_image_free(&a);
     amp_image_free(&m);
+    return code;
+}
+
+/* --ignore's list x1:y1-x2:y2,... (corners included) as rectangles; false on a
+
+ * malformed one. */
+static bool parse_regions(const char *v, amp_image_rect **out, int *count)
+{
+    *out = NULL;
+    *count = 0;
+    for (const char *p = v; p && *p;) {
+        int x1, y1, x2, y2, used = 0;
+        if (sscanf(p, "%d:%d-%d:%d%n", &x1, &y1, &x2, &y2, &used) != 4 || x2 < x1 || y2 < y1) return false;
+        amp_image_rect *more = realloc(*out, sizeof **out * (size_t)(*count + 1));
+        if (!more) return false;
+        *out = more;
+        (*out)[(*count)++] = (amp_image_rect){x1, y1, x2 - x1 + 1, y2 - y1 + 1};
+        p += used;
+        if (*p == ',') p++;
+        else if (*p) return false;
+    }
+    return *count > 0;
+}
+
+/* A JSON value at *p (a string, unescaped into out, or a number, true, false or null,
+ * copied as written), *p moved past it; false when malformed. */
+static bool json_value(const char **p, char *out, size_t n, bool *is_string)
+{
+    const char *c = *p;
+    size_t k = 0;
+    *is_string = *c == '"';
+    if (*c == '"') {
+        for (c++; *c && *c != '"'; c++) {
+            char ch = *c;
+            if (ch == '\\') {
+                c++;
+                ch = *c == 'n' ? '\n' : *c == 't' ? '\t' : *c == '"' || *c == '\\' || *c == '/' ? *c : 0;
+                if (!ch) return false; /* \u and the rest: no file name needs them */
+            }
+            if (k + 1 < n) out[k++] = ch;
+        }
+        if (*c != '"') return false;
+        c++;
+    } else {
+        while (*c && strchr("+-.0123456789eEtruefalsn", *c)) {
+            if (k + 1 < n) out[k++] = *c;
+            c++;
+        }
+        if (!k) return false;
+    }
+    out[k] = '\0';
+    *p = c;
+    return true;
+}
+
+/* --server: a JSON object a line on stdin, {"expected": E, "actual": A} and any of "id",
+ * "metric", "threshold", "aa", "on_white", "ignore", "window", "max_pixels", "diff",
+ * "diff_mask"; one JSON reply a line, as --json prints, the "id" first. The command
+ * line's options are each request's defaults; the accelerator is opened once. */
+static int serve(const pair_request *defaults)
+{
+    char line[8192];
+    while (fgets(line, sizeof line, stdin)) {
+        pair_request q = *defaults;
+        q.json = true;
+        char values[12][1024], id[1040] = "", err[256] = "";
+        int nv = 0;
+        amp_image_rect *regions = NULL;
+        bool threshold_given = false;
+        const char *c = line;
+        while (*c == ' ' || *c == '\t') c++;
+        if (*c == '\n' || !*c) continue;
+        if (*c++ != '{') snprintf(err, sizeof err, "a request is one JSON object a line");
+        while (!*err) {
+            while (*c == ' ' || *c == ',') c++;
+            if (*c == '}') break;
+            char key[64];
+            bool is_string;
+            if (!json_value(&c, key, sizeof key, &is_string) || !is_string) {
+                snprintf(err, sizeof err, "malformed JSON near '%.20s'", c);
+                break;
+            }
+            while (*c == ' ') c++;
+            if (nv == 12) {
+                snprintf(err, sizeof err, "more than 12 fields in a request");
+                break;
+            }
+            char *v = values[nv++];
+            bool colon = *c++ == ':';
+            c += strspn(c, " ");
+            if (!colon || !json_value(&c, v, sizeof values[0], &is_string)) {
+                snprintf(err, sizeof err, "malformed JSON value of \"%s\"", key);
+                break;
+            }
+            double d;
+            if (strcmp(key, "id") == 0) {
+                size_t k = 0; /* as JSON again: a string quoted, its " and \\ escaped */
+                if (is_string) id[k++] = '"';
+                for (const char *t = v; *t && k < sizeof id - 4; t++) {
+                    if (is_string && (*t == '"' || *t == '\\')) id[k++] = '\\';
+                    id[k++] = (unsigned char)*t < 32 ? ' ' : *t;
+                }
+                if (is_string) id[k++] = '"';
+                id[k] = '\0';
+            }
+            else if (strcmp(key, "expected") == 0) q.files[0] = v;
+            else if (strcmp(key, "actual") == 0) q.files[1] = v;
+            else if (strcmp(key, "diff") == 0) q.diff_path = v, q.diff_mask = false;
+            else if (strcmp(key, "diff_mask") == 0) q.diff_path = v, q.diff_mask = true;
+            else if (strcmp(key, "aa") == 0) q.desc.ignore_antialiased = q.aa = strcmp(v, "true") == 0;
+            else if (strcmp(key, "on_white") == 0) q.desc.blend_on_white = strcmp(v, "true") == 0;
+            else if (strcmp(key, "metric") == 0 && (strcmp(v, "channel") == 0 || strcmp(v, "yiq") == 0 ||
+                                                   strcmp(v, "ssim") == 0))
+                q.desc.metric = v[0] == 'c' ? AMP_IMAGE_METRIC_CHANNEL : v[0] == 'y' ? AMP_IMAGE_METRIC_YIQ
+                                                                                    : AMP_IMAGE_METRIC_SSIM;
+            else if (strcmp(key, "threshold") == 0 && tool_parse_double(v, &d) && d >= 0)
+                q.desc.tolerance = d, threshold_given = true;
+            else if (strcmp(key, "max_pixels") == 0 && tool_parse_double(v, &d) && d >= 0)
+                q.desc.max_pixels = (size_t)d;
+            else if (strcmp(key, "window") == 0 && tool_parse_double(v, &d) && d >= 1 && d <= 65536)
+                q.desc.window = (int)d;
+            else if (strcmp(key, "ignore") == 0 && parse_regions(v, &regions, &q.desc.ignore_count))
+                q.desc.ignore = regions;
+            else snprintf(err, sizeof err, "\"%s\": \"%.100s\" is not a request field or not its kind of value", key, v);
+        }
+        if (!*err && (!q.files[0] || !q.files[1])) snprintf(err, sizeof err, "a request needs \"expected\" and \"actual\"");
+        if (!threshold_given && q.desc.metric != defaults->desc.metric)
+            q.desc.tolerance = q.desc.metric == AMP_IMAGE_METRIC_YIQ ? 0.1 : q.desc.metric == AMP_IMAGE_METRIC_SSIM ? 0.05 : 0;
+        reply_id = *id ? id : NULL;
+        if (*err) {
+            fail(true, err);
+        } else {
+            compare_files(&q);
+        }
+        reply_id = NULL;
+        free(regions);
+        fflush(stdout);
+    }
+    return 0;
+}
+
+int ampvk_diff_main(int argc, char **argv)
+{
+    if (tool_wants_help(argc, argv)) {
+        fputs(help, stdout);
+        return 0;
+    }
+    const char *files[2] = {NULL, NULL}, *diff_path = NULL, *mask_path = NULL, *report = NULL, *junit = NULL;
+    int nfiles = 0;
+    bool json = false, diff_mask = false, threshold_given = false, aa = false, update = false, server = false;
+    amp_image_compare_desc desc = {0};
+    amp_image_rect *regions = NULL;
+    int code = 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (tool_option(argc, argv, &i, "--max-diff", &v) || tool_option(argc, argv, &i, "--threshold", &v)) {
+            double d;
+            if (!tool_parse_double(v, &d) || d < 0) {
+                free(regions);
+                return tool_usage_error("diff", "%s must be a number >= 0, not '%s'", a, v ? v : "");
+            }
+            desc.tolerance = d;
+            threshold_given = true;
+        } else if (tool_option(argc, argv, &i, "--metric", &v)) {
+            if (v && strcmp(v, "channel") == 0) desc.metric = AMP_IMAGE_METRIC_CHANNEL;
+            else if (v && strcmp(v, "yiq") == 0) desc.metric = AMP_IMAGE_METRIC_YIQ;
+            else if (v && strcmp(v, "ssim") == 0) desc.metric = AMP_IMAGE_METRIC_SSIM;
+            else {
+                free(regions);
+                return tool_usage_error("diff", "--metric must be channel, yiq or ssim, not '%s'", v ? v : "");
+            }
+        } else if (tool_option(argc, argv, &i, "--max-pixels", &v)) {
+            size_t n = v ? strlen(v) : 0;
+            double d;
+            char num[64];
+            if (n && n < sizeof num && v[n - 1] == '%') {
+                memcpy(num, v, n - 1);
+                num[n - 1] = '\0';
+                if (!tool_parse_double(num, &d) || d < 0 || d > 100) {
+                    free(regions);
+                    return tool_usage_error("diff", "--max-pixels %s: the percentage must be 0..100", v);
+                }
+                desc.max_fraction = d / 100;
+            } else {
+                long k;
+                if (!tool_parse_long(v, 0, LONG_MAX, &k)) {
+                    free(regions);
+                    return tool_usage_error("diff", "--max-pixels must be a count or a percentage (2%%), not '%s'",
+                                            v ? v : "");
+                }
+                desc.max_pixels = (size_t)k;
+            }
+        } else if (tool_option(argc, argv, &i, "--ignore", &v)) {
+            free(regions);
+            regions = NULL;
+            if (!v || !parse_regions(v, &regions, &desc.ignore_count)) {
+                free(regions);
+                return tool_usage_error("diff", "--ignore takes rectangles x1:y1-x2:y2,... (x1 <= x2, y1 <= y2), not '%s'",
+                                        v ? v : "");
+            }
+            desc.ignore = regions;
+        } else if (tool_option(argc, argv, &i, "--mask", &v)) {
+            if (!v) {
+                free(regions);
+                return tool_usage_error("diff", "--mask needs an image file (M.png)");
+            }
+            mask_path = v;
+        } else if (tool_option(argc, argv, &i, "--window", &v)) {
+            long k;
+            if (!tool_parse_long(v, 1, 65536, &k)) {
+                free(regions);
+                return tool_usage_error("diff", "--window must be a size 1..65536, not '%s'", v ? v : "");
+            }
+            desc.window = (int)k;
+        } else if (tool_option(argc, argv, &i, "--diff", &v) || tool_option(argc, argv, &i, "--diff-mask", &v)) {
+            if (!v) {
+                free(regions);
+                return tool_usage_error("diff", "%s needs a file name (OUT.png)", a);
+            }
+            diff_path = v;
+            diff_mask = strcmp(a, "--diff-mask") == 0 || strncmp(a, "--diff-mask=", 12) == 0;
+        } else if (tool_option(argc, argv, &i, "--report", &v) || tool_option(argc, argv, &i, "--junit", &v)) {
+            if (!v) {
+                free(regions);
+                return tool_usage_error("diff", "%s needs a %s", a, strncmp(a, "--report", 8) == 0 ? "folder" : "file");
+            }
+            *(strncmp(a, "--report", 8) == 0 ? &report : &junit) = v;
+        } else if (strcmp(a, "--update") == 0) {
+            update = true;
+        } else if (strcmp(a, "--server") == 0) {
+            server = true;
+        } else if (strcmp(a, "--aa") == 0) {
+            aa = true;
+        } else if (strcmp(a, "--on-white") == 0) {
+            desc.blend_on_white = true;
+        } else if (strcmp(a, "--json") == 0) {
+            json = true;
+        } else if (strcmp(a, "--") == 0) {
+            continue;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            free(regions);
+            return tool_usage_error("diff", "unknown option '%s'", a);
+        } else if (nfiles < 2) {
+            files[nfiles++] = a;
+        } else {
+            free(regions);
+            return tool_usage_error("diff", "unexpected argument '%s' (give EXPECTED and ACTUAL)", a);
+        }
+    }
+    bool yiq = desc.metric == AMP_IMAGE_METRIC_YIQ, ssim = desc.metric == AMP_IMAGE_METRIC_SSIM;
+    const char *misuse = server && nfiles ? "--server reads its files from stdin"
+                         : nfiles < 2 && !server ? (nfiles ? "missing ACTUAL" : "missing EXPECTED and ACTUAL")
+                         : (aa || desc.blend_on_white) && !yiq ? "--aa and --on-white need --metric yiq"
+                         : (yiq || ssim) && desc.tolerance > 1 ? "--threshold of --metric yiq or ssim must be 0..1"
+                                                              : NULL;
+    if (misuse) {
+        free(regions);
+        return tool_usage_error("diff", "%s", misuse);
+    }
+    if (diff_path && amp_image_format_from_path(diff_path) == AMP_IMAGE_FORMAT_AUTO) {
+        free(regions);
+        return tool_usage_error("diff", "--diff %s: no image extension ampvk writes (.png, .bmp, .tga, .jpg)",
+                                diff_path);
+    }
+    if (yiq && !threshold_given) desc.tolerance = 0.1;
+    if (ssim && !threshold_given) desc.tolerance = 0.05;
+    desc.ignore_antialiased = aa;
+    if (server) {
+        pair_request q = {.json = true, .aa = aa, .desc = desc};
+        code = desc.metric != AMP_IMAGE_METRIC_CHANNEL && !amp_default_view() ? tool_error("diff", "%s", amp_last_error())
+                                                                               : serve(&q);
+        free(regions);
+        return code;
+    }
+    struct stat st0, st1;
+    bool dir0 = stat(files[0], &st0) == 0 && S_ISDIR(st0.st_mode), dir1 = stat(files[1], &st1) == 0 && S_ISDIR(st1.st_mode);
+    const char *folder_only = report ? "--report" : junit ? "--junit" : update ? "--update" : NULL;
+    if (dir0 != dir1 || (!dir0 && folder_only) || (dir0 && (diff_path || mask_path))) {
+        free(regions);
+        return tool_usage_error("diff", "%s", dir0 != dir1 ? "give two folders or two files"
+                                             : !dir0     ? "--report, --junit and --update compare folders"
+                                                         : "--diff, --diff-mask and --mask compare two files");
+    }
+    if (dir0) {
+        if (desc.metric != AMP_IMAGE_METRIC_CHANNEL && !amp_default_view()) {
+            tool_error("diff", "%s", amp_last_error());
+            free(regions);
+            return 2;
+        }
+        diff_folder_options fo = {.golden = files[0], .actual = files[1], .desc = &desc, .report = report,
+                                  .junit = junit, .json = json, .update = update};
+        int rc = ampvk_diff_folders(&fo);
+        free(regions);
+        return rc;
+    }
+
+    pair_request q = {.files = {files[0], files[1]}, .diff_path = diff_path, .mask_path = mask_path, .json = json,
+                      .diff_mask = diff_mask, .aa = aa, .desc = desc};
+    code = compare_files(&q);
     free(regions);
     return code;
 }

@@ -94,6 +94,18 @@ expect 0 "$ampvk" diff --metric ssim "$c/moved_a.png" "$c/moved_a.png"
 has "$work/out" "^SSIM: 1.000000 "
 expect 2 "$ampvk" diff --metric ssim "$src/tests/data/rgb8.png" "$src/tests/data/rgb8.png"
 has "$work/err" "SSIM needs images of at least 11x11 pixels; these are 7x5"
+# --server: a JSON reply a line, the "id" first; errors answered, the server goes on
+printf '%s\n' "{\"id\": 1, \"expected\": \"$c/moved_a.png\", \"actual\": \"$c/moved_b.png\", \"metric\": \"yiq\", \"aa\": true}" \
+    "not json" "{\"id\": \"two\", \"expected\": \"$c/changed_a.png\", \"actual\": \"$c/changed_b.png\", \"ignore\": \"150:20-165:43\"}" \
+    "{\"id\": 3, \"expected\": \"$work/nosuch.png\", \"actual\": \"$a\"}" >"$work/requests"
+expect 0 sh -c "\"$ampvk\" diff --server <\"$work/requests\""
+[ "$(lines "$work/out")" = 4 ] || fail "--server answered $(lines "$work/out") lines to 4 requests"
+for k in 1 2 3 4; do sed -n "${k}p" "$work/out" >"$work/reply$k.json"; done
+json_check "$work/reply1.json" "-DEQUAL=id=1,result=different,metric=yiq,differing_pixels=19,antialiased_pixels=608"
+json_check "$work/reply2.json" -DKEYS=error -DEQUAL=result=error
+json_check "$work/reply3.json" "-DEQUAL=id=two,result=match,ignored_pixels=384"
+json_check "$work/reply4.json" -DKEYS=error "-DEQUAL=id=3,result=error"
+expect 2 "$ampvk" diff --server "$a"
 # usage errors and a mask of the wrong size
 expect 2 "$ampvk" diff --aa "$a" "$b"
 has "$work/err" "need --metric yiq"
