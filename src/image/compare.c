@@ -460,6 +460,18 @@ static amp_status ssim_classes(const char *who, const amp_image *expected, const
     return s;
 }
 
+/* Whether two images of the same size and channels hold the same samples, byte for byte. */
+static bool identical(const amp_image *x, const amp_image *y)
+{
+    if (x->bits != y->bits) return false;
+    size_t row = (size_t)x->width * (size_t)x->channels * (size_t)(x->bits / 8);
+    for (int j = 0; j < x->height; j++)
+        if (memcmp((const char *)x->pixels + (size_t)j * (x->stride ? x->stride : row),
+                   (const char *)y->pixels + (size_t)j * (y->stride ? y->stride : row), row) != 0)
+            return false;
+    return true;
+}
+
 /* The classes (and YIQ's scores, else NULL) of two images whose sizes and channels
  * match, by desc's metric, actual at expected's depth, and what they add up to. The
  * caller frees *classes and *score. */
@@ -488,7 +500,13 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
         return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory comparing %dx%d images", who, w, h);
     }
     amp_image_compare_result r = {0};
-    if (yiq) {
+    if (identical(expected, actual) && !(ssim && (w < 11 || h < 11))) {
+        /* the same samples: every metric's zero (most pairs of a render suite) */
+        memset(classes, 0, n * sizeof *classes);
+        if (score) memset(score, 0, n * sizeof *score);
+        r.psnr = INFINITY;
+        r.ssim = ssim ? 1 : 0;
+    } else if (yiq) {
         s = yiq_classes(who, expected, actual, desc, classes, score);
     } else if (ssim) {
         s = ssim_classes(who, expected, actual, desc, classes, score, &r.ssim);
