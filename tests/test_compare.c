@@ -202,6 +202,17 @@ static void pictures(void)
         }
     REQUIRE(red == 320 && clear == 200 * 150 - 320);
     amp_image_free(&pic);
+    /* the heat map by the channel metric: an equal pixel magma's 0 (0, 0, 4); (155, 30),
+       (250, 200, 0) against (40, 40, 40), the largest difference 210 of 255: magma's 210
+       (254, 170, 116); the ignored rectangle gray */
+    amp_image_rect corner = {0, 0, 4, 4};
+    REQUIRE_OK(amp_image_compare_draw(&a, &b, &(amp_image_compare_desc){.ignore = &corner, .ignore_count = 1},
+                                      AMP_IMAGE_DRAW_HEATMAP, &r, &pic));
+    const unsigned char *h0 = pixel(&pic, 5, 5), *h1 = pixel(&pic, 155, 30), *h2 = pixel(&pic, 1, 1);
+    REQUIRE(h0[0] == 0 && h0[1] == 0 && h0[2] == 4 && h0[3] == 255);
+    REQUIRE(h1[0] == 254 && h1[1] == 170 && h1[2] == 116);
+    REQUIRE(h2[0] == 128 && h2[1] == 128 && h2[2] == 128);
+    amp_image_free(&pic);
     /* anti-aliased pixels in yellow on "moved" */
     amp_image_free(&a);
     amp_image_free(&b);

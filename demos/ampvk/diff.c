@@ -3,7 +3,7 @@
  *
  *     ampvk diff EXPECTED ACTUAL [--metric channel|yiq|ssim] [--threshold T] [--aa] [--on-white]
  *                [--ignore x1:y1-x2:y2,...] [--mask M.png] [--window N]
- *                [--max-diff N] [--max-pixels N|P%] [--diff OUT.png | --diff-mask OUT.png] [--json]
+ *                [--max-diff N] [--max-pixels N|P%] [--diff | --diff-mask | --heatmap OUT.png] [--json]
  *     ampvk diff GOLDEN_DIR ACTUAL_DIR [the same options] [--report DIR] [--junit FILE] [--update]
  *
  * Exit codes as ImageMagick's compare: 0 the images match within the tolerance, 1 they
@@ -56,6 +56,8 @@ static const char help[] =
     "  --diff OUT.png    write the differing pixels in red (blue where ACTUAL is darker, by\n"
     "                    YIQ; anti-aliased ones yellow) over a faded gray EXPECTED\n"
     "  --diff-mask OUT.png  write the differing pixels alone on transparent black\n"
+    "  --heatmap OUT.png write each pixel's score (the YIQ score, 1 - SSIM, or the largest\n"
+    "                    channel difference over its peak) in the magma colormap\n"
     "  --json            print the result as one JSON object\n"
     "  --report DIR      folders: write DIR/index.html, each failing pair's expected, actual\n"
     "                    and diff images side by side (blink, slide, zoom), failures first\n"
@@ -64,7 +66,7 @@ static const char help[] =
     "  --server          read requests from stdin, one JSON object a line ({\"expected\": E,\n"
     "                    \"actual\": A} and any of \"id\", \"metric\", \"threshold\", \"aa\",\n"
     "                    \"on_white\", \"ignore\", \"window\", \"max_pixels\", \"diff\",\n"
-    "                    \"diff_mask\"; the options given are the defaults), and answer each\n"
+    "                    \"diff_mask\", \"heatmap\"; the options given are the defaults), and answer each\n"
     "                    with one line of JSON as --json prints it, the \"id\" first\n"
     "\n"
     "Prints how many pixels (and what share) exceed the threshold, the largest difference\n"
@@ -167,14 +169,15 @@ static void load_all(load_job *jobs, int n)
 /* One pair of files, compared and reported as text or JSON; the exit code. */
 typedef struct pair_request {
     const char *files[2], *diff_path, *mask_path;
-    bool json, diff_mask, aa;
+    bool json, aa;
+    amp_image_draw_style style;
     amp_image_compare_desc desc;
 } pair_request;
 
 static int compare_files(const pair_request *q)
 {
     const char *const *files = q->files, *diff_path = q->diff_path, *mask_path = q->mask_path;
-    bool json = q->json, diff_mask = q->diff_mask, aa = q->aa;
+    bool json = q->json, aa = q->aa;
     amp_image_compare_desc desc = q->desc;
     bool yiq = desc.metric == AMP_IMAGE_METRIC_YIQ, ssim = desc.metric == AMP_IMAGE_METRIC_SSIM;
     int code = 2;
@@ -217,9 +220,7 @@ static int compare_files(const pair_request *q)
     }
     amp_image_compare_result r;
     amp_image picture = {0};
-    amp_status st = diff_path ? amp_image_compare_draw(&e, &a, &desc, diff_mask ? AMP_IMAGE_DRAW_MASK
-                                                                                : AMP_IMAGE_DRAW_OVERLAY,
-                                                       &r, &picture)
+    amp_status st = diff_path ? amp_image_compare_draw(&e, &a, &desc, q->style, &r, &picture)
                               : amp_image_compare_images(&e, &a, &desc, &r);
     if (st != AMP_OK) {
         char msg[1024];
@@ -385,7 +386,7 @@ static bool json_value(const char **p, char *out, size_t n, bool *is_string)
 
 /* --server: a JSON object a line on stdin, {"expected": E, "actual": A} and any of "id",
  * "metric", "threshold", "aa", "on_white", "ignore", "window", "max_pixels", "diff",
- * "diff_mask"; one JSON reply a line, as --json prints, the "id" first. The command
+ * "diff_mask", "heatmap"; one JSON reply a line, as --json prints, the "id" first. The command
  * line's options are each request's defaults; the accelerator is opened once. */
 static int serve(const pair_request *defaults)
 {
@@ -435,8 +436,9 @@ static int serve(const pair_request *defaults)
             }
             else if (strcmp(key, "expected") == 0) q.files[0] = v;
             else if (strcmp(key, "actual") == 0) q.files[1] = v;
-            else if (strcmp(key, "diff") == 0) q.diff_path = v, q.diff_mask = false;
-            else if (strcmp(key, "diff_mask") == 0) q.diff_path = v, q.diff_mask = true;
+            else if (strcmp(key, "diff") == 0) q.diff_path = v, q.style = AMP_IMAGE_DRAW_OVERLAY;
+            else if (strcmp(key, "diff_mask") == 0) q.diff_path = v, q.style = AMP_IMAGE_DRAW_MASK;
+            else if (strcmp(key, "heatmap") == 0) q.diff_path = v, q.style = AMP_IMAGE_DRAW_HEATMAP;
             else if (strcmp(key, "aa") == 0) q.desc.ignore_antialiased = q.aa = strcmp(v, "true") == 0;
             else if (strcmp(key, "on_white") == 0) q.desc.blend_on_white = strcmp(v, "true") == 0;
             else if (strcmp(key, "metric") == 0 && (strcmp(v, "channel") == 0 || strcmp(v, "yiq") == 0 ||
@@ -477,7 +479,8 @@ int ampvk_diff_main(int argc, char **argv)
     }
     const char *files[2] = {NULL, NULL}, *diff_path = NULL, *mask_path = NULL, *report = NULL, *junit = NULL;
     int nfiles = 0;
-    bool json = false, diff_mask = false, threshold_given = false, aa = false, update = false, server = false;
+    bool json = false, threshold_given = false, aa = false, update = false, server = false;
+    amp_image_draw_style style = AMP_IMAGE_DRAW_OVERLAY;
     amp_image_compare_desc desc = {0};
     amp_image_rect *regions = NULL;
     int code = 2;
@@ -542,13 +545,16 @@ int ampvk_diff_main(int argc, char **argv)
                 return tool_usage_error("diff", "--window must be a size 1..65536, not '%s'", v ? v : "");
             }
             desc.window = (int)k;
-        } else if (tool_option(argc, argv, &i, "--diff", &v) || tool_option(argc, argv, &i, "--diff-mask", &v)) {
+        } else if (tool_option(argc, argv, &i, "--diff", &v) || tool_option(argc, argv, &i, "--diff-mask", &v) ||
+                   tool_option(argc, argv, &i, "--heatmap", &v)) {
             if (!v) {
                 free(regions);
                 return tool_usage_error("diff", "%s needs a file name (OUT.png)", a);
             }
             diff_path = v;
-            diff_mask = strcmp(a, "--diff-mask") == 0 || strncmp(a, "--diff-mask=", 12) == 0;
+            style = strncmp(a, "--diff-mask", 11) == 0 ? AMP_IMAGE_DRAW_MASK
+                    : strncmp(a, "--heatmap", 9) == 0  ? AMP_IMAGE_DRAW_HEATMAP
+                                                       : AMP_IMAGE_DRAW_OVERLAY;
         } else if (tool_option(argc, argv, &i, "--report", &v) || tool_option(argc, argv, &i, "--junit", &v)) {
             if (!v) {
                 free(regions);
@@ -625,7 +631,7 @@ int ampvk_diff_main(int argc, char **argv)
     }
 
     pair_request q = {.files = {files[0], files[1]}, .diff_path = diff_path, .mask_path = mask_path, .json = json,
-                      .diff_mask = diff_mask, .aa = aa, .desc = desc};
+                      .style = style, .aa = aa, .desc = desc};
     code = compare_files(&q);
     free(regions);
     return code;

@@ -5,7 +5,8 @@
  * golden "new". The pairs are compared on all cores at once (each decodes, compares
  * and draws its own; the accelerator is shared), and every pair is reported, failures
  * first: as text, one JSON document (--json), JUnit XML (--junit FILE) and an HTML
- * report (--report DIR: index.html and the images of each failing pair). --update
+ * report (--report DIR: index.html and each failing pair's expected, actual, diff and
+ * heat map images). --update
  * copies the different and new actual images over the goldens.
  */
 #include <errno.h>
@@ -134,9 +135,14 @@ static void compare_pair(folder_run *f, size_t i)
         }
     }
     if (o->report && p->kind != PAIR_MATCH) {
+        amp_image heat = {0};
+        amp_image_compare_result again;
+        if (pic.pixels) amp_image_compare_draw(&e, &a, o->desc, AMP_IMAGE_DRAW_HEATMAP, &again, &heat);
         p->pictures = (!have_e || save_picture(o->report, p->number, "expected", &e, ge)) &&
                       (!have_a || save_picture(o->report, p->number, "actual", &a, ac)) &&
-                      (!pic.pixels || save_picture(o->report, p->number, "diff", &pic, NULL));
+                      (!pic.pixels || save_picture(o->report, p->number, "diff", &pic, NULL)) &&
+                      (!heat.pixels || save_picture(o->report, p->number, "heatmap", &heat, NULL));
+        amp_image_free(&heat);
     }
     amp_image_free(&e);
     amp_image_free(&a);
@@ -253,7 +259,7 @@ static bool write_report(const diff_folder_options *o, const pair *p, size_t n, 
           "section.match{border-left:6px solid #4a4}section.different,section.error{border-left:6px solid #c33}\n"
           "section.missing,section.new{border-left:6px solid #c93}\n"
           ".images{display:flex;gap:1em;flex-wrap:wrap;align-items:flex-start}\n"
-          ".images figure{margin:0;overflow:auto;max-width:24%;max-height:70vh}\n"
+          ".images figure{margin:0;overflow:auto;max-width:19%;max-height:70vh}\n"
           ".stack{position:relative}.stack img.top{position:absolute;left:0;top:0}\n"
           ".images img{image-rendering:pixelated;transform-origin:0 0;display:block}\n"
           ".controls{margin:.4em 0}\n"
@@ -295,8 +301,8 @@ static bool write_report(const diff_folder_options *o, const pair *p, size_t n, 
             fprintf(fp, "<p class=\"controls\"><button class=\"blink\">blink expected / actual</button> "
                         "<input type=\"range\" class=\"slider\" min=\"0\" max=\"100\" value=\"50\"> "
                         "slide actual over expected</p>\n<div class=\"images\">");
-            const char *kinds[3] = {"expected", "actual", "diff"};
-            for (int j = 0; j < 3; j++) {
+            const char *kinds[4] = {"expected", "actual", "diff", "heatmap"};
+            for (int j = 0; j < 4; j++) {
                 char file[4096];
                 snprintf(file, sizeof file, "%s/images/%zu.%s.png", o->report, i, kinds[j]);
                 struct stat st;

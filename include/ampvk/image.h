@@ -353,7 +353,10 @@ typedef enum amp_image_draw_style {
                                    90% toward white), differing texels red where actual is the
                                    brighter, blue where darker, anti-aliased ones yellow,
                                    ignored ones a darker gray */
-    AMP_IMAGE_DRAW_MASK         /* the differing texels in red on transparent black */
+    AMP_IMAGE_DRAW_MASK,        /* the differing texels in red on transparent black */
+    AMP_IMAGE_DRAW_HEATMAP      /* each texel's score 0..1 in the magma colormap (FLIP's): the
+                                   YIQ score, 1 - SSIM, or the largest channel difference
+                                   over the type's peak; ignored texels gray */
 } amp_image_draw_style;
 
 /* Compares as amp_image_compare_images does and draws the comparison into picture

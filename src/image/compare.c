@@ -14,6 +14,7 @@
 #include "ampvk/image.h"
 #include "ampvk/kernel.h"
 #include "image/image_internal.h"
+#include "image/magma_table.h"
 
 static amp_status check_desc(const char *who, const amp_image_compare_desc *desc)
 {
@@ -85,7 +86,7 @@ static amp_status ignored_map(const char *who, const amp_image_compare_desc *des
  * channel metric: the channel statistics of the texels not ignored into out, and each
  * texel's class into classes. */
 static void compare_host(const void *a, const void *b, amp_extent e, amp_scalar sc, int comps, int bits,
-                         const amp_image_compare_desc *desc, const uint8_t *ignored, uint32_t *classes,
+                         const amp_image_compare_desc *desc, const uint8_t *ignored, uint32_t *classes, float *score,
                          amp_image_compare_result *out)
 {
     double tol = desc ? desc->tolerance : 0;
@@ -111,6 +112,16 @@ static void compare_host(const void *a, const void *b, amp_extent e, amp_scalar 
             if (d != 0) same = false;
         }
         classes[t] = differs ? CLASS_LIGHTER : same ? CLASS_SAME : CLASS_CLOSE;
+        if (score) { /* the largest channel difference over the peak, 0..1 */
+            double m = 0;
+            for (int c = 0; c < comps; c++) {
+                size_t i = t * (size_t)comps + (size_t)c;
+                double x = amp__texel_component(a, sc, bits, i), y = amp__texel_component(b, sc, bits, i);
+                double d = x == y || (isnan(x) && isnan(y)) ? 0 : isnan(x) || isnan(y) ? peak : fabs(x - y);
+                m = d > m ? d : m;
+            }
+            score[t] = (float)(m < peak ? m / peak : 1);
+        }
         n += (size_t)comps;
     }
     r.mean_abs_diff = n ? sum / (double)n : 0;
@@ -476,7 +487,7 @@ static bool identical(const amp_image *x, const amp_image *y)
  * match, by desc's metric, actual at expected's depth, and what they add up to. The
  * caller frees *classes and *score. */
 static amp_status compare_classes(const char *who, const amp_image *expected, const amp_image *actual,
-                                  const amp_image_compare_desc *desc, amp_image_compare_result *out,
+                                  const amp_image_compare_desc *desc, bool want_score, amp_image_compare_result *out,
                                   uint32_t **classes_out, float **score_out, uint8_t **ignored_out)
 {
     int w = expected->width, h = expected->height;
@@ -490,9 +501,10 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
     amp_status s = ignored_map(who, desc, w, h, &ignored);
     if (s != AMP_OK) return s;
     uint32_t *classes = malloc(n * sizeof *classes), *sums = NULL;
-    float *score = yiq || ssim ? malloc(n * sizeof *score) : NULL;
+    want_score = want_score || yiq || ssim;
+    float *score = want_score ? malloc(n * sizeof *score) : NULL;
     if (desc && desc->window > 0) sums = calloc(((size_t)w + 1) * ((size_t)h + 1), sizeof *sums);
-    if (!classes || ((yiq || ssim) && !score) || (desc && desc->window > 0 && !sums)) {
+    if (!classes || (want_score && !score) || (desc && desc->window > 0 && !sums)) {
         free(classes);
         free(score);
         free(sums);
@@ -519,12 +531,12 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
             s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
         } else {
             amp_scalar sc = expected->bits == 32 ? AMP_SCALAR_FLOAT : AMP_SCALAR_UNORM;
-            compare_host(pa, pe, e, sc, expected->channels, expected->bits, desc, ignored, classes, &r);
+            compare_host(pa, pe, e, sc, expected->channels, expected->bits, desc, ignored, classes, score, &r);
             free(owned_e);
             free(owned_a);
         }
     }
-    if (s == AMP_OK) tally(classes, score, e, ignored, desc, sums, &r);
+    if (s == AMP_OK) tally(classes, yiq || ssim ? score : NULL, e, ignored, desc, sums, &r);
     free(sums);
     if (s != AMP_OK) {
         free(classes);
@@ -576,7 +588,7 @@ amp_status amp_image_compare(amp_texture *a, amp_texture *b, const amp_image_com
     s = amp__texture_host(who, a, &ha);
     if (s == AMP_OK) s = amp__texture_host(who, b, &hb);
     if (s == AMP_OK) {
-        compare_host(ha, hb, e, amp_type_scalar(type), amp_type_components(type), bits, desc, NULL, classes, out);
+        compare_host(ha, hb, e, amp_type_scalar(type), amp_type_components(type), bits, desc, NULL, classes, NULL, out);
         tally(classes, NULL, e, NULL, desc, NULL, out);
     }
     free(classes);
@@ -612,7 +624,7 @@ static amp_status compare_images(const char *who, const amp_image *expected, con
     uint32_t *classes;
     float *score;
     uint8_t *ignored;
-    amp_status s = compare_classes(who, expected, actual, desc, out, &classes, &score, &ignored);
+    amp_status s = compare_classes(who, expected, actual, desc, false, out, &classes, &score, &ignored);
     free(classes);
     free(score);
     free(ignored);
@@ -734,7 +746,7 @@ amp_status amp_image_compare_draw(const amp_image *expected, const amp_image *ac
     const char *who = "amp_image_compare_draw";
     if (!out || !picture) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL out or picture", who);
     *picture = (amp_image){0};
-    if (style != AMP_IMAGE_DRAW_OVERLAY && style != AMP_IMAGE_DRAW_MASK)
+    if (style != AMP_IMAGE_DRAW_OVERLAY && style != AMP_IMAGE_DRAW_MASK && style != AMP_IMAGE_DRAW_HEATMAP)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: style %d is not an amp_image_draw_style", who, (int)style);
     amp_status s = check_desc(who, desc);
     if (s == AMP_OK) s = check_pair(who, expected, actual);
@@ -742,7 +754,9 @@ amp_status amp_image_compare_draw(const amp_image *expected, const amp_image *ac
     const uint32_t *gray = NULL;
     float *score = NULL;
     uint8_t *ignored = NULL;
-    if (s == AMP_OK) s = compare_classes(who, expected, actual, desc, out, &classes, &score, &ignored);
+    if (s == AMP_OK)
+        s = compare_classes(who, expected, actual, desc, style == AMP_IMAGE_DRAW_HEATMAP, out, &classes, &score,
+                            &ignored);
     if (s == AMP_OK) s = amp_image_create(expected->width, expected->height, 4, 8, picture);
     if (s == AMP_OK && style == AMP_IMAGE_DRAW_OVERLAY && !(gray = rgba8_words(expected, &owned_gray)))
         s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
@@ -752,7 +766,14 @@ amp_status amp_image_compare_draw(const amp_image *expected, const amp_image *ac
         uint32_t c = ignored && ignored[t] ? CLASS_IGNORED : classes[t];
         /* red: actual the brighter (or, by the channel metric, any difference); blue: darker */
         static const uint8_t colors[6][4] = {{0}, {0}, {255, 0, 0, 255}, {0, 0, 255, 255}, {255, 255, 0, 255}, {0}};
-        if (c == CLASS_LIGHTER || c == CLASS_DARKER || (c == CLASS_AA && style == AMP_IMAGE_DRAW_OVERLAY)) {
+        if (style == AMP_IMAGE_DRAW_HEATMAP) { /* the score through magma; ignored texels gray */
+            float v = score[t] > 0 ? (score[t] < 1 ? score[t] : 1) : 0; /* 1 - SSIM reaches 2 */
+            int k = (int)lrintf(v * 255);
+            o[0] = c == CLASS_IGNORED ? 128 : magma_table[k][0];
+            o[1] = c == CLASS_IGNORED ? 128 : magma_table[k][1];
+            o[2] = c == CLASS_IGNORED ? 128 : magma_table[k][2];
+            o[3] = 255;
+        } else if (c == CLASS_LIGHTER || c == CLASS_DARKER || (c == CLASS_AA && style == AMP_IMAGE_DRAW_OVERLAY)) {
             memcpy(o, colors[c], 4);
         } else if (style == AMP_IMAGE_DRAW_MASK) {
             memset(o, 0, 4);

@@ -87,6 +87,9 @@ cp "$work/out" "$work/yiq.json"
 json_check "$work/yiq.json" -DKEYS=max_score,mean_score,window/x,threshold \
     "-DEQUAL=metric=yiq,differing_pixels=320,antialiased_pixels=0,window/differing_pixels=64"
 expect 1 "$ampvk" diff "$work/mask.png" "$c/changed_a.png"
+expect 1 "$ampvk" diff --metric ssim --heatmap "$work/heat.png" "$c/moved_a.png" "$c/moved_b.png"
+has "$work/out" "^diff image: "
+expect 1 "$ampvk" diff --json "$work/heat.png" "$c/moved_a.png"
 # --metric ssim: scikit-image's mean (tests/data/compare/ssim.txt: moved 0.984129752)
 expect 1 "$ampvk" diff --metric ssim "$c/moved_a.png" "$c/moved_b.png"
 has "$work/out" "^SSIM: 0.984130 "

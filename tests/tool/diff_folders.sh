@@ -86,6 +86,7 @@ cat "$work/sections"
     fail "the matches are not last"
 grep -q 'data-result="error"' "$work/dom.html" || fail "no result in the report's summary"
 grep -q '<img src="images/[0-9]*.diff.png"' "$work/dom.html" || fail "no diff picture in the report"
+grep -q '<img src="images/[0-9]*.heatmap.png"' "$work/dom.html" || fail "no heat map in the report"
 browse --screenshot="$work/shot.png" --window-size=1200,900 >/dev/null
 size=$(wc -c <"$work/shot.png")
 [ "$size" -gt 30000 ] || fail "the report's screenshot is $size bytes: blank?"
