@@ -8,7 +8,8 @@
 // beyond the threshold (the detector is the costly part, and a SIMD device runs it for
 // every lane of a group that has one such pixel):
 //   (default)    a, b the images' pixels (RGBA bytes in a word, little-endian) of
-//                width x height; classes each pixel's class (YIQ_*) in bits 0-2 and
+//                width x height, four a uvec4 (the last padded with equal words);
+//                classes each pixel's class (YIQ_*) in bits 0-2 and
 //                above them its score sqrt(|delta| / 35215), the threshold's scale (a
 //                float's bits, the lowest 3 dropped); max_delta pixelmatch's
 //                35215 * threshold^2; options YIQ_OPTION_WHITE
@@ -22,8 +23,6 @@
 #define YIQ_OPTION_WHITE 2u
 
 ivec4 rgba(uint w) { return ivec4(w & 255u, (w >> 8) & 255u, (w >> 16) & 255u, w >> 24); }
-
-uint word(bool first, int i) { return first ? a(i) : b(i); }
 
 // n / 255 correctly rounded, whatever the device's division (one Markstein step)
 REAL div255(REAL n)
@@ -86,6 +85,9 @@ REAL color_delta(ivec4 p, ivec4 q, int k)
     return y > REAL(0) ? -delta : delta;
 }
 
+#ifdef YIQ_AA_PASS
+uint word(bool first, int i) { return first ? a(i) : b(i); }
+
 REAL brightness_delta(ivec4 c, ivec4 q, int k)
 {
     if (c == q) return REAL(0);
@@ -140,23 +142,31 @@ bool antialiased(bool first, int x1, int y1)
            (many_siblings(true, at_hi.x, at_hi.y) && many_siblings(false, at_hi.x, at_hi.y));
 }
 
-#ifdef YIQ_AA_PASS
 void kernel(index_1 j)
 {
     int i = int(pixels(j)), y = i / width, x = i - y * width;
     aa(j) = antialiased(true, x, y) || antialiased(false, x, y) ? 1u : 0u;
 }
 #else
-void kernel(index_2 idx)
+// a pixel's class, its score above the class's bits
+uint classify(uint wa, uint wb, int i)
 {
-    int y = idx[0], x = idx[1], i = y * width + x;
-    uint wa = a(i), wb = b(i);
-    if (wa == wb) {
-        classes(i) = YIQ_SAME;
-        return;
-    }
+    if (wa == wb) return YIQ_SAME;
     REAL delta = color_delta(rgba(wa), rgba(wb), i * 4);
     uint score = floatBitsToUint(float(sqrt(abs(delta) / REAL(35215)))) & ~7u;
-    classes(i) = score | (!(abs(delta) > max_delta) ? YIQ_CLOSE : delta < REAL(0) ? YIQ_DARKER : YIQ_LIGHTER);
+    return score | (!(abs(delta) > max_delta) ? YIQ_CLOSE : delta < REAL(0) ? YIQ_DARKER : YIQ_LIGHTER);
+}
+
+// four pixels at once: a CPU device loads them as one vector, and equal quads (most of a
+// render test's) cost one comparison
+void kernel(index_1 q)
+{
+    uvec4 wa = a(q), wb = b(q);
+    if (all(equal(wa, wb))) {
+        classes(q) = uvec4(YIQ_SAME);
+        return;
+    }
+    classes(q) = uvec4(classify(wa.x, wb.x, q * 4), classify(wa.y, wb.y, q * 4 + 1), classify(wa.z, wb.z, q * 4 + 2),
+                       classify(wa.w, wb.w, q * 4 + 3));
 }
 #endif

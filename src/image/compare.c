@@ -3,6 +3,7 @@
  * amp_image_check_golden, the golden-image test in one call. */
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +209,10 @@ static const uint32_t *rgba8_words(const amp_image *im, uint32_t **owned)
     return w;
 }
 
+static atomic_bool force_views;
+
+void amp__compare_force_views(bool on) { atomic_store(&force_views, on); }
+
 /* The default view, where the metrics run, and its accelerator's properties; NULL
  * with the error set. */
 static amp_accelerator_view *metric_view(amp_accelerator_info *info)
@@ -233,11 +238,13 @@ static amp_kernel *yiq_kernel(amp_accelerator_view *view, bool dbl, bool aa)
         used += snprintf(decl + used, sizeof decl - (size_t)used, "const REAL %s = %s%s;\n", constants[i].name,
                          constants[i].value, dbl ? "LF" : "");
     char params[512];
-    snprintf(params, sizeof params, "array_view<const uint, 1> a, array_view<const uint, 1> b, %s, int width, "
+    const char *word = aa ? "uint" : "uint_4"; /* the main pass takes four pixels at once */
+    snprintf(params, sizeof params, "array_view<const %s, 1> a, array_view<const %s, 1> b, %s, int width, "
              "int height, uint options",
+             word, word,
              aa ? "array_view<const uint, 1> pixels, array_view<uint, 1> aa"
-             : dbl ? "array_view<uint, 1> classes, double max_delta" : "array_view<uint, 1> classes, float max_delta");
-    return amp_kernel_create(view, &(amp_kernel_desc){.name = aa ? "yiq aa" : "yiq", .rank = aa ? 1 : 2,
+             : dbl ? "array_view<uint_4, 1> classes, double max_delta" : "array_view<uint_4, 1> classes, float max_delta");
+    return amp_kernel_create(view, &(amp_kernel_desc){.name = aa ? "yiq aa" : "yiq", .rank = 1,
                                                       .declarations = decl, .params = params,
                                                       .source = "#include \"image/yiq.glsl\"\n"});
 }
@@ -260,12 +267,13 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
     uint32_t options = desc->blend_on_white ? 2u : 0u, *owned_a = NULL, *owned_b = NULL, *list = NULL, *aa = NULL;
     const uint32_t *wa = rgba8_words(expected, &owned_a), *wb = wa ? rgba8_words(actual, &owned_b) : NULL;
     amp_kernel *k = wb ? yiq_kernel(view, dbl, false) : NULL;
-    amp_extent all = amp_extent1((int)n);
+    size_t quads = (n + 3) / 4, np = 4 * quads; /* the last quad padded with equal words */
+    amp_extent all = amp_extent1((int)np);
     /* a CPU device's memory is the host's: arrays the host fills and reads in place
        there, instead of views whose data moves through staging copies */
     amp_array *arrays[3] = {NULL, NULL, NULL};
-    uint32_t *shared[3] = {NULL, NULL, NULL};
-    for (int i = 0; k && info.is_emulated && i < 3; i++) {
+    uint32_t *shared[3] = {NULL, NULL, NULL}, *pad_a = NULL, *pad_b = NULL, *pad_c = NULL;
+    for (int i = 0; k && info.is_emulated && !atomic_load(&force_views) && i < 3; i++) {
         arrays[i] = amp_array_create(view, &(amp_array_desc){.extent = all, .type = AMP_UINT,
                                                              .cpu_access = AMP_ACCESS_READ_WRITE});
         shared[i] = arrays[i] ? amp_array_data(arrays[i]) : NULL;
@@ -273,31 +281,48 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
     if (shared[0] && shared[1] && shared[2]) {
         memcpy(shared[0], wa, n * 4);
         memcpy(shared[1], wb, n * 4);
+        memset(shared[0] + n, 0, (np - n) * 4);
+        memset(shared[1] + n, 0, (np - n) * 4);
     } else {
         for (int i = 0; i < 3; i++) amp_array_destroy(&arrays[i]);
         shared[2] = NULL;
+        if (k && np != n) { /* host views of whole quads */
+            pad_a = calloc(np, 4);
+            pad_b = calloc(np, 4);
+            pad_c = malloc(np * 4);
+            if (pad_a && pad_b) {
+                memcpy(pad_a, wa, n * 4);
+                memcpy(pad_b, wb, n * 4);
+            }
+        }
     }
-    amp_array_view *va = !k ? NULL : arrays[0] ? amp_array_view_of_array(arrays[0])
-                                               : amp_array_view_create_const(all, AMP_UINT, 0, wa);
+    bool padded = np != n && !arrays[0];
+    amp_array_view *va = !k || (padded && !(pad_a && pad_b && pad_c)) ? NULL
+                         : arrays[0] ? amp_array_view_of_array(arrays[0])
+                                     : amp_array_view_create_const(all, AMP_UINT, 0, padded ? pad_a : wa);
     amp_array_view *vb = !va ? NULL : arrays[1] ? amp_array_view_of_array(arrays[1])
-                                                : amp_array_view_create_const(all, AMP_UINT, 0, wb);
+                                                : amp_array_view_create_const(all, AMP_UINT, 0, padded ? pad_b : wb);
     amp_array_view *vc = !vb ? NULL : arrays[2] ? amp_array_view_of_array(arrays[2])
-                                                : amp_array_view_create(all, AMP_UINT, 0, classes);
+                                                : amp_array_view_create(all, AMP_UINT, 0, padded ? pad_c : classes);
+    amp_array_view *va4 = vc ? amp_array_view_reinterpret(va, AMP_UINT_4, 0) : NULL;
+    amp_array_view *vb4 = va4 ? amp_array_view_reinterpret(vb, AMP_UINT_4, 0) : NULL;
+    amp_array_view *vc4 = vb4 ? amp_array_view_reinterpret(vc, AMP_UINT_4, 0) : NULL;
     amp_array_view *vl = NULL, *vaa = NULL;
-    if (!wb) s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for two %dx%d images", who, w, h);
-    else if (!vc) s = amp_last_status();
-    if (s == AMP_OK) s = amp_array_view_discard_data(vc);
+    if (!wb || (padded && !(pad_a && pad_b && pad_c)))
+        s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for two %dx%d images", who, w, h);
+    else if (!vc4) s = amp_last_status();
+    if (s == AMP_OK) s = amp_array_view_discard_data(vc4);
     if (s == AMP_OK) {
         double t = desc->tolerance, max_delta = 35215 * t * t; /* pixelmatch's, in its order */
         amp_arg bound = dbl ? AMP_DOUBLE("max_delta", max_delta) : AMP_FLOAT("max_delta", (float)max_delta);
-        s = amp_parallel_for_each(view, amp_extent2(h, w), k,
-                                  AMP_ARGS(AMP_VIEW("a", va), AMP_VIEW("b", vb), AMP_VIEW("classes", vc),
+        s = amp_parallel_for_each(view, amp_extent1((int)quads), k,
+                                  AMP_ARGS(AMP_VIEW("a", va4), AMP_VIEW("b", vb4), AMP_VIEW("classes", vc4),
                                            AMP_INT("width", w), AMP_INT("height", h), bound,
                                            AMP_UINT("options", options)));
     }
-    const uint32_t *packed = classes;
+    const uint32_t *packed = padded ? pad_c : classes;
     if (s == AMP_OK && shared[2] && !(packed = amp_array_data(arrays[2]))) s = amp_last_status();
-    else if (s == AMP_OK && !shared[2]) s = amp_array_view_synchronize(vc);
+    else if (s == AMP_OK && !shared[2]) s = amp_array_view_synchronize(vc4);
     size_t count = 0;
     for (size_t i = 0; s == AMP_OK && i < n; i++) { /* the score above the class's 3 bits */
         uint32_t bits = packed[i] & ~7u;
@@ -328,11 +353,17 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
         for (size_t j = 0; s == AMP_OK && j < count; j++)
             if (aa[j]) classes[list[j]] = CLASS_AA;
     }
+    amp_array_view_destroy(&va4);
+    amp_array_view_destroy(&vb4);
+    amp_array_view_destroy(&vc4);
     amp_array_view_destroy(&va);
     amp_array_view_destroy(&vb);
     amp_array_view_destroy(&vc);
     amp_array_view_destroy(&vl);
     for (int i = 0; i < 3; i++) amp_array_destroy(&arrays[i]);
+    free(pad_a);
+    free(pad_b);
+    free(pad_c);
     amp_array_view_destroy(&vaa);
     amp_kernel_destroy(&k);
     free(owned_a);

@@ -109,6 +109,9 @@ AMP_HIDDEN uint32_t amp__crc32(uint32_t crc, const unsigned char *data, size_t s
 AMP_HIDDEN amp_status amp__png_encode_filtered(const uint8_t *stream, size_t stream_bytes, const uint32_t *counts,
                                                size_t block, int width, int height, int channels, int bits,
                                                unsigned char **png, size_t *png_size);
+/* For tests: CPU devices move the metrics' data through views of host memory, as GPUs
+ * do, not through arrays the host fills in place (compare.c). */
+AMP_HIDDEN void amp__compare_force_views(bool on);
 AMP_HIDDEN amp_status amp__png_encode(const void *samples, int width, int height, int channels, int bits, int level,
                                       unsigned char **png, size_t *png_size);
 
