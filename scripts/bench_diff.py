@@ -134,7 +134,7 @@ def bench_folder(o, bin_, odiff):
     g, a = make_folder(work, o.size, o.folder)
     jobs = str(os.cpu_count())
     tools = {
-        "ampvk": [o.ampvk, "diff", "--metric", "yiq", "--on-white", g, a],
+        "ampvk": [os.path.abspath(o.ampvk), "diff", "--metric", "yiq", "--on-white", g, a],
         "ampvk --report": [o.ampvk, "diff", "--metric", "yiq", "--on-white", g, a, "--report",
                            os.path.join(work, "report")],
         "odiff (xargs -P)": ["sh", "-c", f'cd "{a}" && ls | xargs -P {jobs} -I{{}} "{odiff}" "{g}/{{}}" "{a}/{{}}" '
@@ -166,7 +166,7 @@ def main():
     ap.add_argument("--folder", type=int)
     o = ap.parse_args()
     bin_ = os.path.join(o.peers, "node_modules", ".bin")
-    odiff = o.odiff or os.path.join(bin_, "odiff")
+    odiff = os.path.abspath(o.odiff or os.path.join(bin_, "odiff"))
     if o.folder:
         return bench_folder(o, bin_, odiff)
     work = os.path.join(o.work, o.size)
