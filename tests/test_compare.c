@@ -247,6 +247,17 @@ static void pictures(void)
     REQUIRE(h0[0] == 0 && h0[1] == 0 && h0[2] == 4 && h0[3] == 255);
     REQUIRE(h1[0] == 254 && h1[1] == 170 && h1[2] == 116);
     REQUIRE(h2[0] == 128 && h2[1] == 128 && h2[2] == 128);
+    /* one comparison for several styles: the same pictures as one call each */
+    amp_image both[2];
+    static const amp_image_draw_style styles[2] = {AMP_IMAGE_DRAW_OVERLAY, AMP_IMAGE_DRAW_HEATMAP};
+    REQUIRE_OK(amp_image_compare_draw_styles(&a, &b, &yiq, styles, 2, &r, both));
+    amp_image one;
+    for (int k = 0; k < 2; k++) {
+        REQUIRE_OK(amp_image_compare_draw(&a, &b, &yiq, styles[k], &r, &one));
+        REQUIRE(one.pixels && both[k].pixels && memcmp(one.pixels, both[k].pixels, 200 * 150 * 4) == 0);
+        amp_image_free(&one);
+        amp_image_free(&both[k]);
+    }
     amp_image_free(&pic);
     /* anti-aliased pixels in yellow on "moved" */
     amp_image_free(&a);

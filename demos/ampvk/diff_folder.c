@@ -104,7 +104,7 @@ static void compare_pair(folder_run *f, size_t i)
     pair *p = &f->pairs[i]; /* its number is i: the images are still in name order */
     const diff_folder_options *o = f->o;
     char *ge = path_of(o->golden, p->name), *ac = path_of(o->actual, p->name);
-    amp_image e = {0}, a = {0}, pic = {0};
+    amp_image e = {0}, a = {0}, pic[2] = {{0}, {0}}; /* the overlay and the heat map */
     bool have_e = ge && p->kind != PAIR_NEW && amp_image_load(ge, NULL, &e) == AMP_OK;
     if (p->kind != PAIR_NEW && !have_e) snprintf(p->reason, sizeof p->reason, "%s", amp_last_error());
     bool have_a = ac && p->kind != PAIR_MISSING && amp_image_load(ac, NULL, &a) == AMP_OK;
@@ -121,7 +121,8 @@ static void compare_pair(folder_run *f, size_t i)
                      "size mismatch: the golden is %dx%d with %d channels, the actual image %dx%d with %d", e.width,
                      e.height, e.channels, a.width, a.height, a.channels);
         } else {
-            amp_status s = o->report ? amp_image_compare_draw(&e, &a, o->desc, AMP_IMAGE_DRAW_OVERLAY, &p->r, &pic)
+            static const amp_image_draw_style styles[2] = {AMP_IMAGE_DRAW_OVERLAY, AMP_IMAGE_DRAW_HEATMAP};
+            amp_status s = o->report ? amp_image_compare_draw_styles(&e, &a, o->desc, styles, 2, &p->r, pic)
                                      : amp_image_compare_images(&e, &a, o->desc, &p->r);
             if (s != AMP_OK) {
                 p->kind = PAIR_ERROR;
@@ -135,18 +136,15 @@ static void compare_pair(folder_run *f, size_t i)
         }
     }
     if (o->report && p->kind != PAIR_MATCH) {
-        amp_image heat = {0};
-        amp_image_compare_result again;
-        if (pic.pixels) amp_image_compare_draw(&e, &a, o->desc, AMP_IMAGE_DRAW_HEATMAP, &again, &heat);
         p->pictures = (!have_e || save_picture(o->report, p->number, "expected", &e, ge)) &&
                       (!have_a || save_picture(o->report, p->number, "actual", &a, ac)) &&
-                      (!pic.pixels || save_picture(o->report, p->number, "diff", &pic, NULL)) &&
-                      (!heat.pixels || save_picture(o->report, p->number, "heatmap", &heat, NULL));
-        amp_image_free(&heat);
+                      (!pic[0].pixels || save_picture(o->report, p->number, "diff", &pic[0], NULL)) &&
+                      (!pic[1].pixels || save_picture(o->report, p->number, "heatmap", &pic[1], NULL));
     }
     amp_image_free(&e);
     amp_image_free(&a);
-    amp_image_free(&pic);
+    amp_image_free(&pic[0]);
+    amp_image_free(&pic[1]);
     free(ge);
     free(ac);
 }

@@ -365,6 +365,12 @@ amp_status amp_image_compare_draw(const amp_image *expected, const amp_image *ac
                                   const amp_image_compare_desc *desc, amp_image_draw_style style,
                                   amp_image_compare_result *out, amp_image *picture);
 
+/* The same with one comparison for several pictures: pictures[k] drawn in styles[k]
+ * (count of each; amp_image_free every one). On failure none is left. */
+amp_status amp_image_compare_draw_styles(const amp_image *expected, const amp_image *actual,
+                                         const amp_image_compare_desc *desc, const amp_image_draw_style *styles,
+                                         int count, amp_image_compare_result *out, amp_image *pictures);
+
 /* How to check a golden image. */
 typedef struct amp_image_golden_desc {
     amp_image_compare_desc compare; /* the tolerance */

@@ -100,6 +100,7 @@ static void compare_host(const void *a, const void *b, amp_extent e, amp_scalar 
     for (size_t t = 0; t < texels; t++) {
         if (ignored && ignored[t]) continue;
         bool differs = false, same = true;
+        double largest = 0;
         for (int c = 0; c < comps; c++) {
             size_t i = t * (size_t)comps + (size_t)c;
             double x = amp__texel_component(a, sc, bits, i), y = amp__texel_component(b, sc, bits, i);
@@ -111,18 +112,10 @@ static void compare_host(const void *a, const void *b, amp_extent e, amp_scalar 
             if (d > r.max_abs_diff) r.max_abs_diff = d;
             if (d > tol) differs = true;
             if (d != 0) same = false;
+            if (d > largest) largest = d;
         }
         classes[t] = differs ? CLASS_LIGHTER : same ? CLASS_SAME : CLASS_CLOSE;
-        if (score) { /* the largest channel difference over the peak, 0..1 */
-            double m = 0;
-            for (int c = 0; c < comps; c++) {
-                size_t i = t * (size_t)comps + (size_t)c;
-                double x = amp__texel_component(a, sc, bits, i), y = amp__texel_component(b, sc, bits, i);
-                double d = x == y || (isnan(x) && isnan(y)) ? 0 : isnan(x) || isnan(y) ? peak : fabs(x - y);
-                m = d > m ? d : m;
-            }
-            score[t] = (float)(m < peak ? m / peak : 1);
-        }
+        if (score) score[t] = (float)(largest < peak ? largest / peak : 1); /* 0..1 */
         n += (size_t)comps;
     }
     r.mean_abs_diff = n ? sum / (double)n : 0;
@@ -188,16 +181,17 @@ static void tally(const uint32_t *classes, const float *score, amp_extent e, con
 }
 
 /* An image's pixels as RGBA8 words (pixelmatch's input): gray spread over R, G and B,
- * no alpha 255; deeper samples converted as amp_image_save converts them. The image's
- * own pixels where they are that already, else a malloc'ed copy left in *owned. */
-static const uint32_t *rgba8_words(const amp_image *im, uint32_t **owned)
+ * no alpha 255; deeper samples converted as amp_image_save converts them; zero words
+ * after them up to `words`. The image's own pixels where they are that already, else a
+ * malloc'ed copy left in *owned. */
+static const uint32_t *rgba8_words(const amp_image *im, size_t words, uint32_t **owned)
 {
     *owned = NULL;
-    if (im->bits == 8 && im->channels == 4 && im->stride == (size_t)im->width * 4) return im->pixels;
+    size_t n = (size_t)im->width * (size_t)im->height;
+    if (im->bits == 8 && im->channels == 4 && im->stride == (size_t)im->width * 4 && words == n) return im->pixels;
     void *packed;
     const uint8_t *p = amp__image_packed(im, 8, &packed);
-    size_t n = (size_t)im->width * (size_t)im->height;
-    uint32_t *w = p ? malloc(n * 4) : NULL;
+    uint32_t *w = p ? calloc(words, 4) : NULL;
     for (size_t i = 0; w && i < n; i++) {
         const uint8_t *q = p + i * (size_t)im->channels;
         uint32_t r = q[0], g = im->channels >= 3 ? q[1] : r, b = im->channels >= 3 ? q[2] : r;
@@ -213,10 +207,16 @@ static atomic_bool force_views;
 
 void amp__compare_force_views(bool on) { atomic_store(&force_views, on); }
 
-/* The default view, where the metrics run, and its accelerator's properties; NULL
- * with the error set. */
-static amp_accelerator_view *metric_view(amp_accelerator_info *info)
+/* The default view, where the metrics run, and its accelerator's properties, for w x h
+ * images whose largest buffer holds `per_texel` words a texel (kernels index it with
+ * ints); NULL with the error set. */
+static amp_accelerator_view *metric_view(const char *who, const char *metric, int w, int h, size_t per_texel,
+                                         amp_accelerator_info *info)
 {
+    if ((size_t)w * (size_t)h > INT32_MAX / per_texel) {
+        amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: a %dx%d image is too large for the %s metric", who, w, h, metric);
+        return NULL;
+    }
     amp_accelerator_view *view = amp_default_view();
     return view && amp_accelerator_get_info(amp_view_accelerator(view), info) == AMP_OK ? view : NULL;
 }
@@ -256,59 +256,46 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
                               const amp_image_compare_desc *desc, uint32_t *classes, float *score)
 {
     int w = expected->width, h = expected->height;
-    size_t n = (size_t)w * (size_t)h;
-    if (n > INT32_MAX / 4)
-        return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: a %dx%d image is too large for the YIQ metric", who, w, h);
+    size_t n = (size_t)w * (size_t)h, quads = (n + 3) / 4, np = 4 * quads; /* the last quad padded */
     amp_accelerator_info info;
-    amp_accelerator_view *view = metric_view(&info);
+    amp_accelerator_view *view = metric_view(who, "YIQ", w, h, 4, &info);
     if (!view) return amp_last_status();
     amp_status s = AMP_OK;
     bool dbl = info.supports_double_precision;
     uint32_t options = desc->blend_on_white ? 2u : 0u, *owned_a = NULL, *owned_b = NULL, *list = NULL, *aa = NULL;
-    const uint32_t *wa = rgba8_words(expected, &owned_a), *wb = wa ? rgba8_words(actual, &owned_b) : NULL;
+    const uint32_t *wa = rgba8_words(expected, np, &owned_a), *wb = wa ? rgba8_words(actual, np, &owned_b) : NULL;
     amp_kernel *k = wb ? yiq_kernel(view, dbl, false) : NULL;
-    size_t quads = (n + 3) / 4, np = 4 * quads; /* the last quad padded with equal words */
     amp_extent all = amp_extent1((int)np);
     /* a CPU device's memory is the host's: arrays the host fills and reads in place
        there, instead of views whose data moves through staging copies */
     amp_array *arrays[3] = {NULL, NULL, NULL};
-    uint32_t *shared[3] = {NULL, NULL, NULL}, *pad_a = NULL, *pad_b = NULL, *pad_c = NULL;
+    uint32_t *shared[3] = {NULL, NULL, NULL}, *pad_c = NULL;
     for (int i = 0; k && info.is_emulated && !atomic_load(&force_views) && i < 3; i++) {
         arrays[i] = amp_array_create(view, &(amp_array_desc){.extent = all, .type = AMP_UINT,
                                                              .cpu_access = AMP_ACCESS_READ_WRITE});
         shared[i] = arrays[i] ? amp_array_data(arrays[i]) : NULL;
     }
     if (shared[0] && shared[1] && shared[2]) {
-        memcpy(shared[0], wa, n * 4);
-        memcpy(shared[1], wb, n * 4);
-        memset(shared[0] + n, 0, (np - n) * 4);
-        memset(shared[1] + n, 0, (np - n) * 4);
+        memcpy(shared[0], wa, np * 4);
+        memcpy(shared[1], wb, np * 4);
     } else {
         for (int i = 0; i < 3; i++) amp_array_destroy(&arrays[i]);
         shared[2] = NULL;
-        if (k && np != n) { /* host views of whole quads */
-            pad_a = calloc(np, 4);
-            pad_b = calloc(np, 4);
-            pad_c = malloc(np * 4);
-            if (pad_a && pad_b) {
-                memcpy(pad_a, wa, n * 4);
-                memcpy(pad_b, wb, n * 4);
-            }
-        }
     }
-    bool padded = np != n && !arrays[0];
-    amp_array_view *va = !k || (padded && !(pad_a && pad_b && pad_c)) ? NULL
+    bool padded = np != n && !arrays[0]; /* classes holds n words: the kernel's go elsewhere */
+    if (k && padded) pad_c = malloc(np * 4);
+    amp_array_view *va = !k || (padded && !pad_c) ? NULL
                          : arrays[0] ? amp_array_view_of_array(arrays[0])
-                                     : amp_array_view_create_const(all, AMP_UINT, 0, padded ? pad_a : wa);
+                                     : amp_array_view_create_const(all, AMP_UINT, 0, wa);
     amp_array_view *vb = !va ? NULL : arrays[1] ? amp_array_view_of_array(arrays[1])
-                                                : amp_array_view_create_const(all, AMP_UINT, 0, padded ? pad_b : wb);
+                                                : amp_array_view_create_const(all, AMP_UINT, 0, wb);
     amp_array_view *vc = !vb ? NULL : arrays[2] ? amp_array_view_of_array(arrays[2])
                                                 : amp_array_view_create(all, AMP_UINT, 0, padded ? pad_c : classes);
     amp_array_view *va4 = vc ? amp_array_view_reinterpret(va, AMP_UINT_4, 0) : NULL;
     amp_array_view *vb4 = va4 ? amp_array_view_reinterpret(vb, AMP_UINT_4, 0) : NULL;
     amp_array_view *vc4 = vb4 ? amp_array_view_reinterpret(vc, AMP_UINT_4, 0) : NULL;
     amp_array_view *vl = NULL, *vaa = NULL;
-    if (!wb || (padded && !(pad_a && pad_b && pad_c)))
+    if (!wb || (k && padded && !pad_c))
         s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for two %dx%d images", who, w, h);
     else if (!vc4) s = amp_last_status();
     if (s == AMP_OK) s = amp_array_view_discard_data(vc4);
@@ -361,8 +348,6 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
     amp_array_view_destroy(&vc);
     amp_array_view_destroy(&vl);
     for (int i = 0; i < 3; i++) amp_array_destroy(&arrays[i]);
-    free(pad_a);
-    free(pad_b);
     free(pad_c);
     amp_array_view_destroy(&vaa);
     amp_kernel_destroy(&k);
@@ -374,11 +359,13 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
 }
 
 /* The lumas of an image (BT.601 of R, G and B; gray as it is; translucent pixels
- * blended on white), in doubles. */
-static double *lumas(const amp_image *im)
+ * blended on white), computed in doubles and kept as doubles or (dbl false) floats:
+ * the kernels' REAL. */
+static void *lumas(const amp_image *im, bool dbl)
 {
     size_t n = (size_t)im->width * (size_t)im->height;
-    double *l = malloc(n * sizeof *l), top = im->bits == 8 ? 255 : im->bits == 16 ? 65535 : 1;
+    void *l = malloc(n * (dbl ? sizeof(double) : sizeof(float)));
+    double top = im->bits == 8 ? 255 : im->bits == 16 ? 65535 : 1;
     amp_scalar sc = im->bits == 32 ? AMP_SCALAR_FLOAT : AMP_SCALAR_UNORM;
     int ch = im->channels;
     void *owned;
@@ -392,7 +379,8 @@ static double *lumas(const amp_image *im)
         for (int c = 0; c < ch; c++) v[c] = amp__texel_component(p, sc, im->bits, i * (size_t)ch + (size_t)c);
         double y = ch >= 3 ? 0.299 * v[0] + 0.587 * v[1] + 0.114 * v[2] : v[0];
         if (ch == 2 || ch == 4) y = top + (y - top) * (v[ch - 1] / top);
-        l[i] = y;
+        if (dbl) ((double *)l)[i] = y;
+        else ((float *)l)[i] = (float)y;
     }
     free(owned);
     return l;
@@ -409,34 +397,24 @@ static amp_status ssim_classes(const char *who, const amp_image *expected, const
     if (w < 11 || h < 11)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: SSIM needs images of at least 11x11 pixels; these are %dx%d",
                          who, w, h);
-    if (n > INT32_MAX / 5)
-        return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: a %dx%d image is too large for SSIM", who, w, h);
     amp_accelerator_info info;
-    amp_accelerator_view *view = metric_view(&info);
+    amp_accelerator_view *view = metric_view(who, "SSIM", w, h, 5, &info);
     if (!view) return amp_last_status();
     amp_status s = AMP_OK;
     bool dbl = info.supports_double_precision;
     const char *real = dbl ? "double" : "float";
     /* the window: scipy's Gaussian of sigma 1.5 truncated at 3.5 sigma, 11 taps */
     double wd[11], total = 0;
-    float wf[11], *fx = NULL, *fy = NULL;
+    float wf[11];
     for (int k = -5; k <= 5; k++) total += wd[k + 5] = exp(-0.5 / (1.5 * 1.5) * k * k);
     for (int k = 0; k < 11; k++) wf[k] = (float)(wd[k] /= total);
     double range = expected->bits == 8 ? 255 : expected->bits == 16 ? 65535 : 1;
     double c1 = (0.01 * range) * (0.01 * range), c2 = (0.03 * range) * (0.03 * range);
-    double *lx = lumas(expected), *ly = lx ? lumas(actual) : NULL;
-    if (ly && !dbl) {
-        fx = malloc(n * sizeof *fx);
-        fy = malloc(n * sizeof *fy);
-        for (size_t i = 0; fx && fy && i < n; i++) {
-            fx[i] = (float)lx[i];
-            fy[i] = (float)ly[i];
-        }
-    }
-    size_t real_size = dbl ? sizeof(double) : sizeof(float);
-    void *sums = ly ? malloc(5 * n * real_size) : NULL;
+    void *lx = lumas(expected, dbl), *ly = lx ? lumas(actual, dbl) : NULL;
+    void *sums = ly ? malloc(5 * n * (dbl ? sizeof(double) : sizeof(float))) : NULL;
     float *sim = sums ? malloc(n * sizeof *sim) : NULL;
-    if (!sim || (!dbl && (!fx || !fy))) s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for SSIM of %dx%d images", who, w, h);
+    if (!sim)
+        s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for SSIM of %dx%d images", who, w, h);
     amp_kernel *rows = NULL, *cols = NULL;
     amp_array_view *vx = NULL, *vy = NULL, *vw = NULL, *vs = NULL, *vsim = NULL;
     amp_type rt = dbl ? AMP_DOUBLE : AMP_FLOAT;
@@ -455,8 +433,8 @@ static amp_status ssim_classes(const char *who, const amp_image *expected, const
                                                                  .source = "#include \"image/ssim.glsl\"\n"})
                     : NULL;
         amp_extent all = amp_extent1((int)n);
-        if (cols) vx = amp_array_view_create_const(all, rt, 0, dbl ? (void *)lx : (void *)fx);
-        if (vx) vy = amp_array_view_create_const(all, rt, 0, dbl ? (void *)ly : (void *)fy);
+        if (cols) vx = amp_array_view_create_const(all, rt, 0, lx);
+        if (vx) vy = amp_array_view_create_const(all, rt, 0, ly);
         if (vy) vw = amp_array_view_create_const(amp_extent1(11), rt, 0, dbl ? (void *)wd : (void *)wf);
         if (vw) vs = amp_array_view_create(amp_extent1((int)(5 * n)), rt, 0, sums);
         if (vs) vsim = amp_array_view_create(all, AMP_FLOAT, 0, sim);
@@ -495,8 +473,6 @@ static amp_status ssim_classes(const char *who, const amp_image *expected, const
     amp_kernel_destroy(&cols);
     free(lx);
     free(ly);
-    free(fx);
-    free(fy);
     free(sums);
     free(sim);
     return s;
@@ -770,60 +746,77 @@ amp_status amp_image_diff(const amp_image *expected, const amp_image *actual, do
     return AMP_OK;
 }
 
-amp_status amp_image_compare_draw(const amp_image *expected, const amp_image *actual,
-                                  const amp_image_compare_desc *desc, amp_image_draw_style style,
-                                  amp_image_compare_result *out, amp_image *picture)
+amp_status amp_image_compare_draw_styles(const amp_image *expected, const amp_image *actual,
+                                         const amp_image_compare_desc *desc, const amp_image_draw_style *styles,
+                                         int count, amp_image_compare_result *out, amp_image *pictures)
 {
     const char *who = "amp_image_compare_draw";
-    if (!out || !picture) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL out or picture", who);
-    *picture = (amp_image){0};
-    if (style != AMP_IMAGE_DRAW_OVERLAY && style != AMP_IMAGE_DRAW_MASK && style != AMP_IMAGE_DRAW_HEATMAP)
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: style %d is not an amp_image_draw_style", who, (int)style);
+    if (!out || !pictures || !styles || count < 1)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL out, pictures or styles, or %d styles", who, count);
+    bool heat = false, overlay = false;
+    for (int k = 0; k < count; k++) {
+        pictures[k] = (amp_image){0};
+        if (styles[k] != AMP_IMAGE_DRAW_OVERLAY && styles[k] != AMP_IMAGE_DRAW_MASK &&
+            styles[k] != AMP_IMAGE_DRAW_HEATMAP)
+            return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: style %d is not an amp_image_draw_style", who,
+                             (int)styles[k]);
+        heat = heat || styles[k] == AMP_IMAGE_DRAW_HEATMAP;
+        overlay = overlay || styles[k] == AMP_IMAGE_DRAW_OVERLAY;
+    }
     amp_status s = check_desc(who, desc);
     if (s == AMP_OK) s = check_pair(who, expected, actual);
     uint32_t *classes = NULL, *owned_gray = NULL;
     const uint32_t *gray = NULL;
     float *score = NULL;
     uint8_t *ignored = NULL;
-    if (s == AMP_OK)
-        s = compare_classes(who, expected, actual, desc, style == AMP_IMAGE_DRAW_HEATMAP, out, &classes, &score,
-                            &ignored);
-    if (s == AMP_OK) s = amp_image_create(expected->width, expected->height, 4, 8, picture);
-    if (s == AMP_OK && style == AMP_IMAGE_DRAW_OVERLAY && !(gray = rgba8_words(expected, &owned_gray)))
-        s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
+    if (s == AMP_OK) s = compare_classes(who, expected, actual, desc, heat, out, &classes, &score, &ignored);
     size_t n = (size_t)expected->width * (size_t)expected->height;
-    uint8_t *o = s == AMP_OK ? picture->pixels : NULL;
-    for (size_t t = 0; o && t < n; t++, o += 4) {
-        uint32_t c = ignored && ignored[t] ? CLASS_IGNORED : classes[t];
-        /* red: actual the brighter (or, by the channel metric, any difference); blue: darker */
-        static const uint8_t colors[6][4] = {{0}, {0}, {255, 0, 0, 255}, {0, 0, 255, 255}, {255, 255, 0, 255}, {0}};
-        if (style == AMP_IMAGE_DRAW_HEATMAP) { /* the score through magma; ignored texels gray */
-            float v = score[t] > 0 ? (score[t] < 1 ? score[t] : 1) : 0; /* 1 - SSIM reaches 2 */
-            int k = (int)lrintf(v * 255);
-            o[0] = c == CLASS_IGNORED ? 128 : magma_table[k][0];
-            o[1] = c == CLASS_IGNORED ? 128 : magma_table[k][1];
-            o[2] = c == CLASS_IGNORED ? 128 : magma_table[k][2];
-            o[3] = 255;
-        } else if (c == CLASS_LIGHTER || c == CLASS_DARKER || (c == CLASS_AA && style == AMP_IMAGE_DRAW_OVERLAY)) {
-            memcpy(o, colors[c], 4);
-        } else if (style == AMP_IMAGE_DRAW_MASK) {
-            memset(o, 0, 4);
-        } else {
-            /* pixelmatch's gray: the luma blended 90% toward white by the alpha */
-            uint32_t p = gray[t];
-            double luma = (p & 255) * 0.29889531 + (p >> 8 & 255) * 0.58662247 + (p >> 16 & 255) * 0.11448223;
-            double v = 255 + (luma - 255) * 0.1 * (double)(p >> 24) / 255;
-            uint8_t g = (uint8_t)(c == CLASS_IGNORED ? v * 0.6 : v);
-            o[0] = o[1] = o[2] = g;
-            o[3] = 255;
+    if (s == AMP_OK && overlay && !(gray = rgba8_words(expected, n, &owned_gray)))
+        s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
+    for (int k = 0; s == AMP_OK && k < count; k++) {
+        amp_image_draw_style style = styles[k];
+        s = amp_image_create(expected->width, expected->height, 4, 8, &pictures[k]);
+        uint8_t *o = s == AMP_OK ? pictures[k].pixels : NULL;
+        for (size_t t = 0; o && t < n; t++, o += 4) {
+            uint32_t c = ignored && ignored[t] ? CLASS_IGNORED : classes[t];
+            /* red: actual the brighter (or, by the channel metric, any difference); blue: darker */
+            static const uint8_t colors[6][4] = {{0}, {0}, {255, 0, 0, 255}, {0, 0, 255, 255}, {255, 255, 0, 255},
+                                                 {0}};
+            if (style == AMP_IMAGE_DRAW_HEATMAP) { /* the score through magma; ignored texels gray */
+                float v = score[t] > 0 ? (score[t] < 1 ? score[t] : 1) : 0; /* 1 - SSIM reaches 2 */
+                int i = (int)lrintf(v * 255);
+                o[0] = c == CLASS_IGNORED ? 128 : magma_table[i][0];
+                o[1] = c == CLASS_IGNORED ? 128 : magma_table[i][1];
+                o[2] = c == CLASS_IGNORED ? 128 : magma_table[i][2];
+                o[3] = 255;
+            } else if (c == CLASS_LIGHTER || c == CLASS_DARKER || (c == CLASS_AA && style == AMP_IMAGE_DRAW_OVERLAY)) {
+                memcpy(o, colors[c], 4);
+            } else if (style == AMP_IMAGE_DRAW_MASK) {
+                memset(o, 0, 4);
+            } else {
+                /* pixelmatch's gray: the luma blended 90% toward white by the alpha */
+                uint32_t p = gray[t];
+                double luma = (p & 255) * 0.29889531 + (p >> 8 & 255) * 0.58662247 + (p >> 16 & 255) * 0.11448223;
+                double v = 255 + (luma - 255) * 0.1 * (double)(p >> 24) / 255;
+                uint8_t g = (uint8_t)(c == CLASS_IGNORED ? v * 0.6 : v);
+                o[0] = o[1] = o[2] = g;
+                o[3] = 255;
+            }
         }
     }
     free(owned_gray);
     free(classes);
     free(score);
     free(ignored);
-    if (s != AMP_OK) amp_image_free(picture);
+    for (int k = 0; s != AMP_OK && k < count; k++) amp_image_free(&pictures[k]);
     return s;
+}
+
+amp_status amp_image_compare_draw(const amp_image *expected, const amp_image *actual,
+                                  const amp_image_compare_desc *desc, amp_image_draw_style style,
+                                  amp_image_compare_result *out, amp_image *picture)
+{
+    return amp_image_compare_draw_styles(expected, actual, desc, &style, 1, out, picture);
 }
 
 /* ---- golden images ---- */
