@@ -297,6 +297,8 @@ typedef struct amp_image_compare_desc {
                                 no alpha, its first channel) is 0 are left out */
     int window;              /* N > 0: also find the N x N window (clamped to the image)
                                 holding the most differing texels */
+    amp_accelerator_view *view; /* where the YIQ, SSIM and FLIP metrics run; NULL: the default
+                                   view. A view per thread lets threads compare at once */
 } amp_image_compare_desc;
 
 /* What a comparison found. */

@@ -207,17 +207,17 @@ static atomic_bool force_views;
 
 void amp__compare_force_views(bool on) { atomic_store(&force_views, on); }
 
-/* The default view, where the metrics run, and its accelerator's properties, for w x h
+/* desc's view (else the default one), where the metrics run, and its accelerator's properties, for w x h
  * images whose largest buffer holds `per_texel` words a texel (kernels index it with
  * ints); NULL with the error set. */
-static amp_accelerator_view *metric_view(const char *who, const char *metric, int w, int h, size_t per_texel,
-                                         amp_accelerator_info *info)
+static amp_accelerator_view *metric_view(const char *who, const char *metric, const amp_image_compare_desc *desc,
+                                         int w, int h, size_t per_texel, amp_accelerator_info *info)
 {
     if ((size_t)w * (size_t)h > INT32_MAX / per_texel) {
         amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: a %dx%d image is too large for the %s metric", who, w, h, metric);
         return NULL;
     }
-    amp_accelerator_view *view = amp_default_view();
+    amp_accelerator_view *view = desc->view ? desc->view : amp_default_view();
     return view && amp_accelerator_get_info(amp_view_accelerator(view), info) == AMP_OK ? view : NULL;
 }
 
@@ -258,7 +258,7 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
     int w = expected->width, h = expected->height;
     size_t n = (size_t)w * (size_t)h, quads = (n + 3) / 4, np = 4 * quads; /* the last quad padded */
     amp_accelerator_info info;
-    amp_accelerator_view *view = metric_view(who, "YIQ", w, h, 4, &info);
+    amp_accelerator_view *view = metric_view(who, "YIQ", desc, w, h, 4, &info);
     if (!view) return amp_last_status();
     amp_status s = AMP_OK;
     bool dbl = info.supports_double_precision;
@@ -398,7 +398,7 @@ static amp_status ssim_classes(const char *who, const amp_image *expected, const
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: SSIM needs images of at least 11x11 pixels; these are %dx%d",
                          who, w, h);
     amp_accelerator_info info;
-    amp_accelerator_view *view = metric_view(who, "SSIM", w, h, 5, &info);
+    amp_accelerator_view *view = metric_view(who, "SSIM", desc, w, h, 5, &info);
     if (!view) return amp_last_status();
     amp_status s = AMP_OK;
     bool dbl = info.supports_double_precision;
