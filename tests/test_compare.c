@@ -110,6 +110,130 @@ static void against_scikit_image(void)
     REQUIRE_INT(lines, 5);
 }
 
+/* A PFM file (float RGB, rows bottom to top) as a float image. */
+static amp_image load_pfm(const char *name)
+{
+    char path[512], magic[3] = "";
+    snprintf(path, sizeof path, DIR "flip/%s", name);
+    FILE *fp = fopen(path, "rb");
+    int w = 0, h = 0;
+    double scale = 0;
+    amp_image im = {0};
+    REQUIRE(fp && fscanf(fp, "%2s %d %d %lf", magic, &w, &h, &scale) == 4 && fgetc(fp) == '\n');
+    REQUIRE(strcmp(magic, "PF") == 0 && scale < 0 && w > 0 && h > 0);
+    if (fp && w > 0 && h > 0 && amp_image_create(w, h, 3, 32, &im) == AMP_OK)
+        for (int y = h - 1; y >= 0; y--)
+            REQUIRE(fread((char *)im.pixels + (size_t)y * im.stride, 12, (size_t)w, fp) == (size_t)w);
+    if (fp) fclose(fp);
+    return im;
+}
+
+/* How many of NVIDIA's 8-bit error map's pixels exceed level k (its levels round
+ * 255 * FLIP). */
+static size_t nvidia_above(const amp_image *map, int k)
+{
+    size_t count = 0;
+    for (int y = 0; y < map->height; y++)
+        for (int x = 0; x < map->width; x++)
+            count += ((const unsigned char *)map->pixels)[(size_t)y * map->stride + (size_t)x * map->channels] > k;
+    return count;
+}
+
+/* Every case of flip/flip.txt (made by make_flip.py with NVIDIA's FLIP 1.6): the mean
+ * to 1e-5, the weighted median, quartiles and maximum to 2e-5 (its values are printed
+ * to 6 decimals; the issue asks 1e-4 of the mean), HDR-FLIP's exposures
+ * to 1e-5; against its error maps, the pixels beyond four levels within 0.2% (its
+ * levels are rounded); identical images: 0. */
+static void against_nvidia_flip(void)
+{
+    FILE *fp = fopen(DIR "flip/flip.txt", "r");
+    REQUIRE(fp != NULL);
+    char line[512], given[8][64] = {{0}}, maps[8][64] = {{0}};
+    double given_range[8][2];
+    int given_n[8], ngiven = 0, nmaps = 0, lines = 0;
+    while (fp && fgets(line, sizeof line, fp)) {
+        char name[64], ref[96], test[96], mode[8], tm[16], start[32], stop[32], num[16];
+        double ppd, want[6];
+        if (line[0] == '#') {
+            char who[64], map[64];
+            if (ngiven < 8 && sscanf(line, "#   %63[^:]: -cstart %lf -cstop %lf -n %d", who, &given_range[ngiven][0],
+                                     &given_range[ngiven][1], &given_n[ngiven]) == 4)
+                snprintf(given[ngiven++], 64, "%s", who);
+            if (nmaps < 8 && sscanf(line, "#   %63[^:]: error map %63s", who, map) == 2) {
+                snprintf(maps[nmaps++], 64, "%s", map);
+                (void)who;
+            }
+            continue;
+        }
+        if (sscanf(line, "%63s %95s %95s %7s %lf %15s %31s %31s %15s %lf %lf %lf %lf %lf %lf", name, ref, test, mode,
+                   &ppd, tm, start, stop, num, &want[0], &want[1], &want[2], &want[3], &want[4], &want[5]) != 15)
+            continue;
+        bool hdr = strcmp(mode, "hdr") == 0;
+        char path[160];
+        snprintf(path, sizeof path, "flip/%s", ref);
+        amp_image a = hdr ? load_pfm(ref) : load(path);
+        snprintf(path, sizeof path, "flip/%s", test);
+        amp_image b = hdr ? load_pfm(test) : load(path);
+        amp_image_compare_desc d = {.metric = AMP_IMAGE_METRIC_FLIP, .tolerance = 0.5,
+                                    .ppd = fabs(ppd - 67.020645) < 1e-5 ? 0 : ppd,
+                                    .tone_mapper = strcmp(tm, "hable") == 0      ? AMP_IMAGE_TONE_MAP_HABLE
+                                                   : strcmp(tm, "reinhard") == 0 ? AMP_IMAGE_TONE_MAP_REINHARD
+                                                                                 : AMP_IMAGE_TONE_MAP_ACES};
+        for (int g = 0; g < ngiven; g++)
+            if (strcmp(given[g], name) == 0)
+                d.exposures = given_n[g], d.exposure_start = given_range[g][0], d.exposure_stop = given_range[g][1];
+        amp_image_compare_result r;
+        REQUIRE_OK(amp_image_compare_images(&a, &b, &d, &r));
+        double got[6] = {r.mean_score, r.weighted_median, r.weighted_quartiles[0], r.weighted_quartiles[1], 0,
+                         r.max_score};
+        static const char *what[6] = {"mean", "weighted median", "1st weighted quartile", "3rd weighted quartile",
+                                      "min", "max"};
+        for (int k = 0; k < 6; k++) {
+            if (k == 4) continue;
+            if (!(fabs(got[k] - want[k]) <= (k == 0 ? 1e-5 : 2e-5))) {
+                fprintf(stderr, "%s: FLIP %s %.6f, NVIDIA's %.6f\n", name, what[k], got[k], want[k]);
+                test_failures++;
+            }
+            test_checks++;
+        }
+        size_t sum = 0, above_half = 0;
+        for (int k = 0; k < AMP_IMAGE_HISTOGRAM_BUCKETS; k++) sum += r.histogram[k];
+        for (int k = 50; k < AMP_IMAGE_HISTOGRAM_BUCKETS; k++) above_half += r.histogram[k];
+        REQUIRE(sum == r.texels && r.texels == (size_t)a.width * (size_t)a.height);
+        REQUIRE(above_half >= r.differing_texels && r.equal == (r.differing_texels == 0));
+        if (hdr) {
+            REQUIRE_INT(r.exposures, atoi(num));
+            REQUIRE(fabs(r.exposure_start - atof(start)) < 1e-5 && fabs(r.exposure_stop - atof(stop)) < 1e-5);
+        }
+        for (int m = 0; m < nmaps; m++) {
+            size_t len = strlen(name);
+            if (strncmp(maps[m], name, len) != 0 || strcmp(maps[m] + len, "_flip.png") != 0) continue;
+            snprintf(path, sizeof path, "flip/%s", maps[m]);
+            amp_image map = load(path);
+            static const int levels[4] = {25, 64, 128, 191};
+            for (int k = 0; k < 4; k++) {
+                amp_image_compare_desc at = d;
+                at.tolerance = (levels[k] + 0.5) / 255;
+                REQUIRE_OK(amp_image_compare_images(&a, &b, &at, &r));
+                size_t theirs = nvidia_above(&map, levels[k]), slack = r.texels / 500 + 1;
+                if (!(r.differing_texels + slack >= theirs && r.differing_texels <= theirs + slack)) {
+                    fprintf(stderr, "%s: %zu pixels above level %d, NVIDIA's map %zu\n", name, r.differing_texels,
+                            levels[k], theirs);
+                    test_failures++;
+                }
+                test_checks++;
+            }
+            amp_image_free(&map);
+        }
+        amp_image_free(&a);
+        amp_image_free(&b);
+        lines++;
+    }
+    if (fp) fclose(fp);
+    REQUIRE_INT(lines, 15);
+    REQUIRE_INT(nmaps, 2);
+}
+
 /* A pair whose pixel count is no multiple of 4 (the YIQ kernel's quads end padded),
  * through arrays in place and, forced, through views of host memory as on GPUs: the
  * differing pixels of a crop are those of the whole inside it (no anti-aliasing, on
@@ -328,6 +452,28 @@ static void errors(void)
                                           &r),
                  AMP_ERROR_INVALID_ARGUMENT, "SSIM needs images of at least 11x11 pixels; these are 10x30");
     amp_image_free(&small);
+    /* FLIP's settings, and float images it cannot take */
+    amp_image_compare_desc flip = {.metric = AMP_IMAGE_METRIC_FLIP, .ppd = -3};
+    REQUIRE_FAIL(amp_image_compare_images(&a, &b, &flip, &r), AMP_ERROR_INVALID_ARGUMENT,
+                 "-3 pixels per degree is not a size");
+    flip.ppd = 0, flip.tone_mapper = (amp_image_tone_mapper)9;
+    REQUIRE_FAIL(amp_image_compare_images(&a, &b, &flip, &r), AMP_ERROR_INVALID_ARGUMENT, "tone mapper 9");
+    flip.tone_mapper = AMP_IMAGE_TONE_MAP_ACES, flip.exposures = 3, flip.exposure_start = 2, flip.exposure_stop = 1;
+    REQUIRE_FAIL(amp_image_compare_images(&a, &b, &flip, &r), AMP_ERROR_INVALID_ARGUMENT, "3 exposures from 2 to 1");
+    flip.exposures = 0;
+    amp_image hx, hy;
+    REQUIRE_OK(amp_image_create(16, 12, 3, 32, &hx));
+    REQUIRE_OK(amp_image_create(16, 12, 3, 32, &hy));
+    memset(hx.pixels, 0, hx.stride * 12);
+    memset(hy.pixels, 0, hy.stride * 12);
+    ((float *)hy.pixels)[5] = 1;
+    REQUIRE_FAIL(amp_image_compare_images(&hx, &hy, &flip, &r), AMP_ERROR_INVALID_ARGUMENT,
+                 "cannot work out exposures from the expected image (largest luminance 0, median 0)");
+    ((float *)hx.pixels)[3 * 16 + 4] = NAN;
+    REQUIRE_FAIL(amp_image_compare_images(&hx, &hy, &flip, &r), AMP_ERROR_INVALID_ARGUMENT,
+                 "the expected image's sample at column 1, row 1, channel 1 is nan; FLIP needs finite values");
+    amp_image_free(&hx);
+    amp_image_free(&hy);
     amp_image pic;
     REQUIRE_FAIL(amp_image_compare_draw(&a, &b, NULL, (amp_image_draw_style)5, &r, &pic), AMP_ERROR_INVALID_ARGUMENT,
                  "style 5");
@@ -347,6 +493,7 @@ int main(void)
         amp__compare_force_views(false);
     }
     against_scikit_image();
+    against_nvidia_flip();
     moved_in_detail();
     crops();
     masks_and_windows();

@@ -99,7 +99,17 @@
  * use_sample_covariance=False (an 11-tap Gaussian window, its 'reflect' border, the
  * data range 255, 65535 or 1 by the images' depth), on the default accelerator: the
  * result's ssim is its mean away from the edges; a texel differs where 1 - SSIM
- * exceeds the tolerance. Images need at least 11 x 11 pixels.
+ * exceeds the tolerance. Images need at least 11 x 11 pixels. The FLIP metric is
+ * NVIDIA's (Andersson et al. 2020 and, for HDR, 2021), computed as FLIP 1.6's
+ * reference does it, in floats, on the default accelerator: the images filtered by
+ * the eye's contrast sensitivity at the observer's pixels per degree and compared in
+ * color (HyAB in Hunt-adjusted L*a*b*) and in edges and points, an error 0..1 per
+ * pixel. 8- and 16-bit images are sRGB (LDR-FLIP); float images are linear radiance
+ * (HDR-FLIP: tone mapped at exposures worked out from the expected image, unless
+ * given, the largest error of each pixel kept). The result has FLIP's pooled values:
+ * the mean (mean_score), the weighted median and quartiles, the maximum and a
+ * histogram; the means agree with NVIDIA's tool to 1e-4 (tests/data/compare/flip). A
+ * texel differs where its error exceeds the tolerance.
  *
  * Golden images. amp_image_check_golden() is a golden-image test in one call: it
  * compares a texture with a golden PNG and, on failure, writes the actual, expected
@@ -266,9 +276,24 @@ typedef enum amp_image_metric {
     AMP_IMAGE_METRIC_CHANNEL = 0, /* the largest |a - b| of its channels, in the compared units */
     AMP_IMAGE_METRIC_YIQ,         /* pixelmatch's perceptual YIQ distance of the pixels as 8-bit
                                      RGBA, as a score 0..1 (sqrt(delta / 35215)) */
-    AMP_IMAGE_METRIC_SSIM         /* structural similarity of the lumas (Wang et al. 2004), as a
+    AMP_IMAGE_METRIC_SSIM,        /* structural similarity of the lumas (Wang et al. 2004), as a
                                      score 1 - SSIM per pixel */
+    AMP_IMAGE_METRIC_FLIP         /* NVIDIA's FLIP (Andersson et al. 2020), its error 0..1 per pixel
+                                     as the score: LDR-FLIP of 8- and 16-bit images (sRGB, alpha
+                                     ignored unless blend_on_white), HDR-FLIP of float images
+                                     (linear RGB: exposed, tone mapped and compared at several
+                                     exposures, the largest error kept) */
 } amp_image_metric;
+
+/* HDR-FLIP's tone mappers (amp_image_compare_desc.tone_mapper). */
+typedef enum amp_image_tone_mapper {
+    AMP_IMAGE_TONE_MAP_ACES = 0, /* Narkowicz's ACES fit, FLIP's default */
+    AMP_IMAGE_TONE_MAP_HABLE,
+    AMP_IMAGE_TONE_MAP_REINHARD
+} amp_image_tone_mapper;
+
+/* The buckets of amp_image_compare_result.histogram. */
+#define AMP_IMAGE_HISTOGRAM_BUCKETS 100
 
 /* A rectangle of pixels: columns x .. x + width - 1 and rows y .. y + height - 1. */
 typedef struct amp_image_rect {
@@ -299,6 +324,13 @@ typedef struct amp_image_compare_desc {
                                 holding the most differing texels */
     amp_accelerator_view *view; /* where the YIQ, SSIM and FLIP metrics run; NULL: the default
                                    view. A view per thread lets threads compare at once */
+    double ppd;              /* FLIP: the observer's pixels per degree of visual angle; 0: 67.02
+                                (0.7 m from a 0.7 m wide screen of 3840 pixels), NVIDIA's default */
+    amp_image_tone_mapper tone_mapper; /* HDR-FLIP */
+    int exposures;           /* HDR-FLIP: 0: the exposures worked out from the expected image,
+                                as NVIDIA's tool does; n >= 1: n exposures from exposure_start
+                                to exposure_stop (stops, 2^exposure) */
+    double exposure_start, exposure_stop;
 } amp_image_compare_desc;
 
 /* What a comparison found. */
@@ -310,7 +342,8 @@ typedef struct amp_image_compare_result {
     double mean_abs_diff;           /* channel metric: mean |a - b| over all components compared */
     double psnr;                    /* channel metric: 10 log10(peak^2 / mean squared
                                        difference), dB; +INFINITY when identical */
-    double max_score, mean_score;   /* YIQ, SSIM: the largest and the mean score of the texels compared */
+    double max_score, mean_score;   /* YIQ, SSIM, FLIP: the largest and the mean score of the texels
+                                       compared (FLIP's mean error) */
     double ssim;                    /* SSIM: the mean similarity away from the image's edges (as
                                        scikit-image's mssim); 1 for identical images */
     size_t texels;                  /* texels compared (the ignored ones not counted) */
@@ -322,6 +355,13 @@ typedef struct amp_image_compare_result {
     amp_index window_origin;        /* its top-left texel (row, column) */
     amp_index first_difference;     /* the first differing texel in row-major order, (row, column); rank 0 if none */
     bool golden_written;            /* amp_image_check_golden wrote the golden file */
+    double weighted_median;         /* FLIP: the error's median and quartiles, each pixel weighted
+                                       by its error (NVIDIA's pooling) */
+    double weighted_quartiles[2];
+    size_t histogram[AMP_IMAGE_HISTOGRAM_BUCKETS]; /* FLIP: pixels by error, buckets of 0.01 */
+    int exposures;                  /* HDR-FLIP: the exposures compared, from exposure_start to
+                                       exposure_stop; 0 for identical images */
+    double exposure_start, exposure_stop;
 } amp_image_compare_result;
 
 /* Compares mip level 0 of a and b (same extent, type and bits, else
@@ -357,8 +397,8 @@ typedef enum amp_image_draw_style {
                                    ignored ones a darker gray */
     AMP_IMAGE_DRAW_MASK,        /* the differing texels in red on transparent black */
     AMP_IMAGE_DRAW_HEATMAP      /* each texel's score 0..1 in the magma colormap (FLIP's): the
-                                   YIQ score, 1 - SSIM, or the largest channel difference
-                                   over the type's peak; ignored texels gray */
+                                   YIQ score, 1 - SSIM, the FLIP error, or the largest channel
+                                   difference over the type's peak; ignored texels gray */
 } amp_image_draw_style;
 
 /* Compares as amp_image_compare_images does and draws the comparison into picture

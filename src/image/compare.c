@@ -25,7 +25,7 @@ static amp_status check_desc(const char *who, const amp_image_compare_desc *desc
     if (!(desc->max_fraction >= 0 && desc->max_fraction <= 1))
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: max_fraction %g is outside 0..1", who, desc->max_fraction);
     if (desc->metric != AMP_IMAGE_METRIC_CHANNEL && desc->metric != AMP_IMAGE_METRIC_YIQ &&
-        desc->metric != AMP_IMAGE_METRIC_SSIM)
+        desc->metric != AMP_IMAGE_METRIC_SSIM && desc->metric != AMP_IMAGE_METRIC_FLIP)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: metric %d is not an amp_image_metric", who, (int)desc->metric);
     if (desc->metric == AMP_IMAGE_METRIC_YIQ && desc->tolerance > 1)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: the YIQ threshold %g is outside 0..1", who, desc->tolerance);
@@ -33,6 +33,18 @@ static amp_status check_desc(const char *who, const amp_image_compare_desc *desc
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: %d ignore rectangles at %p", who, desc->ignore_count,
                          (const void *)desc->ignore);
     if (desc->window < 0) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: window %d is negative", who, desc->window);
+    if (!(desc->ppd >= 0 && desc->ppd < 1e6))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: %g pixels per degree is not a size", who, desc->ppd);
+    if ((unsigned)desc->tone_mapper > AMP_IMAGE_TONE_MAP_REINHARD)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: tone mapper %d is not an amp_image_tone_mapper", who,
+                         (int)desc->tone_mapper);
+    if (desc->exposures < 0 || desc->exposures > 1000 ||
+        (desc->exposures > 0 && !(desc->exposure_start <= desc->exposure_stop && isfinite(desc->exposure_start) &&
+                                  isfinite(desc->exposure_stop) && fabs(desc->exposure_stop) < 100 &&
+                                  fabs(desc->exposure_start) < 100)))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: %d exposures from %g to %g: the count must be 0..1000 "
+                         "and the range from a start to a stop no smaller, within +-100 stops", who, desc->exposures,
+                         desc->exposure_start, desc->exposure_stop);
     return AMP_OK;
 }
 
@@ -180,11 +192,7 @@ static void tally(const uint32_t *classes, const float *score, amp_extent e, con
     r->passed = r->differing_texels <= r->allowed_texels;
 }
 
-/* An image's pixels as RGBA8 words (pixelmatch's input): gray spread over R, G and B,
- * no alpha 255; deeper samples converted as amp_image_save converts them; zero words
- * after them up to `words`. The image's own pixels where they are that already, else a
- * malloc'ed copy left in *owned. */
-static const uint32_t *rgba8_words(const amp_image *im, size_t words, uint32_t **owned)
+const uint32_t *amp__rgba8_words(const amp_image *im, size_t words, uint32_t **owned)
 {
     *owned = NULL;
     size_t n = (size_t)im->width * (size_t)im->height;
@@ -207,10 +215,7 @@ static atomic_bool force_views;
 
 void amp__compare_force_views(bool on) { atomic_store(&force_views, on); }
 
-/* desc's view (else the default one), where the metrics run, and its accelerator's properties, for w x h
- * images whose largest buffer holds `per_texel` words a texel (kernels index it with
- * ints); NULL with the error set. */
-static amp_accelerator_view *metric_view(const char *who, const char *metric, const amp_image_compare_desc *desc,
+amp_accelerator_view *amp__metric_view(const char *who, const char *metric, const amp_image_compare_desc *desc,
                                          int w, int h, size_t per_texel, amp_accelerator_info *info)
 {
     if ((size_t)w * (size_t)h > INT32_MAX / per_texel) {
@@ -258,12 +263,12 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
     int w = expected->width, h = expected->height;
     size_t n = (size_t)w * (size_t)h, quads = (n + 3) / 4, np = 4 * quads; /* the last quad padded */
     amp_accelerator_info info;
-    amp_accelerator_view *view = metric_view(who, "YIQ", desc, w, h, 4, &info);
+    amp_accelerator_view *view = amp__metric_view(who, "YIQ", desc, w, h, 4, &info);
     if (!view) return amp_last_status();
     amp_status s = AMP_OK;
     bool dbl = info.supports_double_precision;
     uint32_t options = desc->blend_on_white ? 2u : 0u, *owned_a = NULL, *owned_b = NULL, *list = NULL, *aa = NULL;
-    const uint32_t *wa = rgba8_words(expected, np, &owned_a), *wb = wa ? rgba8_words(actual, np, &owned_b) : NULL;
+    const uint32_t *wa = amp__rgba8_words(expected, np, &owned_a), *wb = wa ? amp__rgba8_words(actual, np, &owned_b) : NULL;
     amp_kernel *k = wb ? yiq_kernel(view, dbl, false) : NULL;
     amp_extent all = amp_extent1((int)np);
     /* a CPU device's memory is the host's: arrays the host fills and reads in place
@@ -398,7 +403,7 @@ static amp_status ssim_classes(const char *who, const amp_image *expected, const
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: SSIM needs images of at least 11x11 pixels; these are %dx%d",
                          who, w, h);
     amp_accelerator_info info;
-    amp_accelerator_view *view = metric_view(who, "SSIM", desc, w, h, 5, &info);
+    amp_accelerator_view *view = amp__metric_view(who, "SSIM", desc, w, h, 5, &info);
     if (!view) return amp_last_status();
     amp_status s = AMP_OK;
     bool dbl = info.supports_double_precision;
@@ -490,7 +495,7 @@ static bool identical(const amp_image *x, const amp_image *y)
     return true;
 }
 
-/* The classes (and YIQ's scores, else NULL) of two images whose sizes and channels
+/* The classes (and YIQ's, SSIM's and FLIP's scores, else NULL) of two images whose sizes and channels
  * match, by desc's metric, actual at expected's depth, and what they add up to. The
  * caller frees *classes and *score. */
 static amp_status compare_classes(const char *who, const amp_image *expected, const amp_image *actual,
@@ -500,6 +505,7 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
     int w = expected->width, h = expected->height;
     size_t n = (size_t)w * (size_t)h;
     bool yiq = desc && desc->metric == AMP_IMAGE_METRIC_YIQ, ssim = desc && desc->metric == AMP_IMAGE_METRIC_SSIM;
+    bool flip = desc && desc->metric == AMP_IMAGE_METRIC_FLIP, scored = yiq || ssim || flip;
     amp_extent e = amp_extent2(h, w);
     *classes_out = NULL;
     *score_out = NULL;
@@ -508,7 +514,7 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
     amp_status s = ignored_map(who, desc, w, h, &ignored);
     if (s != AMP_OK) return s;
     uint32_t *classes = malloc(n * sizeof *classes), *sums = NULL;
-    want_score = want_score || yiq || ssim;
+    want_score = want_score || scored;
     float *score = want_score ? malloc(n * sizeof *score) : NULL;
     if (desc && desc->window > 0) sums = calloc(((size_t)w + 1) * ((size_t)h + 1), sizeof *sums);
     if (!classes || (want_score && !score) || (desc && desc->window > 0 && !sums)) {
@@ -529,6 +535,10 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
         s = yiq_classes(who, expected, actual, desc, classes, score);
     } else if (ssim) {
         s = ssim_classes(who, expected, actual, desc, classes, score, &r.ssim);
+    } else if (flip) {
+        s = amp__flip(who, expected, actual, desc, score, &r);
+        for (size_t i = 0; s == AMP_OK && i < n; i++)
+            classes[i] = score[i] > desc->tolerance ? CLASS_LIGHTER : score[i] != 0 ? CLASS_CLOSE : CLASS_SAME;
     } else {
         void *owned_e, *owned_a;
         const void *pe = amp__image_packed(expected, expected->bits, &owned_e);
@@ -543,7 +553,8 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
             free(owned_a);
         }
     }
-    if (s == AMP_OK) tally(classes, yiq || ssim ? score : NULL, e, ignored, desc, sums, &r);
+    if (s == AMP_OK) tally(classes, scored ? score : NULL, e, ignored, desc, sums, &r);
+    if (s == AMP_OK && flip) s = amp__flip_pool(who, score, ignored, n, &r);
     free(sums);
     if (s != AMP_OK) {
         free(classes);
@@ -771,7 +782,7 @@ amp_status amp_image_compare_draw_styles(const amp_image *expected, const amp_im
     uint8_t *ignored = NULL;
     if (s == AMP_OK) s = compare_classes(who, expected, actual, desc, heat, out, &classes, &score, &ignored);
     size_t n = (size_t)expected->width * (size_t)expected->height;
-    if (s == AMP_OK && overlay && !(gray = rgba8_words(expected, n, &owned_gray)))
+    if (s == AMP_OK && overlay && !(gray = amp__rgba8_words(expected, n, &owned_gray)))
         s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
     for (int k = 0; s == AMP_OK && k < count; k++) {
         amp_image_draw_style style = styles[k];

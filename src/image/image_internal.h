@@ -58,6 +58,25 @@ AMP_HIDDEN amp_status amp__image_decode(const char *who, const char *path, const
 /* im's samples tightly packed at bits (8, 16, 32): im's own pixels, or a malloc'ed
  * converted copy left in *owned (free it). NULL when out of memory. */
 AMP_HIDDEN const void *amp__image_packed(const amp_image *im, int bits, void **owned);
+/* desc's view (else the default one), where a comparison's metric runs, and its
+ * accelerator's properties, for w x h images whose largest buffer holds `per_texel`
+ * words a texel (kernels index it with ints); NULL with the error set. */
+AMP_HIDDEN amp_accelerator_view *amp__metric_view(const char *who, const char *metric,
+                                                  const amp_image_compare_desc *desc, int w, int h, size_t per_texel,
+                                                  amp_accelerator_info *info);
+/* An image's pixels as RGBA8 words (pixelmatch's input): gray spread over R, G and B,
+ * no alpha 255; deeper samples converted as amp_image_save converts them; zero words
+ * after them up to `words`. The image's own pixels where they are that already, else a
+ * malloc'ed copy left in *owned. NULL when out of memory. */
+AMP_HIDDEN const uint32_t *amp__rgba8_words(const amp_image *im, size_t words, uint32_t **owned);
+/* The FLIP error of each pixel of two images of the same size and channels (src/image/
+ * flip.c) into error, and the HDR exposures into r. */
+AMP_HIDDEN amp_status amp__flip(const char *who, const amp_image *expected, const amp_image *actual,
+                                const amp_image_compare_desc *desc, float *error, amp_image_compare_result *r);
+/* FLIP's pooled values of the scores of the n texels not ignored: the histogram and
+ * the weighted median and quartiles into r. */
+AMP_HIDDEN amp_status amp__flip_pool(const char *who, const float *score, const uint8_t *ignored, size_t n,
+                                     amp_image_compare_result *r);
 /* Component i of host texel data of a scalar family and size, as a double. */
 AMP_HIDDEN double amp__texel_component(const void *p, amp_scalar s, int bits, size_t i);
 /* "unorm_4 of 8 bits, extent [2, 3]" */
