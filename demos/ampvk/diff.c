@@ -1,7 +1,8 @@
 /*
  * ampvk diff: compares an image with its expected (golden) image.
  *
- *     ampvk diff EXPECTED ACTUAL [--metric channel|yiq|ssim] [--threshold T] [--aa] [--on-white]
+ *     ampvk diff EXPECTED ACTUAL [--metric channel|yiq|ssim|flip] [--threshold T] [--aa] [--on-white]
+ *                [--ppd P] [--tone-mapper aces|hable|reinhard] [--exposures START:STOP:N]
  *                [--ignore x1:y1-x2:y2,...] [--mask M.png] [--window N]
  *                [--max-diff N] [--max-pixels N|P%] [--diff | --diff-mask | --heatmap OUT.png] [--json]
  *     ampvk diff GOLDEN_DIR ACTUAL_DIR [the same options] [--report DIR] [--junit FILE] [--update]
@@ -9,7 +10,7 @@
  * Exit codes as ImageMagick's compare: 0 the images match within the tolerance, 1 they
  * differ (a size or channel-count mismatch included), 2 they could not be compared
  * (an unreadable or corrupt file, a usage error). The channel metric runs on the host,
- * YIQ and SSIM on the default accelerator (amp_image_compare_draw).
+ * YIQ, SSIM and FLIP on the default accelerator (amp_image_compare_draw).
  */
 #include <limits.h>
 #include <math.h>
@@ -39,9 +40,17 @@ static const char help[] =
     "                    pixelmatch 7.2 with the same threshold and anti-aliasing setting\n"
     "  --metric ssim     structural similarity of the lumas (Wang et al. 2004, as\n"
     "                    scikit-image computes it); a pixel's score is 1 - SSIM\n"
+    "  --metric flip     NVIDIA's FLIP (as FLIP 1.6 computes it): a perceptual error 0..1\n"
+    "                    per pixel; 8- and 16-bit images LDR-FLIP, float (HDR) ones HDR-FLIP;\n"
+    "                    prints the mean, weighted median and quartiles, max and histogram\n"
     "  --threshold T     the largest per-pixel metric that matches: channel steps (the same\n"
-    "                    as --max-diff, default 0), the YIQ score (default 0.1) or\n"
-    "                    1 - SSIM (default 0.05)\n"
+    "                    as --max-diff, default 0), the YIQ score (default 0.1),\n"
+    "                    1 - SSIM (default 0.05) or the FLIP error (default 0.1)\n"
+    "  --ppd P           FLIP: the observer's pixels per degree (default 67.02: 0.7 m from\n"
+    "                    a 0.7 m wide 4K screen)\n"
+    "  --tone-mapper T   HDR-FLIP: aces (default), hable or reinhard\n"
+    "  --exposures S:E:N HDR-FLIP: N exposures from S to E stops (default: from EXPECTED's\n"
+    "                    luminances, as NVIDIA's tool)\n"
     "  --aa              YIQ: pixels on anti-aliased edges do not count (pixelmatch's default,\n"
     "                    odiff's --aa)\n"
     "  --on-white        YIQ: blend translucent pixels on white, not on pixelmatch 7.2's\n"
@@ -64,17 +73,44 @@ static const char help[] =
     "  --junit FILE      folders: write JUnit XML, a test case a pair\n"
     "  --update          folders: copy the different and new actual images over the goldens\n"
     "  --server          read requests from stdin, one JSON object a line ({\"expected\": E,\n"
-    "                    \"actual\": A} and any of \"id\", \"metric\", \"threshold\", \"aa\",\n"
+    "                    \"actual\": A} and any of \"id\", \"metric\", \"threshold\", \"aa\", \"ppd\",\n"
     "                    \"on_white\", \"ignore\", \"window\", \"max_pixels\", \"diff\",\n"
     "                    \"diff_mask\", \"heatmap\"; the options given are the defaults), and answer each\n"
     "                    with one line of JSON as --json prints it, the \"id\" first\n"
     "\n"
     "Prints how many pixels (and what share) exceed the threshold, the largest difference\n"
-    "per channel and the PSNR (channel metric) or the largest and mean score (YIQ), and\n"
+    "per channel and the PSNR (channel metric) or the largest and mean score (YIQ, SSIM,\n"
+    "FLIP), and\n"
     "the first differing pixel.\n"
     "Exit codes: 0 within tolerance, 1 different (sizes or channel counts included; for\n"
     "folders, any pair different, missing or new), 2 an error (an unreadable file, a usage\n"
     "error).\n";
+
+/* The metrics by name, with their default thresholds. */
+static const struct {
+    const char *name;
+    amp_image_metric metric;
+    double threshold;
+} metrics[] = {{"channel", AMP_IMAGE_METRIC_CHANNEL, 0},
+               {"yiq", AMP_IMAGE_METRIC_YIQ, 0.1},
+               {"ssim", AMP_IMAGE_METRIC_SSIM, 0.05},
+               {"flip", AMP_IMAGE_METRIC_FLIP, 0.1}};
+
+static int metric_named(const char *name)
+{
+    for (int i = 0; name && i < (int)(sizeof metrics / sizeof *metrics); i++)
+        if (strcmp(metrics[i].name, name) == 0) return i;
+    return -1;
+}
+
+static int metric_index(amp_image_metric m)
+{
+    for (int i = 0; i < (int)(sizeof metrics / sizeof *metrics); i++)
+        if (metrics[i].metric == m) return i;
+    return 0;
+}
+
+static const char *const tone_mappers[] = {"aces", "hable", "reinhard"};
 
 static const char *const channel_names[5][4] = {
     {0}, {"gray"}, {"gray", "alpha"}, {"R", "G", "B"}, {"R", "G", "B", "A"}};
@@ -180,6 +216,7 @@ static int compare_files(const pair_request *q)
     bool json = q->json, aa = q->aa;
     amp_image_compare_desc desc = q->desc;
     bool yiq = desc.metric == AMP_IMAGE_METRIC_YIQ, ssim = desc.metric == AMP_IMAGE_METRIC_SSIM;
+    bool flip = desc.metric == AMP_IMAGE_METRIC_FLIP;
     int code = 2;
     amp_image e = {0}, a = {0}, m = {0};
     load_job jobs[4] = {{.path = files[0], .image = &e}, {.path = files[1], .image = &a}};
@@ -234,7 +271,7 @@ static int compare_files(const pair_request *q)
     amp_image_free(&picture);
     double share = r.texels ? 100.0 * (double)r.differing_texels / (double)r.texels : 0;
     int fx = r.differing_texels ? r.first_difference.i[1] : 0, fy = r.differing_texels ? r.first_difference.i[0] : 0;
-    const char *metric = yiq ? "yiq" : ssim ? "ssim" : "channel";
+    const char *metric = metrics[metric_index(desc.metric)].name;
     if (json) {
         json_open();
         printf("\"result\": \"%s\", \"passed\": %s, \"equal\": %s, \"expected\": ", r.passed ? "match" : "different",
@@ -251,6 +288,16 @@ static int compare_files(const pair_request *q)
         } else if (ssim) {
             printf(", \"ssim\": %.9g, \"max_score\": %.9g, \"mean_score\": %.9g", r.ssim, r.max_score,
                    r.mean_score);
+        } else if (flip) {
+            printf(", \"flip\": {\"mean\": %.9g, \"weighted_median\": %.9g, \"weighted_quartiles\": [%.9g, %.9g], "
+                   "\"max\": %.9g, \"ppd\": %.9g", r.mean_score, r.weighted_median, r.weighted_quartiles[0],
+                   r.weighted_quartiles[1], r.max_score, desc.ppd > 0 ? desc.ppd : 67.0206451);
+            if (e.bits == 32)
+                printf(", \"tone_mapper\": \"%s\", \"exposures\": {\"start\": %.9g, \"stop\": %.9g, \"count\": %d}",
+                       tone_mappers[desc.tone_mapper], r.exposure_start, r.exposure_stop, r.exposures);
+            printf(", \"histogram\": [");
+            for (int k = 0; k < AMP_IMAGE_HISTOGRAM_BUCKETS; k++) printf("%s%zu", k ? ", " : "", r.histogram[k]);
+            printf("]}, \"max_score\": %.9g, \"mean_score\": %.9g", r.max_score, r.mean_score);
         } else {
             printf(", \"max_diff\": {");
             for (int c = 0; c < e.channels; c++)
@@ -296,6 +343,16 @@ static int compare_files(const pair_request *q)
             printf("SSIM: %.6f (1 - SSIM a pixel: max %.6g, mean %.6g)\n", r.ssim, r.max_score, r.mean_score);
             printf("pixels over %.9g: %zu of %zu (%.4g%%), %zu allowed\n", desc.tolerance, r.differing_texels,
                    r.texels, share, r.allowed_texels);
+        } else if (flip) {
+            printf("metric: %s, threshold %.9g, %.4g pixels per degree\n", e.bits == 32 ? "HDR-FLIP" : "LDR-FLIP",
+                   desc.tolerance, desc.ppd > 0 ? desc.ppd : 67.0206451);
+            if (e.bits == 32)
+                printf("exposures: %d from %.4f to %.4f, %s\n", r.exposures, r.exposure_start, r.exposure_stop,
+                       tone_mappers[desc.tone_mapper]);
+            printf("FLIP: mean %.6f, weighted median %.6f, weighted quartiles %.6f %.6f, max %.6f\n", r.mean_score,
+                   r.weighted_median, r.weighted_quartiles[0], r.weighted_quartiles[1], r.max_score);
+            printf("pixels over %.9g: %zu of %zu (%.4g%%), %zu allowed\n", desc.tolerance, r.differing_texels,
+                   r.texels, share, r.allowed_texels);
         } else {
             printf("max difference:");
             for (int c = 0; c < e.channels; c++)
@@ -320,7 +377,7 @@ static int compare_files(const pair_request *q)
         }
         if (diff_path && !*diff_error) printf("diff image: %s\n", diff_path);
         /* identical: a plain MATCH; within the tolerance or under the masks otherwise */
-        bool identical = yiq || ssim ? r.max_score == 0 : r.max_abs_diff == 0;
+        bool identical = desc.metric != AMP_IMAGE_METRIC_CHANNEL ? r.max_score == 0 : r.max_abs_diff == 0;
         printf("result: %s\n", r.passed ? (identical ? "MATCH" : "MATCH (within tolerance)") : "DIFFERENT");
     }
     code = r.passed ? 0 : 1;
@@ -441,10 +498,10 @@ static int serve(const pair_request *defaults)
             else if (strcmp(key, "heatmap") == 0) q.diff_path = v, q.style = AMP_IMAGE_DRAW_HEATMAP;
             else if (strcmp(key, "aa") == 0) q.desc.ignore_antialiased = q.aa = strcmp(v, "true") == 0;
             else if (strcmp(key, "on_white") == 0) q.desc.blend_on_white = strcmp(v, "true") == 0;
-            else if (strcmp(key, "metric") == 0 && (strcmp(v, "channel") == 0 || strcmp(v, "yiq") == 0 ||
-                                                   strcmp(v, "ssim") == 0))
-                q.desc.metric = v[0] == 'c' ? AMP_IMAGE_METRIC_CHANNEL : v[0] == 'y' ? AMP_IMAGE_METRIC_YIQ
-                                                                                    : AMP_IMAGE_METRIC_SSIM;
+            else if (strcmp(key, "metric") == 0 && metric_named(v) >= 0)
+                q.desc.metric = metrics[metric_named(v)].metric;
+            else if (strcmp(key, "ppd") == 0 && tool_parse_double(v, &d) && d > 0)
+                q.desc.ppd = d;
             else if (strcmp(key, "threshold") == 0 && tool_parse_double(v, &d) && d >= 0)
                 q.desc.tolerance = d, threshold_given = true;
             else if (strcmp(key, "max_pixels") == 0 && tool_parse_double(v, &d) && d >= 0)
@@ -457,7 +514,7 @@ static int serve(const pair_request *defaults)
         }
         if (!*err && (!q.files[0] || !q.files[1])) snprintf(err, sizeof err, "a request needs \"expected\" and \"actual\"");
         if (!threshold_given && q.desc.metric != defaults->desc.metric)
-            q.desc.tolerance = q.desc.metric == AMP_IMAGE_METRIC_YIQ ? 0.1 : q.desc.metric == AMP_IMAGE_METRIC_SSIM ? 0.05 : 0;
+            q.desc.tolerance = metrics[metric_index(q.desc.metric)].threshold;
         reply_id = *id ? id : NULL;
         if (*err) {
             fail(true, err);
@@ -495,12 +552,31 @@ int ampvk_diff_main(int argc, char **argv)
             desc.tolerance = d;
             threshold_given = true;
         } else if (tool_option(argc, argv, &i, "--metric", &v)) {
-            if (v && strcmp(v, "channel") == 0) desc.metric = AMP_IMAGE_METRIC_CHANNEL;
-            else if (v && strcmp(v, "yiq") == 0) desc.metric = AMP_IMAGE_METRIC_YIQ;
-            else if (v && strcmp(v, "ssim") == 0) desc.metric = AMP_IMAGE_METRIC_SSIM;
-            else {
+            if (metric_named(v) < 0) {
                 free(regions);
-                return tool_usage_error("diff", "--metric must be channel, yiq or ssim, not '%s'", v ? v : "");
+                return tool_usage_error("diff", "--metric must be channel, yiq, ssim or flip, not '%s'", v ? v : "");
+            }
+            desc.metric = metrics[metric_named(v)].metric;
+        } else if (tool_option(argc, argv, &i, "--ppd", &v)) {
+            if (!tool_parse_double(v, &desc.ppd) || !(desc.ppd > 0 && desc.ppd < 1e6)) {
+                free(regions);
+                return tool_usage_error("diff", "--ppd must be pixels per degree > 0, not '%s'", v ? v : "");
+            }
+        } else if (tool_option(argc, argv, &i, "--tone-mapper", &v)) {
+            int t = 0;
+            while (t < 3 && !(v && strcmp(v, tone_mappers[t]) == 0)) t++;
+            if (t == 3) {
+                free(regions);
+                return tool_usage_error("diff", "--tone-mapper must be aces, hable or reinhard, not '%s'", v ? v : "");
+            }
+            desc.tone_mapper = (amp_image_tone_mapper)t;
+        } else if (tool_option(argc, argv, &i, "--exposures", &v)) {
+            char tail;
+            if (!v || sscanf(v, "%lf:%lf:%d%c", &desc.exposure_start, &desc.exposure_stop, &desc.exposures, &tail) != 3 ||
+                desc.exposures < 1 || desc.exposures > 1000 || !(desc.exposure_start <= desc.exposure_stop)) {
+                free(regions);
+                return tool_usage_error("diff", "--exposures takes START:STOP:N (START <= STOP, N 1..1000), not '%s'",
+                                        v ? v : "");
             }
         } else if (tool_option(argc, argv, &i, "--max-pixels", &v)) {
             size_t n = v ? strlen(v) : 0;
@@ -583,11 +659,11 @@ int ampvk_diff_main(int argc, char **argv)
             return tool_usage_error("diff", "unexpected argument '%s' (give EXPECTED and ACTUAL)", a);
         }
     }
-    bool yiq = desc.metric == AMP_IMAGE_METRIC_YIQ, ssim = desc.metric == AMP_IMAGE_METRIC_SSIM;
+    bool yiq = desc.metric == AMP_IMAGE_METRIC_YIQ, channel = desc.metric == AMP_IMAGE_METRIC_CHANNEL;
     const char *misuse = server && nfiles ? "--server reads its files from stdin"
                          : nfiles < 2 && !server ? (nfiles ? "missing ACTUAL" : "missing EXPECTED and ACTUAL")
                          : (aa || desc.blend_on_white) && !yiq ? "--aa and --on-white need --metric yiq"
-                         : (yiq || ssim) && desc.tolerance > 1 ? "--threshold of --metric yiq or ssim must be 0..1"
+                         : !channel && desc.tolerance > 1 ? "--threshold of --metric yiq, ssim or flip must be 0..1"
                                                               : NULL;
     if (misuse) {
         free(regions);
@@ -598,8 +674,7 @@ int ampvk_diff_main(int argc, char **argv)
         return tool_usage_error("diff", "--diff %s: no image extension ampvk writes (.png, .bmp, .tga, .jpg)",
                                 diff_path);
     }
-    if (yiq && !threshold_given) desc.tolerance = 0.1;
-    if (ssim && !threshold_given) desc.tolerance = 0.05;
+    if (!threshold_given) desc.tolerance = metrics[metric_index(desc.metric)].threshold;
     desc.ignore_antialiased = aa;
     if (server) {
         pair_request q = {.json = true, .aa = aa, .desc = desc};
