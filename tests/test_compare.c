@@ -455,7 +455,7 @@ static void errors(void)
     /* FLIP's settings, and float images it cannot take */
     amp_image_compare_desc flip = {.metric = AMP_IMAGE_METRIC_FLIP, .ppd = -3};
     REQUIRE_FAIL(amp_image_compare_images(&a, &b, &flip, &r), AMP_ERROR_INVALID_ARGUMENT,
-                 "-3 pixels per degree is not a size");
+                 "-3 pixels per degree is outside 0..1000");
     flip.ppd = 0, flip.tone_mapper = (amp_image_tone_mapper)9;
     REQUIRE_FAIL(amp_image_compare_images(&a, &b, &flip, &r), AMP_ERROR_INVALID_ARGUMENT, "tone mapper 9");
     flip.tone_mapper = AMP_IMAGE_TONE_MAP_ACES, flip.exposures = 3, flip.exposure_start = 2, flip.exposure_stop = 1;

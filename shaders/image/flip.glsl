@@ -1,5 +1,5 @@
 // FLIP (Andersson et al. 2020, "FLIP: A Difference Evaluator for Alternating Images";
-// HDR-FLIP, Andersson et al. 2021) of two images (src/image/compare.c), in the order of
+// HDR-FLIP, Andersson et al. 2021) of two images (src/image/flip.c), in the order of
 // operations of NVIDIA's reference (FLIP.h 1.6), in floats as it computes: the images
 // in YCxCz, filtered by the eye's contrast sensitivity and compared in Hunt-adjusted
 // L*a*b* (HyAB), their edges and points compared, the two combined per pixel. Three
@@ -11,14 +11,16 @@
 //                 the tone mapper FLIP_TONE_MAP (0 none, 1 ACES, 2 Hable, 3 Reinhard),
 //                 clamped to 0..1; ya, yb their YCxCz, w the feature pipeline's gray
 //   FLIP_ROWS     the rows of ya and yb filtered: ca, cb by the spatial filters
-//                 (spatial: Y, Cx, the two Gaussians of Cz; radius spatial_r), fa, fb
-//                 by the feature filters (feature: Gaussian, its 1st and 2nd
-//                 derivative; radius feature_r): (d/dx, d2/dx2, Gaussian)
+//                 (S_Y, S_CX and Cz's two Gaussians S_CZ1, S_CZ2), fa, fb by the
+//                 feature filters (the Gaussian F_G, its 1st and 2nd derivative F_D,
+//                 F_DD): (d/dx, d2/dx2, Gaussian)
 //   FLIP_COLUMNS  the columns, then each pixel's FLIP error into error (FLIP_MAX: the
 //                 larger of it and what error holds, HDR-FLIP's exposures); cmax and
 //                 pccmax the color difference's maximum and its knee
 //
-// Borders clamp to the edge pixel, as the reference does.
+// flip.c declares the filters' weights as constant arrays of FLIP_TAPS vec4s, tap t
+// (the pixel TAPS_R before the first of four) weighted for each of the four pixels an
+// invocation makes. Borders clamp to the edge pixel, as the reference does.
 
 #define FLIP_OPTION_WHITE 2u
 
@@ -89,28 +91,29 @@ void kernel(index_2 idx)
 #endif
 
 #ifdef FLIP_ROWS
+// four pixels of a row an invocation, each tap loaded once: the sums of the four in
+// a vec4, the taps' weights for them in the constants S_* and F_* (zero where a tap
+// is outside a pixel's filter)
 void kernel(index_2 idx)
 {
-    int row = idx[0] * width, col = idx[1];
-    vec4 sa = vec4(0.0), sb = vec4(0.0);
-    for (int k = -spatial_r; k <= spatial_r; k++) {
-        int i = row + min(max(0, col + k), width - 1);
-        vec4 w = spatial(k + spatial_r), p = ya(i), q = yb(i);
-        sa += vec4(w.x * p.x, w.y * p.y, w.z * p.z, w.w * p.z);
-        sb += vec4(w.x * q.x, w.y * q.y, w.z * q.z, w.w * q.z);
+    int row = idx[0] * width, col0 = idx[1] * 4;
+    vec4 ay = vec4(0.0), acx = ay, acz1 = ay, acz2 = ay, by = ay, bcx = ay, bcz1 = ay, bcz2 = ay;
+    vec4 adx = ay, addx = ay, ag = ay, bdx = ay, bddx = ay, bg = ay;
+    for (int t = 0; t < FLIP_TAPS; t++) {
+        int i = row + min(max(0, col0 + t - TAPS_R), width - 1);
+        vec4 p = ya(i), q = yb(i);
+        ay += p.x * S_Y[t], acx += p.y * S_CX[t], acz1 += p.z * S_CZ1[t], acz2 += p.z * S_CZ2[t];
+        by += q.x * S_Y[t], bcx += q.y * S_CX[t], bcz1 += q.z * S_CZ1[t], bcz2 += q.z * S_CZ2[t];
+        adx += p.w * F_D[t], addx += p.w * F_DD[t], ag += p.w * F_G[t];
+        bdx += q.w * F_D[t], bddx += q.w * F_DD[t], bg += q.w * F_G[t];
     }
-    ca(row + col) = sa;
-    cb(row + col) = sb;
-    vec3 ta = vec3(0.0), tb = vec3(0.0);
-    for (int k = -feature_r; k <= feature_r; k++) {
-        int i = row + min(max(0, col + k), width - 1);
-        vec3 w = feature(k + feature_r).xyz;
-        float p = ya(i).w, q = yb(i).w;
-        ta += vec3(w.y * p, w.z * p, w.x * p);
-        tb += vec3(w.y * q, w.z * q, w.x * q);
+    for (int j = 0; j < 4 && col0 + j < width; j++) {
+        int i = row + col0 + j;
+        ca(i) = vec4(ay[j], acx[j], acz1[j], acz2[j]);
+        cb(i) = vec4(by[j], bcx[j], bcz1[j], bcz2[j]);
+        fa(i) = vec4(adx[j], addx[j], ag[j], 0.0);
+        fb(i) = vec4(bdx[j], bddx[j], bg[j], 0.0);
     }
-    fa(row + col) = vec4(ta, 0.0);
-    fb(row + col) = vec4(tb, 0.0);
 }
 #endif
 
@@ -129,38 +132,38 @@ vec3 hunt_lab(vec4 s)
     return vec3(l, 0.01 * l * (500.0 * (f.x - f.y)), 0.01 * l * (200.0 * (f.y - f.z)));
 }
 
+// four pixels of a column an invocation, as the rows
 void kernel(index_2 idx)
 {
-    int row = idx[0], col = idx[1], i0 = row * width + col;
-    vec4 sa = vec4(0.0), sb = vec4(0.0);
-    for (int k = -spatial_r; k <= spatial_r; k++) {
-        int i = min(max(0, row + k), height - 1) * width + col;
-        vec4 w = spatial(k + spatial_r), p = ca(i), q = cb(i);
-        sa += vec4(w.x * p.x, w.y * p.y, w.z * p.z, w.w * p.w);
-        sb += vec4(w.x * q.x, w.y * q.y, w.z * q.z, w.w * q.w);
+    int row0 = idx[0] * 4, col = idx[1];
+    vec4 ay = vec4(0.0), acx = ay, acz1 = ay, acz2 = ay, by = ay, bcx = ay, bcz1 = ay, bcz2 = ay;
+    vec4 adx = ay, addx = ay, ady = ay, addy = ay, bdx = ay, bddx = ay, bdy = ay, bddy = ay;
+    for (int t = 0; t < FLIP_TAPS; t++) {
+        int i = min(max(0, row0 + t - TAPS_R), height - 1) * width + col;
+        vec4 p = ca(i), q = cb(i);
+        vec3 u = fa(i).xyz, v = fb(i).xyz;
+        ay += p.x * S_Y[t], acx += p.y * S_CX[t], acz1 += p.z * S_CZ1[t], acz2 += p.w * S_CZ2[t];
+        by += q.x * S_Y[t], bcx += q.y * S_CX[t], bcz1 += q.z * S_CZ1[t], bcz2 += q.w * S_CZ2[t];
+        adx += u.x * F_G[t], addx += u.y * F_G[t], ady += u.z * F_D[t], addy += u.z * F_DD[t];
+        bdx += v.x * F_G[t], bddx += v.y * F_G[t], bdy += v.z * F_D[t], bddy += v.z * F_DD[t];
     }
-    vec3 la = hunt_lab(sa), lb = hunt_lab(sb);
-    float hyab = abs(la.x - lb.x) + sqrt((la.y - lb.y) * (la.y - lb.y) + (la.z - lb.z) * (la.z - lb.z));
-    float color = pow(hyab, 0.7);
-    color = color < pccmax ? color * (0.95 / pccmax) : 0.95 + ((color - pccmax) / (cmax - pccmax)) * (1.0 - 0.95);
-
-    // edges (1st derivatives) and points (2nd) of the grays: x in fa's rows, y here
-    vec4 da = vec4(0.0), db = vec4(0.0); // dx, ddx, dy, ddy
-    for (int k = -feature_r; k <= feature_r; k++) {
-        int i = min(max(0, row + k), height - 1) * width + col;
-        vec3 w = feature(k + feature_r).xyz, p = fa(i).xyz, q = fb(i).xyz;
-        da += vec4(w.x * p.x, w.x * p.y, w.y * p.z, w.z * p.z);
-        db += vec4(w.x * q.x, w.x * q.y, w.y * q.z, w.z * q.z);
-    }
-    float edges = abs(sqrt(da.x * da.x + da.z * da.z) - sqrt(db.x * db.x + db.z * db.z));
-    float points = abs(sqrt(da.y * da.y + da.w * da.w) - sqrt(db.y * db.y + db.w * db.w));
-    float features = pow((1.0 / sqrt(2.0)) * max(edges, points), 0.5);
-    float e = 1.0 - features;
-    // pow(0, 0) is 1 in C and undefined in GLSL
-    float flip = color == 0.0 ? (e == 0.0 ? 1.0 : 0.0) : pow(color, e);
+    for (int j = 0; j < 4 && row0 + j < height; j++) {
+        vec3 la = hunt_lab(vec4(ay[j], acx[j], acz1[j], acz2[j])), lb = hunt_lab(vec4(by[j], bcx[j], bcz1[j], bcz2[j]));
+        float hyab = abs(la.x - lb.x) + sqrt((la.y - lb.y) * (la.y - lb.y) + (la.z - lb.z) * (la.z - lb.z));
+        float color = pow(hyab, 0.7);
+        color = color < pccmax ? color * (0.95 / pccmax) : 0.95 + ((color - pccmax) / (cmax - pccmax)) * (1.0 - 0.95);
+        // edges (1st derivatives) and points (2nd) of the grays
+        float edges = abs(sqrt(adx[j] * adx[j] + ady[j] * ady[j]) - sqrt(bdx[j] * bdx[j] + bdy[j] * bdy[j]));
+        float points = abs(sqrt(addx[j] * addx[j] + addy[j] * addy[j]) - sqrt(bddx[j] * bddx[j] + bddy[j] * bddy[j]));
+        float features = pow((1.0 / sqrt(2.0)) * max(edges, points), 0.5);
+        float e = 1.0 - features;
+        // pow(0, 0) is 1 in C and undefined in GLSL
+        float flip = color == 0.0 ? (e == 0.0 ? 1.0 : 0.0) : pow(color, e);
+        int i0 = (row0 + j) * width + col;
 #ifdef FLIP_MAX
-    flip = max(flip, error(i0));
+        flip = max(flip, error(i0));
 #endif
-    error(i0) = flip;
+        error(i0) = flip;
+    }
 }
 #endif

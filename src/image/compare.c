@@ -33,8 +33,8 @@ static amp_status check_desc(const char *who, const amp_image_compare_desc *desc
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: %d ignore rectangles at %p", who, desc->ignore_count,
                          (const void *)desc->ignore);
     if (desc->window < 0) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: window %d is negative", who, desc->window);
-    if (!(desc->ppd >= 0 && desc->ppd < 1e6))
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: %g pixels per degree is not a size", who, desc->ppd);
+    if (!(desc->ppd >= 0 && desc->ppd <= 1000))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: %g pixels per degree is outside 0..1000", who, desc->ppd);
     if ((unsigned)desc->tone_mapper > AMP_IMAGE_TONE_MAP_REINHARD)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: tone mapper %d is not an amp_image_tone_mapper", who,
                          (int)desc->tone_mapper);

@@ -201,33 +201,75 @@ static float *linear_rgba(const char *who, const char *which, const amp_image *i
     return out;
 }
 
-/* A kernel of shaders/image/flip.glsl: pass "FLIP_PREPARE" (rgba8: of 8-bit words,
- * through tone mapper tm, -1: none), "FLIP_ROWS" or "FLIP_COLUMNS" (max: FLIP_MAX). */
-static amp_kernel *flip_kernel(amp_accelerator_view *view, const char *pass, bool rgba8, int tm, bool max)
+/* The filters' weights as GLSL constants (shaders/image/flip.glsl): for each of the
+ * 2 TAPS_R + 4 taps around four pixels in a row, the weights of the tap for the four,
+ * a vec4 an array element: S_Y, S_CX, S_CZ1, S_CZ2 of the spatial filters (radius sr)
+ * and F_G, F_D, F_DD of the feature filters (radius fr). A malloc'ed string, or NULL. */
+static char *filter_constants(const float *spatial, int sr, const float *feature, int fr)
 {
-    char decl[512];
-    int used = snprintf(decl, sizeof decl, "#define %s\n%s%s#define FLIP_TONE_MAP %d\n", pass,
+    int taps_r = sr > fr ? sr : fr, taps = 2 * taps_r + 4;
+    static const char *const names[7] = {"S_Y", "S_CX", "S_CZ1", "S_CZ2", "F_G", "F_D", "F_DD"};
+    size_t cap = 128 + 7 * (64 + (size_t)taps * 72);
+    char *d = malloc(cap);
+    if (!d) return NULL;
+    size_t used = (size_t)snprintf(d, cap, "#define TAPS_R %d\n#define FLIP_TAPS %d\n", taps_r, taps);
+    for (int a = 0; a < 7; a++) {
+        const float *f = a < 4 ? spatial : feature;
+        int r = a < 4 ? sr : fr, c = a < 4 ? a : a - 4;
+        used += (size_t)snprintf(d + used, cap - used, "const vec4 %s[%d] = vec4[](", names[a], taps);
+        for (int t = 0; t < taps; t++) {
+            used += (size_t)snprintf(d + used, cap - used, "%svec4(", t ? ", " : "");
+            for (int j = 0; j < 4; j++) { /* tap t - taps_r from the first pixel is k from pixel j */
+                int k = t - taps_r - j;
+                float w = k >= -r && k <= r ? f[4 * (k + r) + c] : 0.0f;
+                used += (size_t)snprintf(d + used, cap - used, "%s%.9g", j ? ", " : "", (double)w);
+            }
+            used += (size_t)snprintf(d + used, cap - used, ")");
+        }
+        used += (size_t)snprintf(d + used, cap - used, ");\n");
+    }
+    return d;
+}
+
+/* The pixels an invocation of the filtering passes makes (a vec4's). */
+enum { FLIP_RUN = 4 };
+
+/* A kernel of shaders/image/flip.glsl: pass "FLIP_PREPARE" (rgba8: of 8-bit words,
+ * through tone mapper tm, -1: none), "FLIP_ROWS" or "FLIP_COLUMNS" (max: FLIP_MAX),
+ * with the filters' constants. */
+static amp_kernel *flip_kernel(amp_accelerator_view *view, const char *pass, bool rgba8, int tm, bool max,
+                               const char *filters)
+{
+    size_t cap = strlen(filters) + 512;
+    char *decl = malloc(cap);
+    if (!decl) {
+        amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    int used = snprintf(decl, cap, "#define %s\n%s%s#define FLIP_TONE_MAP %d\n%s", pass,
                         rgba8 ? "#define FLIP_RGBA8\n" : "", max ? "#define FLIP_MAX\n" : "",
-                        tm < 0 ? 0 : tm == AMP_IMAGE_TONE_MAP_REINHARD ? 3 : tm + 1);
+                        tm < 0 ? 0 : tm == AMP_IMAGE_TONE_MAP_REINHARD ? 3 : tm + 1, filters);
     for (int c = 0; tm >= 0 && c < 6; c++)
-        used += snprintf(decl + used, sizeof decl - (size_t)used, "const float TM%d = %.9g;\n", c,
-                         (double)TONE_MAP[tm][c]);
+        used += snprintf(decl + used, cap - (size_t)used, "const float TM%d = %.9g;\n", c, (double)TONE_MAP[tm][c]);
     const char *params =
         strcmp(pass, "FLIP_ROWS") == 0
-            ? "array_view<const float_4, 1> ya, array_view<const float_4, 1> yb, array_view<const float_4, 1> spatial, "
-              "array_view<const float_4, 1> feature, array_view<float_4, 1> ca, array_view<float_4, 1> cb, "
-              "array_view<float_4, 1> fa, array_view<float_4, 1> fb, int width, int spatial_r, int feature_r"
+            ? "array_view<const float_4, 1> ya, array_view<const float_4, 1> yb, array_view<float_4, 1> ca, "
+              "array_view<float_4, 1> cb, array_view<float_4, 1> fa, array_view<float_4, 1> fb, int width"
         : strcmp(pass, "FLIP_COLUMNS") == 0
             ? "array_view<const float_4, 1> ca, array_view<const float_4, 1> cb, array_view<const float_4, 1> fa, "
-              "array_view<const float_4, 1> fb, array_view<const float_4, 1> spatial, array_view<const float_4, 1> "
-              "feature, array_view<float, 1> error, int width, int height, int spatial_r, int feature_r, float cmax, "
+              "array_view<const float_4, 1> fb, array_view<float, 1> error, int width, int height, float cmax, "
               "float pccmax"
         : rgba8 ? "array_view<const uint, 1> a, array_view<const uint, 1> b, array_view<const float, 1> lut, "
                   "array_view<float_4, 1> ya, array_view<float_4, 1> yb, int width, float scale, uint options"
                 : "array_view<const float_4, 1> a, array_view<const float_4, 1> b, array_view<float_4, 1> ya, "
                   "array_view<float_4, 1> yb, int width, float scale";
-    return amp_kernel_create(view, &(amp_kernel_desc){.name = "flip", .rank = 2, .declarations = decl,
-                                                      .params = params, .source = "#include \"image/flip.glsl\"\n"});
+    const char *name = strcmp(pass, "FLIP_ROWS") == 0 ? "flip rows" : strcmp(pass, "FLIP_COLUMNS") == 0 ? "flip columns"
+                                                                                                     : "flip prepare";
+    amp_kernel *k = amp_kernel_create(view, &(amp_kernel_desc){.name = name, .rank = 2, .declarations = decl,
+                                                                .params = params,
+                                                                .source = "#include \"image/flip.glsl\"\n"});
+    free(decl);
+    return k;
 }
 
 amp_status amp__flip(const char *who, const amp_image *expected, const amp_image *actual,
@@ -274,25 +316,26 @@ amp_status amp__flip(const char *who, const amp_image *expected, const amp_image
         r->exposures = count, r->exposure_start = start, r->exposure_stop = stop;
     }
     amp_kernel *prep = NULL, *rows = NULL, *cols = NULL, *cols_max = NULL;
+    char *filters = s == AMP_OK ? filter_constants(spatial, sr, feature, fr) : NULL;
+    if (s == AMP_OK && !filters) s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
     if (s == AMP_OK) {
-        prep = flip_kernel(view, "FLIP_PREPARE", rgba8, tm, false);
-        rows = prep ? flip_kernel(view, "FLIP_ROWS", false, -1, false) : NULL;
-        cols = rows ? flip_kernel(view, "FLIP_COLUMNS", false, -1, false) : NULL;
-        cols_max = cols && count > 1 ? flip_kernel(view, "FLIP_COLUMNS", false, -1, true) : NULL;
+        prep = flip_kernel(view, "FLIP_PREPARE", rgba8, tm, false, "");
+        rows = prep ? flip_kernel(view, "FLIP_ROWS", false, -1, false, filters) : NULL;
+        cols = rows ? flip_kernel(view, "FLIP_COLUMNS", false, -1, false, filters) : NULL;
+        cols_max = cols && count > 1 ? flip_kernel(view, "FLIP_COLUMNS", false, -1, true, filters) : NULL;
         if (!cols || (count > 1 && !cols_max)) s = amp_last_status();
     }
+    free(filters);
     /* the images and the passes' planes, the planes in the accelerator's memory */
     amp_extent all = amp_extent1((int)n);
     amp_type in_type = rgba8 ? AMP_UINT : AMP_FLOAT_4;
-    amp_array_view *va = NULL, *vb = NULL, *vlut = NULL, *vsp = NULL, *vft = NULL, *verr = NULL, *planes[6] = {0};
+    amp_array_view *va = NULL, *vb = NULL, *vlut = NULL, *verr = NULL, *planes[6] = {0};
     amp_array *arrays[6] = {0};
     if (s == AMP_OK) {
         va = amp_array_view_create_const(all, in_type, 0, in_a);
         vb = va ? amp_array_view_create_const(all, in_type, 0, in_b) : NULL;
         vlut = vb ? amp_array_view_create_const(amp_extent1(256), AMP_FLOAT, 0, lut) : NULL;
-        vsp = vlut ? amp_array_view_create_const(amp_extent1(2 * sr + 1), AMP_FLOAT_4, 0, spatial) : NULL;
-        vft = vsp ? amp_array_view_create_const(amp_extent1(2 * fr + 1), AMP_FLOAT_4, 0, feature) : NULL;
-        verr = vft ? amp_array_view_create(all, AMP_FLOAT, 0, error) : NULL;
+        verr = vlut ? amp_array_view_create(all, AMP_FLOAT, 0, error) : NULL;
         for (int i = 0; verr && i < 6; i++) {
             arrays[i] = amp_array_create(view, &(amp_array_desc){.extent = all, .type = AMP_FLOAT_4,
                                                                  .cpu_access = AMP_ACCESS_NONE});
@@ -302,7 +345,8 @@ amp_status amp__flip(const char *who, const amp_image *expected, const amp_image
         if (!planes[5]) s = amp_last_status();
     }
     if (s == AMP_OK) s = amp_array_view_discard_data(verr);
-    amp_extent grid = amp_extent2(h, w);
+    amp_extent grid = amp_extent2(h, w), grid_rows = amp_extent2(h, (w + FLIP_RUN - 1) / FLIP_RUN),
+               grid_cols = amp_extent2((h + FLIP_RUN - 1) / FLIP_RUN, w);
     for (int e = 0; s == AMP_OK && e < count; e++) {
         float exposure = count > 1 ? start + (float)e * ((stop - start) / (float)(count - 1)) : start;
         float scale = hdr ? powf(2.0f, exposure) : 1.0f;
@@ -316,24 +360,20 @@ amp_status amp__flip(const char *who, const amp_image *expected, const amp_image
                                                    AMP_VIEW("yb", planes[1]), AMP_INT("width", w),
                                                    AMP_FLOAT("scale", scale)));
         if (s == AMP_OK)
-            s = amp_parallel_for_each(view, grid, rows,
+            s = amp_parallel_for_each(view, grid_rows, rows,
                                       AMP_ARGS(AMP_VIEW("ya", planes[0]), AMP_VIEW("yb", planes[1]),
-                                               AMP_VIEW("spatial", vsp), AMP_VIEW("feature", vft),
                                                AMP_VIEW("ca", planes[2]), AMP_VIEW("cb", planes[3]),
                                                AMP_VIEW("fa", planes[4]), AMP_VIEW("fb", planes[5]),
-                                               AMP_INT("width", w), AMP_INT("spatial_r", sr),
-                                               AMP_INT("feature_r", fr)));
+                                               AMP_INT("width", w)));
         if (s == AMP_OK)
-            s = amp_parallel_for_each(view, grid, e ? cols_max : cols,
+            s = amp_parallel_for_each(view, grid_cols, e ? cols_max : cols,
                                       AMP_ARGS(AMP_VIEW("ca", planes[2]), AMP_VIEW("cb", planes[3]),
                                                AMP_VIEW("fa", planes[4]), AMP_VIEW("fb", planes[5]),
-                                               AMP_VIEW("spatial", vsp), AMP_VIEW("feature", vft),
                                                AMP_VIEW("error", verr), AMP_INT("width", w), AMP_INT("height", h),
-                                               AMP_INT("spatial_r", sr), AMP_INT("feature_r", fr),
                                                AMP_FLOAT("cmax", cmax), AMP_FLOAT("pccmax", pccmax)));
     }
     if (s == AMP_OK) s = amp_array_view_synchronize(verr);
-    amp_array_view *views[] = {va, vb, vlut, vsp, vft, verr};
+    amp_array_view *views[] = {va, vb, vlut, verr};
     for (size_t i = 0; i < sizeof views / sizeof *views; i++) amp_array_view_destroy(&views[i]);
     for (int i = 0; i < 6; i++) {
         amp_array_view_destroy(&planes[i]);
