@@ -18,9 +18,11 @@
 //                 larger of it and what error holds, HDR-FLIP's exposures); cmax and
 //                 pccmax the color difference's maximum and its knee
 //
-// flip.c declares the filters' weights as constant arrays of FLIP_TAPS vec4s, tap t
-// (the pixel TAPS_R before the first of four) weighted for each of the four pixels an
-// invocation makes. Borders clamp to the edge pixel, as the reference does.
+// flip.c declares FLIP_RUN, the pixels a filtering invocation makes (FLIP_GROUPS
+// fours), FLIP_TAPS = 2 TAPS_R + FLIP_RUN, the taps they read, and the filters'
+// weights as constant arrays: element t FLIP_GROUPS + g holds tap t's weights (tap 0
+// TAPS_R before the first pixel) for the pixels 4 g .. 4 g + 3. Borders clamp to the
+// edge pixel, as the reference does.
 
 #define FLIP_OPTION_WHITE 2u
 
@@ -91,29 +93,38 @@ void kernel(index_2 idx)
 #endif
 
 #ifdef FLIP_ROWS
-// four pixels of a row an invocation, each tap loaded once: the sums of the four in
-// a vec4, the taps' weights for them in the constants S_* and F_* (zero where a tap
-// is outside a pixel's filter)
+// FLIP_RUN pixels of a row an invocation, each tap loaded once: the sums of four
+// pixels in a vec4 (FLIP_GROUPS of them), the taps' weights for them in the constants
+// S_* and F_* (zero where a tap is outside a pixel's filter)
 void kernel(index_2 idx)
 {
-    int row = idx[0] * width, col0 = idx[1] * 4;
-    vec4 ay = vec4(0.0), acx = ay, acz1 = ay, acz2 = ay, by = ay, bcx = ay, bcz1 = ay, bcz2 = ay;
-    vec4 adx = ay, addx = ay, ag = ay, bdx = ay, bddx = ay, bg = ay;
+    int row = idx[0] * width, col0 = idx[1] * FLIP_RUN;
+    vec4 ay[FLIP_GROUPS], acx[FLIP_GROUPS], acz1[FLIP_GROUPS], acz2[FLIP_GROUPS];
+    vec4 by[FLIP_GROUPS], bcx[FLIP_GROUPS], bcz1[FLIP_GROUPS], bcz2[FLIP_GROUPS];
+    vec4 adx[FLIP_GROUPS], addx[FLIP_GROUPS], ag[FLIP_GROUPS], bdx[FLIP_GROUPS], bddx[FLIP_GROUPS], bg[FLIP_GROUPS];
+    for (int g = 0; g < FLIP_GROUPS; g++) {
+        ay[g] = acx[g] = acz1[g] = acz2[g] = by[g] = bcx[g] = bcz1[g] = bcz2[g] = vec4(0.0);
+        adx[g] = addx[g] = ag[g] = bdx[g] = bddx[g] = bg[g] = vec4(0.0);
+    }
     for (int t = 0; t < FLIP_TAPS; t++) {
         int i = row + min(max(0, col0 + t - TAPS_R), width - 1);
         vec4 p = ya(i), q = yb(i);
-        ay += p.x * S_Y[t], acx += p.y * S_CX[t], acz1 += p.z * S_CZ1[t], acz2 += p.z * S_CZ2[t];
-        by += q.x * S_Y[t], bcx += q.y * S_CX[t], bcz1 += q.z * S_CZ1[t], bcz2 += q.z * S_CZ2[t];
-        adx += p.w * F_D[t], addx += p.w * F_DD[t], ag += p.w * F_G[t];
-        bdx += q.w * F_D[t], bddx += q.w * F_DD[t], bg += q.w * F_G[t];
+        for (int g = 0; g < FLIP_GROUPS; g++) {
+            int w = t * FLIP_GROUPS + g;
+            ay[g] += p.x * S_Y[w], acx[g] += p.y * S_CX[w], acz1[g] += p.z * S_CZ1[w], acz2[g] += p.z * S_CZ2[w];
+            by[g] += q.x * S_Y[w], bcx[g] += q.y * S_CX[w], bcz1[g] += q.z * S_CZ1[w], bcz2[g] += q.z * S_CZ2[w];
+            adx[g] += p.w * F_D[w], addx[g] += p.w * F_DD[w], ag[g] += p.w * F_G[w];
+            bdx[g] += q.w * F_D[w], bddx[g] += q.w * F_DD[w], bg[g] += q.w * F_G[w];
+        }
     }
-    for (int j = 0; j < 4 && col0 + j < width; j++) {
-        int i = row + col0 + j;
-        ca(i) = vec4(ay[j], acx[j], acz1[j], acz2[j]);
-        cb(i) = vec4(by[j], bcx[j], bcz1[j], bcz2[j]);
-        fa(i) = vec4(adx[j], addx[j], ag[j], 0.0);
-        fb(i) = vec4(bdx[j], bddx[j], bg[j], 0.0);
-    }
+    for (int g = 0; g < FLIP_GROUPS; g++)
+        for (int j = 0; j < 4 && col0 + 4 * g + j < width; j++) {
+            int i = row + col0 + 4 * g + j;
+            ca(i) = vec4(ay[g][j], acx[g][j], acz1[g][j], acz2[g][j]);
+            cb(i) = vec4(by[g][j], bcx[g][j], bcz1[g][j], bcz2[g][j]);
+            fa(i) = vec4(adx[g][j], addx[g][j], ag[g][j], 0.0);
+            fb(i) = vec4(bdx[g][j], bddx[g][j], bg[g][j], 0.0);
+        }
 }
 #endif
 
@@ -132,38 +143,52 @@ vec3 hunt_lab(vec4 s)
     return vec3(l, 0.01 * l * (500.0 * (f.x - f.y)), 0.01 * l * (200.0 * (f.y - f.z)));
 }
 
-// four pixels of a column an invocation, as the rows
+// FLIP_RUN pixels of a column an invocation, as the rows
 void kernel(index_2 idx)
 {
-    int row0 = idx[0] * 4, col = idx[1];
-    vec4 ay = vec4(0.0), acx = ay, acz1 = ay, acz2 = ay, by = ay, bcx = ay, bcz1 = ay, bcz2 = ay;
-    vec4 adx = ay, addx = ay, ady = ay, addy = ay, bdx = ay, bddx = ay, bdy = ay, bddy = ay;
+    int row0 = idx[0] * FLIP_RUN, col = idx[1];
+    vec4 ay[FLIP_GROUPS], acx[FLIP_GROUPS], acz1[FLIP_GROUPS], acz2[FLIP_GROUPS];
+    vec4 by[FLIP_GROUPS], bcx[FLIP_GROUPS], bcz1[FLIP_GROUPS], bcz2[FLIP_GROUPS];
+    vec4 adx[FLIP_GROUPS], addx[FLIP_GROUPS], ady[FLIP_GROUPS], addy[FLIP_GROUPS];
+    vec4 bdx[FLIP_GROUPS], bddx[FLIP_GROUPS], bdy[FLIP_GROUPS], bddy[FLIP_GROUPS];
+    for (int g = 0; g < FLIP_GROUPS; g++) {
+        ay[g] = acx[g] = acz1[g] = acz2[g] = by[g] = bcx[g] = bcz1[g] = bcz2[g] = vec4(0.0);
+        adx[g] = addx[g] = ady[g] = addy[g] = bdx[g] = bddx[g] = bdy[g] = bddy[g] = vec4(0.0);
+    }
     for (int t = 0; t < FLIP_TAPS; t++) {
         int i = min(max(0, row0 + t - TAPS_R), height - 1) * width + col;
         vec4 p = ca(i), q = cb(i);
         vec3 u = fa(i).xyz, v = fb(i).xyz;
-        ay += p.x * S_Y[t], acx += p.y * S_CX[t], acz1 += p.z * S_CZ1[t], acz2 += p.w * S_CZ2[t];
-        by += q.x * S_Y[t], bcx += q.y * S_CX[t], bcz1 += q.z * S_CZ1[t], bcz2 += q.w * S_CZ2[t];
-        adx += u.x * F_G[t], addx += u.y * F_G[t], ady += u.z * F_D[t], addy += u.z * F_DD[t];
-        bdx += v.x * F_G[t], bddx += v.y * F_G[t], bdy += v.z * F_D[t], bddy += v.z * F_DD[t];
+        for (int g = 0; g < FLIP_GROUPS; g++) {
+            int w = t * FLIP_GROUPS + g;
+            ay[g] += p.x * S_Y[w], acx[g] += p.y * S_CX[w], acz1[g] += p.z * S_CZ1[w], acz2[g] += p.w * S_CZ2[w];
+            by[g] += q.x * S_Y[w], bcx[g] += q.y * S_CX[w], bcz1[g] += q.z * S_CZ1[w], bcz2[g] += q.w * S_CZ2[w];
+            adx[g] += u.x * F_G[w], addx[g] += u.y * F_G[w], ady[g] += u.z * F_D[w], addy[g] += u.z * F_DD[w];
+            bdx[g] += v.x * F_G[w], bddx[g] += v.y * F_G[w], bdy[g] += v.z * F_D[w], bddy[g] += v.z * F_DD[w];
+        }
     }
-    for (int j = 0; j < 4 && row0 + j < height; j++) {
-        vec3 la = hunt_lab(vec4(ay[j], acx[j], acz1[j], acz2[j])), lb = hunt_lab(vec4(by[j], bcx[j], bcz1[j], bcz2[j]));
-        float hyab = abs(la.x - lb.x) + sqrt((la.y - lb.y) * (la.y - lb.y) + (la.z - lb.z) * (la.z - lb.z));
-        float color = pow(hyab, 0.7);
-        color = color < pccmax ? color * (0.95 / pccmax) : 0.95 + ((color - pccmax) / (cmax - pccmax)) * (1.0 - 0.95);
-        // edges (1st derivatives) and points (2nd) of the grays
-        float edges = abs(sqrt(adx[j] * adx[j] + ady[j] * ady[j]) - sqrt(bdx[j] * bdx[j] + bdy[j] * bdy[j]));
-        float points = abs(sqrt(addx[j] * addx[j] + addy[j] * addy[j]) - sqrt(bddx[j] * bddx[j] + bddy[j] * bddy[j]));
-        float features = pow((1.0 / sqrt(2.0)) * max(edges, points), 0.5);
-        float e = 1.0 - features;
-        // pow(0, 0) is 1 in C and undefined in GLSL
-        float flip = color == 0.0 ? (e == 0.0 ? 1.0 : 0.0) : pow(color, e);
-        int i0 = (row0 + j) * width + col;
+    for (int g = 0; g < FLIP_GROUPS; g++)
+        for (int j = 0; j < 4 && row0 + 4 * g + j < height; j++) {
+            vec3 la = hunt_lab(vec4(ay[g][j], acx[g][j], acz1[g][j], acz2[g][j]));
+            vec3 lb = hunt_lab(vec4(by[g][j], bcx[g][j], bcz1[g][j], bcz2[g][j]));
+            float hyab = abs(la.x - lb.x) + sqrt((la.y - lb.y) * (la.y - lb.y) + (la.z - lb.z) * (la.z - lb.z));
+            float color = pow(hyab, 0.7);
+            color = color < pccmax ? color * (0.95 / pccmax)
+                                   : 0.95 + ((color - pccmax) / (cmax - pccmax)) * (1.0 - 0.95);
+            // edges (1st derivatives) and points (2nd) of the grays
+            float edges = abs(sqrt(adx[g][j] * adx[g][j] + ady[g][j] * ady[g][j]) -
+                              sqrt(bdx[g][j] * bdx[g][j] + bdy[g][j] * bdy[g][j]));
+            float points = abs(sqrt(addx[g][j] * addx[g][j] + addy[g][j] * addy[g][j]) -
+                               sqrt(bddx[g][j] * bddx[g][j] + bddy[g][j] * bddy[g][j]));
+            float features = pow((1.0 / sqrt(2.0)) * max(edges, points), 0.5);
+            float e = 1.0 - features;
+            // pow(0, 0) is 1 in C and undefined in GLSL
+            float flip = color == 0.0 ? (e == 0.0 ? 1.0 : 0.0) : pow(color, e);
+            int i0 = (row0 + 4 * g + j) * width + col;
 #ifdef FLIP_MAX
-        flip = max(flip, error(i0));
+            flip = max(flip, error(i0));
 #endif
-        error(i0) = flip;
-    }
+            error(i0) = flip;
+        }
 }
 #endif

@@ -201,38 +201,41 @@ static float *linear_rgba(const char *who, const char *which, const amp_image *i
     return out;
 }
 
+/* The pixels an invocation of the filtering passes makes, in vec4s of four. */
+enum { FLIP_RUN = 4, FLIP_GROUPS = FLIP_RUN / 4 };
+
 /* The filters' weights as GLSL constants (shaders/image/flip.glsl): for each of the
- * 2 TAPS_R + 4 taps around four pixels in a row, the weights of the tap for the four,
- * a vec4 an array element: S_Y, S_CX, S_CZ1, S_CZ2 of the spatial filters (radius sr)
- * and F_G, F_D, F_DD of the feature filters (radius fr). A malloc'ed string, or NULL. */
+ * 2 TAPS_R + FLIP_RUN taps around the pixels an invocation makes, the weights of the
+ * tap for each four of them, a vec4: S_Y, S_CX, S_CZ1, S_CZ2 of the spatial filters
+ * (radius sr) and F_G, F_D, F_DD of the feature filters (radius fr). A malloc'ed
+ * string, or NULL. */
 static char *filter_constants(const float *spatial, int sr, const float *feature, int fr)
 {
-    int taps_r = sr > fr ? sr : fr, taps = 2 * taps_r + 4;
+    int taps_r = sr > fr ? sr : fr, taps = 2 * taps_r + FLIP_RUN;
     static const char *const names[7] = {"S_Y", "S_CX", "S_CZ1", "S_CZ2", "F_G", "F_D", "F_DD"};
-    size_t cap = 128 + 7 * (64 + (size_t)taps * 72);
+    size_t cap = 256 + 7 * (64 + (size_t)taps * FLIP_GROUPS * 72);
     char *d = malloc(cap);
     if (!d) return NULL;
-    size_t used = (size_t)snprintf(d, cap, "#define TAPS_R %d\n#define FLIP_TAPS %d\n", taps_r, taps);
+    size_t used = (size_t)snprintf(d, cap, "#define TAPS_R %d\n#define FLIP_RUN %d\n#define FLIP_GROUPS %d\n"
+                                           "#define FLIP_TAPS %d\n", taps_r, FLIP_RUN, FLIP_GROUPS, taps);
     for (int a = 0; a < 7; a++) {
         const float *f = a < 4 ? spatial : feature;
         int r = a < 4 ? sr : fr, c = a < 4 ? a : a - 4;
-        used += (size_t)snprintf(d + used, cap - used, "const vec4 %s[%d] = vec4[](", names[a], taps);
-        for (int t = 0; t < taps; t++) {
-            used += (size_t)snprintf(d + used, cap - used, "%svec4(", t ? ", " : "");
-            for (int j = 0; j < 4; j++) { /* tap t - taps_r from the first pixel is k from pixel j */
-                int k = t - taps_r - j;
-                float w = k >= -r && k <= r ? f[4 * (k + r) + c] : 0.0f;
-                used += (size_t)snprintf(d + used, cap - used, "%s%.9g", j ? ", " : "", (double)w);
+        used += (size_t)snprintf(d + used, cap - used, "const vec4 %s[%d] = vec4[](", names[a], taps * FLIP_GROUPS);
+        for (int t = 0; t < taps; t++)
+            for (int g = 0; g < FLIP_GROUPS; g++) {
+                used += (size_t)snprintf(d + used, cap - used, "%svec4(", t || g ? ", " : "");
+                for (int j = 0; j < 4; j++) { /* tap t is k from pixel 4 g + j */
+                    int k = t - taps_r - (4 * g + j);
+                    float w = k >= -r && k <= r ? f[4 * (k + r) + c] : 0.0f;
+                    used += (size_t)snprintf(d + used, cap - used, "%s%.9g", j ? ", " : "", (double)w);
+                }
+                used += (size_t)snprintf(d + used, cap - used, ")");
             }
-            used += (size_t)snprintf(d + used, cap - used, ")");
-        }
         used += (size_t)snprintf(d + used, cap - used, ");\n");
     }
     return d;
 }
-
-/* The pixels an invocation of the filtering passes makes (a vec4's). */
-enum { FLIP_RUN = 4 };
 
 /* A kernel of shaders/image/flip.glsl: pass "FLIP_PREPARE" (rgba8: of 8-bit words,
  * through tone mapper tm, -1: none), "FLIP_ROWS" or "FLIP_COLUMNS" (max: FLIP_MAX),
