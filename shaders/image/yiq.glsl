@@ -7,13 +7,16 @@
 // Two kernels, the second only where asked and only on the pixels the first found
 // beyond the threshold (the detector is the costly part, and a SIMD device runs it for
 // every lane of a group that has one such pixel):
-//   (default)    a, b the images' pixels (RGBA bytes in a word, little-endian) of
-//                width x height, four a uvec4 (the last padded with equal words);
-//                classes each pixel's class (YIQ_*) in bits 0-2 and
+//   (default)    a, b the pixels (RGBA bytes in a word, little-endian) of the blocks
+//                of YIQ_BLOCK pixels of the width x height images that differ, packed,
+//                four a uvec4 (the last padded with equal words); blocks the blocks'
+//                indices in the images, quads the images' quads;
+//                classes each packed pixel's class (YIQ_*) in bits 0-2 and
 //                above them its score sqrt(|delta| / 35215), the threshold's scale (a
 //                float's bits, the lowest 3 dropped); max_delta pixelmatch's
 //                35215 * threshold^2; options YIQ_OPTION_WHITE
-//   YIQ_AA_PASS  pixels the indices of those pixels; aa 1 where the pixel of a or b
+//   YIQ_AA_PASS  a, b the whole images; pixels the indices of those pixels; aa 1
+//                where the pixel of a or b
 //                lies on an anti-aliased edge, else 0
 
 #define YIQ_SAME 0u      // identical bytes
@@ -157,16 +160,17 @@ uint classify(uint wa, uint wb, int i)
     return score | (!(abs(delta) > max_delta) ? YIQ_CLOSE : delta < REAL(0) ? YIQ_DARKER : YIQ_LIGHTER);
 }
 
-// four pixels at once: a CPU device loads them as one vector, and equal quads (most of a
-// render test's) cost one comparison
+// four pixels at once: a CPU device loads them as one vector, and equal quads cost one
+// comparison; quad q of the packed blocks is quad `at` of the images
 void kernel(index_1 q)
 {
     uvec4 wa = a(q), wb = b(q);
-    if (all(equal(wa, wb))) {
+    int at = int(blocks(q / (YIQ_BLOCK / 4))) * (YIQ_BLOCK / 4) + q % (YIQ_BLOCK / 4);
+    if (all(equal(wa, wb)) || at >= quads) {
         classes(q) = uvec4(YIQ_SAME);
         return;
     }
-    classes(q) = uvec4(classify(wa.x, wb.x, q * 4), classify(wa.y, wb.y, q * 4 + 1), classify(wa.z, wb.z, q * 4 + 2),
-                       classify(wa.w, wb.w, q * 4 + 3));
+    classes(q) = uvec4(classify(wa.x, wb.x, at * 4), classify(wa.y, wb.y, at * 4 + 1),
+                       classify(wa.z, wb.z, at * 4 + 2), classify(wa.w, wb.w, at * 4 + 3));
 }
 #endif

@@ -226,6 +226,10 @@ amp_accelerator_view *amp__metric_view(const char *who, const char *metric, cons
     return view && amp_accelerator_get_info(amp_view_accelerator(view), info) == AMP_OK ? view : NULL;
 }
 
+/* The pixels of a block of the YIQ comparison (shaders/image/yiq.glsl's YIQ_BLOCK):
+ * only the blocks whose bytes differ go to the accelerator. */
+enum { YIQ_BLOCK = 64 };
+
 /* shaders/image/yiq.glsl's kernel (aa: its anti-aliasing pass), REAL double or float. */
 static amp_kernel *yiq_kernel(amp_accelerator_view *view, bool dbl, bool aa)
 {
@@ -237,8 +241,8 @@ static amp_kernel *yiq_kernel(amp_accelerator_view *view, bool dbl, bool aa)
                      {"Q_B", "0.31114694"}, {"W_Y", "0.5053"},     {"W_I", "0.299"},      {"W_Q", "0.1957"},
                      {"PHI", "1.618033988749895"}, {"PHI2", "2.618033988749895"}};
     char decl[1024];
-    int used = snprintf(decl, sizeof decl, "#define REAL %s\n%s", dbl ? "double" : "float",
-                        aa ? "#define YIQ_AA_PASS\n" : "");
+    int used = snprintf(decl, sizeof decl, "#define REAL %s\n#define YIQ_BLOCK %d\n%s", dbl ? "double" : "float",
+                        YIQ_BLOCK, aa ? "#define YIQ_AA_PASS\n" : "");
     for (size_t i = 0; i < sizeof constants / sizeof *constants; i++)
         used += snprintf(decl + used, sizeof decl - (size_t)used, "const REAL %s = %s%s;\n", constants[i].name,
                          constants[i].value, dbl ? "LF" : "");
@@ -248,15 +252,38 @@ static amp_kernel *yiq_kernel(amp_accelerator_view *view, bool dbl, bool aa)
              "int height, uint options",
              word, word,
              aa ? "array_view<const uint, 1> pixels, array_view<uint, 1> aa"
-             : dbl ? "array_view<uint_4, 1> classes, double max_delta" : "array_view<uint_4, 1> classes, float max_delta");
+             : dbl ? "array_view<const uint, 1> blocks, int quads, array_view<uint_4, 1> classes, double max_delta"
+                   : "array_view<const uint, 1> blocks, int quads, array_view<uint_4, 1> classes, float max_delta");
     return amp_kernel_create(view, &(amp_kernel_desc){.name = aa ? "yiq aa" : "yiq", .rank = 1,
                                                       .declarations = decl, .params = params,
                                                       .source = "#include \"image/yiq.glsl\"\n"});
 }
 
-/* The YIQ classes and scores of two images of the same size, on the default
- * accelerator (shaders/image/yiq.glsl; in doubles where it has them): every pixel's,
- * then, where desc asks, the anti-aliasing of those beyond the threshold. */
+/* count words of host data for a kernel on view: a CPU device's host-visible array
+ * the host fills in place (its memory is the host's; a view would copy it through
+ * staging), else a view of the data itself. The caller destroys both. */
+static amp_status kernel_words(amp_accelerator_view *view, bool emulated, const uint32_t *words, size_t count,
+                               amp_array **array, amp_array_view **out)
+{
+    amp_extent e = amp_extent1((int)count);
+    *array = NULL;
+    *out = NULL;
+    if (emulated && !atomic_load(&force_views)) {
+        *array = amp_array_create(view, &(amp_array_desc){.extent = e, .type = AMP_UINT,
+                                                          .cpu_access = AMP_ACCESS_READ_WRITE});
+        void *p = *array ? amp_array_data(*array) : NULL;
+        if (p) memcpy(p, words, count * 4);
+        *out = p ? amp_array_view_of_array(*array) : NULL;
+    } else {
+        *out = amp_array_view_create_const(e, AMP_UINT, 0, words);
+    }
+    return *out ? AMP_OK : amp_last_status();
+}
+
+/* The YIQ classes and scores of two images of the same size, on desc's view
+ * (shaders/image/yiq.glsl; in doubles where it has them): the pixels of the blocks
+ * whose bytes differ, then, where desc asks, the anti-aliasing of those beyond the
+ * threshold. */
 static amp_status yiq_classes(const char *who, const amp_image *expected, const amp_image *actual,
                               const amp_image_compare_desc *desc, uint32_t *classes, float *score)
 {
@@ -266,61 +293,65 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
     amp_accelerator_view *view = amp__metric_view(who, "YIQ", desc, w, h, 4, &info);
     if (!view) return amp_last_status();
     amp_status s = AMP_OK;
-    bool dbl = info.supports_double_precision;
+    bool dbl = info.supports_double_precision, emulated = info.is_emulated;
     uint32_t options = desc->blend_on_white ? 2u : 0u, *owned_a = NULL, *owned_b = NULL, *list = NULL, *aa = NULL;
     const uint32_t *wa = amp__rgba8_words(expected, np, &owned_a), *wb = wa ? amp__rgba8_words(actual, np, &owned_b) : NULL;
-    amp_kernel *k = wb ? yiq_kernel(view, dbl, false) : NULL;
-    amp_extent all = amp_extent1((int)np);
-    /* a CPU device's memory is the host's: arrays the host fills and reads in place
-       there, instead of views whose data moves through staging copies */
-    amp_array *arrays[3] = {NULL, NULL, NULL};
-    uint32_t *shared[3] = {NULL, NULL, NULL}, *pad_c = NULL;
-    for (int i = 0; k && info.is_emulated && !atomic_load(&force_views) && i < 3; i++) {
-        arrays[i] = amp_array_create(view, &(amp_array_desc){.extent = all, .type = AMP_UINT,
-                                                             .cpu_access = AMP_ACCESS_READ_WRITE});
-        shared[i] = arrays[i] ? amp_array_data(arrays[i]) : NULL;
+    /* the blocks that differ, packed */
+    size_t nblocks = (np + YIQ_BLOCK - 1) / YIQ_BLOCK, m = 0;
+    uint32_t *blocks = wb ? malloc(nblocks * sizeof *blocks) : NULL;
+    for (size_t k = 0; blocks && k < nblocks; k++) {
+        size_t first = k * YIQ_BLOCK, words = np - first < YIQ_BLOCK ? np - first : YIQ_BLOCK;
+        if (memcmp(wa + first, wb + first, words * 4) != 0) blocks[m++] = (uint32_t)k;
     }
-    if (shared[0] && shared[1] && shared[2]) {
-        memcpy(shared[0], wa, np * 4);
-        memcpy(shared[1], wb, np * 4);
-    } else {
-        for (int i = 0; i < 3; i++) amp_array_destroy(&arrays[i]);
-        shared[2] = NULL;
+    size_t packed_words = m * YIQ_BLOCK;
+    uint32_t *pa = blocks ? calloc(packed_words ? 3 * packed_words : 1, 4) : NULL, *pb = pa + packed_words,
+             *pc = pb + packed_words;
+    for (size_t j = 0; pa && j < m; j++) {
+        size_t first = (size_t)blocks[j] * YIQ_BLOCK, words = np - first < YIQ_BLOCK ? np - first : YIQ_BLOCK;
+        memcpy(pa + j * YIQ_BLOCK, wa + first, words * 4);
+        memcpy(pb + j * YIQ_BLOCK, wb + first, words * 4);
     }
-    bool padded = np != n && !arrays[0]; /* classes holds n words: the kernel's go elsewhere */
-    if (k && padded) pad_c = malloc(np * 4);
-    amp_array_view *va = !k || (padded && !pad_c) ? NULL
-                         : arrays[0] ? amp_array_view_of_array(arrays[0])
-                                     : amp_array_view_create_const(all, AMP_UINT, 0, wa);
-    amp_array_view *vb = !va ? NULL : arrays[1] ? amp_array_view_of_array(arrays[1])
-                                                : amp_array_view_create_const(all, AMP_UINT, 0, wb);
-    amp_array_view *vc = !vb ? NULL : arrays[2] ? amp_array_view_of_array(arrays[2])
-                                                : amp_array_view_create(all, AMP_UINT, 0, padded ? pad_c : classes);
-    amp_array_view *va4 = vc ? amp_array_view_reinterpret(va, AMP_UINT_4, 0) : NULL;
-    amp_array_view *vb4 = va4 ? amp_array_view_reinterpret(vb, AMP_UINT_4, 0) : NULL;
-    amp_array_view *vc4 = vb4 ? amp_array_view_reinterpret(vc, AMP_UINT_4, 0) : NULL;
-    amp_array_view *vl = NULL, *vaa = NULL;
-    if (!wb || (k && padded && !pad_c))
-        s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for two %dx%d images", who, w, h);
-    else if (!vc4) s = amp_last_status();
-    if (s == AMP_OK) s = amp_array_view_discard_data(vc4);
-    if (s == AMP_OK) {
-        double t = desc->tolerance, max_delta = 35215 * t * t; /* pixelmatch's, in its order */
-        amp_arg bound = dbl ? AMP_DOUBLE("max_delta", max_delta) : AMP_FLOAT("max_delta", (float)max_delta);
-        s = amp_parallel_for_each(view, amp_extent1((int)quads), k,
-                                  AMP_ARGS(AMP_VIEW("a", va4), AMP_VIEW("b", vb4), AMP_VIEW("classes", vc4),
-                                           AMP_INT("width", w), AMP_INT("height", h), bound,
-                                           AMP_UINT("options", options)));
+    if (!pa) s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for two %dx%d images", who, w, h);
+    memset(classes, 0, n * sizeof *classes);
+    memset(score, 0, n * sizeof *score);
+    amp_kernel *k = NULL;
+    amp_array *arrays[5] = {NULL};
+    amp_array_view *va = NULL, *vb = NULL, *vblocks = NULL, *vc = NULL, *va4 = NULL, *vb4 = NULL, *vc4 = NULL;
+    amp_array_view *vfa = NULL, *vfb = NULL, *vl = NULL, *vaa = NULL;
+    if (s == AMP_OK && m > 0) {
+        k = yiq_kernel(view, dbl, false);
+        if (!k) s = amp_last_status();
+        if (s == AMP_OK) s = kernel_words(view, emulated, pa, packed_words, &arrays[0], &va);
+        if (s == AMP_OK) s = kernel_words(view, emulated, pb, packed_words, &arrays[1], &vb);
+        if (s == AMP_OK) s = kernel_words(view, emulated, blocks, m, &arrays[2], &vblocks);
+        if (s == AMP_OK && !(vc = amp_array_view_create(amp_extent1((int)packed_words), AMP_UINT, 0, pc)))
+            s = amp_last_status();
+        if (s == AMP_OK && (!(va4 = amp_array_view_reinterpret(va, AMP_UINT_4, 0)) ||
+                            !(vb4 = amp_array_view_reinterpret(vb, AMP_UINT_4, 0)) ||
+                            !(vc4 = amp_array_view_reinterpret(vc, AMP_UINT_4, 0))))
+            s = amp_last_status();
+        if (s == AMP_OK) s = amp_array_view_discard_data(vc4);
+        if (s == AMP_OK) {
+            double t = desc->tolerance, max_delta = 35215 * t * t; /* pixelmatch's, in its order */
+            amp_arg bound = dbl ? AMP_DOUBLE("max_delta", max_delta) : AMP_FLOAT("max_delta", (float)max_delta);
+            s = amp_parallel_for_each(view, amp_extent1((int)(packed_words / 4)), k,
+                                      AMP_ARGS(AMP_VIEW("a", va4), AMP_VIEW("b", vb4), AMP_VIEW("blocks", vblocks),
+                                               AMP_INT("quads", (int)quads), AMP_VIEW("classes", vc4),
+                                               AMP_INT("width", w), AMP_INT("height", h), bound,
+                                               AMP_UINT("options", options)));
+        }
+        if (s == AMP_OK) s = amp_array_view_synchronize(vc4);
     }
-    const uint32_t *packed = padded ? pad_c : classes;
-    if (s == AMP_OK && shared[2] && !(packed = amp_array_data(arrays[2]))) s = amp_last_status();
-    else if (s == AMP_OK && !shared[2]) s = amp_array_view_synchronize(vc4);
     size_t count = 0;
-    for (size_t i = 0; s == AMP_OK && i < n; i++) { /* the score above the class's 3 bits */
-        uint32_t bits = packed[i] & ~7u;
-        memcpy(&score[i], &bits, sizeof bits);
-        classes[i] = packed[i] & 7u;
-        count += classes[i] == CLASS_LIGHTER || classes[i] == CLASS_DARKER;
+    for (size_t j = 0; s == AMP_OK && j < m; j++) { /* the score above the class's 3 bits */
+        size_t first = (size_t)blocks[j] * YIQ_BLOCK, end = first + YIQ_BLOCK < n ? first + YIQ_BLOCK : n;
+        const uint32_t *c = pc + j * YIQ_BLOCK;
+        for (size_t i = first; i < end; i++, c++) {
+            uint32_t bits = *c & ~7u;
+            memcpy(&score[i], &bits, sizeof bits);
+            classes[i] = *c & 7u;
+            count += classes[i] == CLASS_LIGHTER || classes[i] == CLASS_DARKER;
+        }
     }
     if (!desc->ignore_antialiased) count = 0;
     if (count) {
@@ -330,34 +361,35 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
         aa = malloc(count * sizeof *aa);
         if (!k) s = amp_last_status();
         else if (!list || !aa) s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
-        for (size_t i = 0, j = 0; s == AMP_OK && i < n; i++)
-            if (classes[i] == CLASS_LIGHTER || classes[i] == CLASS_DARKER) list[j++] = (uint32_t)i;
+        for (size_t j = 0, c = 0; s == AMP_OK && j < m; j++) {
+            size_t first = (size_t)blocks[j] * YIQ_BLOCK, end = first + YIQ_BLOCK < n ? first + YIQ_BLOCK : n;
+            for (size_t i = first; i < end; i++)
+                if (classes[i] == CLASS_LIGHTER || classes[i] == CLASS_DARKER) list[c++] = (uint32_t)i;
+        }
+        /* the detector reads the neighbours: the whole images */
+        if (s == AMP_OK) s = kernel_words(view, emulated, wa, np, &arrays[3], &vfa);
+        if (s == AMP_OK) s = kernel_words(view, emulated, wb, np, &arrays[4], &vfb);
         if (s == AMP_OK && (!(vl = amp_array_view_create_const(amp_extent1((int)count), AMP_UINT, 0, list)) ||
                             !(vaa = amp_array_view_create(amp_extent1((int)count), AMP_UINT, 0, aa))))
             s = amp_last_status();
         if (s == AMP_OK) s = amp_array_view_discard_data(vaa);
         if (s == AMP_OK)
             s = amp_parallel_for_each(view, amp_extent1((int)count), k,
-                                      AMP_ARGS(AMP_VIEW("a", va), AMP_VIEW("b", vb), AMP_VIEW("pixels", vl),
+                                      AMP_ARGS(AMP_VIEW("a", vfa), AMP_VIEW("b", vfb), AMP_VIEW("pixels", vl),
                                                AMP_VIEW("aa", vaa), AMP_INT("width", w), AMP_INT("height", h),
                                                AMP_UINT("options", options)));
         if (s == AMP_OK) s = amp_array_view_synchronize(vaa);
         for (size_t j = 0; s == AMP_OK && j < count; j++)
             if (aa[j]) classes[list[j]] = CLASS_AA;
     }
-    amp_array_view_destroy(&va4);
-    amp_array_view_destroy(&vb4);
-    amp_array_view_destroy(&vc4);
-    amp_array_view_destroy(&va);
-    amp_array_view_destroy(&vb);
-    amp_array_view_destroy(&vc);
-    amp_array_view_destroy(&vl);
-    for (int i = 0; i < 3; i++) amp_array_destroy(&arrays[i]);
-    free(pad_c);
-    amp_array_view_destroy(&vaa);
+    amp_array_view *views[] = {va4, vb4, vc4, va, vb, vblocks, vc, vfa, vfb, vl, vaa};
+    for (size_t i = 0; i < sizeof views / sizeof *views; i++) amp_array_view_destroy(&views[i]);
+    for (int i = 0; i < 5; i++) amp_array_destroy(&arrays[i]);
     amp_kernel_destroy(&k);
     free(owned_a);
     free(owned_b);
+    free(blocks);
+    free(pa);
     free(list);
     free(aa);
     return s;
