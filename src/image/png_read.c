@@ -323,6 +323,8 @@ static inline uint8_t paeth(int a, int b, int c)
 
 typedef uint8_t u8x16 __attribute__((vector_size(16)));
 typedef uint16_t u16x8 __attribute__((vector_size(16)));
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
+typedef uint64_t u64x2 __attribute__((vector_size(16)));
 
 /* Undoes filter f on a row of n bytes, bpp bytes a texel: from src into dst, which may
  * lie before src in the same buffer (never after); prev is the row above, unfiltered
@@ -339,6 +341,29 @@ static inline __attribute__((always_inline)) void unfilter_bpp(int f, uint8_t *d
         memmove(dst, src, n);
         break;
     case 1:
+        /* texels of 4 or 8 bytes, 16 bytes at a time: each texel plus those before it
+           in the 16 (shifted adds), plus the last texel of the 16 before */
+        if (bpp == 4 || bpp == 8) {
+            u8x16 left = {0};
+            for (; i + 16 <= n; i += 16) {
+                u8x16 x;
+                memcpy(&x, src + i, 16);
+                if (bpp == 4) {
+                    x += (u8x16)((u64x2)x << 32);
+                    u32x4 y = (u32x4)x;
+                    x += (u8x16)(u32x4){0, 0, y[1], y[1]} + left;
+                    y = (u32x4)x;
+                    left = (u8x16)(u32x4){y[3], y[3], y[3], y[3]};
+                } else {
+                    u64x2 y = (u64x2)x;
+                    x += (u8x16)(u64x2){0, y[0]} + left;
+                    y = (u64x2)x;
+                    left = (u8x16)(u64x2){y[1], y[1]};
+                }
+                memcpy(dst + i, &x, 16);
+            }
+            if (i) memcpy(a, dst + i - bpp, bpp);
+        }
         for (; i < n; i += bpp)
 #pragma GCC unroll 8
             for (size_t k = 0; k < bpp; k++) dst[i + k] = a[k] = (uint8_t)(src[i + k] + a[k]);
