@@ -99,8 +99,8 @@ amp_array_view *amp_array_view_of_array(amp_array *array);
  * and to it (amp_texture_copy_from_host / _to_host and their _async forms) where the
  * image keeps texels as the host has them: no staging buffer, no host copy.
  * Unregistered, a view of 1 MiB or more pins its memory at its first transfer, each
- * new view again, and pinning can cost more than the copy (on an H200's host 11-13
- * GB/s, against 45-50 for the copy). Register memory that is reused: frames, batches.
+ * new view again, and pinning can cost more than the copy (it runs at a fraction of
+ * the copy's bandwidth). Register memory that is reused: frames, batches.
  * It must stay allocated until amp_host_unregister. Errors: NULL ptr or 0 bytes, a
  * range that overlaps one registered before, AMP_ERROR_UNSUPPORTED where the device
  * cannot import host memory (VK_EXT_external_memory_host) or its driver refuses it. */

@@ -98,8 +98,7 @@
  * whole code, they take floats). On GPUs, other blurs of 8 bits into 8 bits keep their
  * intermediate sums in 16-bit floats, which move a result by under a quarter of a
  * level; where the GPU has tensor cores (VK_NV_cooperative_matrix), gaussians of
- * radius 5 to 16 and box and sharpen of radius 9 to 16 run on them in one pass (a 4K
- * sigma 5 blur on an H200: 0.13 ms).
+ * radius 5 to 16 and box and sharpen of radius 9 to 16 run on them in one pass.
  *
  * Chains. amp_image_filter_chain() runs filters one after another with the
  * intermediate images on the device, in textures of the source's type (the last
@@ -112,12 +111,12 @@
  *
  * CPU devices (lavapipe). 8-bit RGBA (and gray, for equalize) images of 512 x 512
  * pixels or more run through passes made for CPUs, on the texels' bytes in buffers,
- * 3-15x as fast as the image passes every device has but dearer to make (15-30 ms a
- * pipeline on lavapipe, against 5). Smaller images, from 4096 pixels (64 x 64), take
+ * several times as fast as the image passes every device has but slower to make
+ * (docs/perf.md has the figures). Smaller images, from 4096 pixels (64 x 64), take
  * them once a filter has earned it: the run that brings the pixels its runs on the
  * image passes took (at any of those sizes) to half a megapixel (the 8th of a 256 x 256
  * image, the 32nd of a 128 x 128) makes the pipeline and takes it, and the runs after
- * it take 2.5-14x less (256 x 256 on lavapipe: gaussian 5 x 5 3.4 -> 0.28 ms). Only
+ * it take a fraction of the image passes' time. Only
  * filters whose bytes are the same either way do so (integer sums, OpenCV's
  * fixed-point gaussians, erode, dilate, the medians, equalize; without a fused
  * pointwise filter), so a result never depends on how many runs came before it.
@@ -226,8 +225,8 @@ amp_status amp_image_filter_chain(const amp_image_filter *filters, int count, am
 /* Makes the device pipelines that the chain will use on sources of `type` and
  * `bits` (into destinations of the same scalar type and bits) on view's device
  * (NULL: the default view), so that its first run compiles nothing. Worth it on CPU
- * devices, where lavapipe compiles each pipeline to machine code (0.1 to 0.5 s with an
- * empty shader cache, tens of ms with a warm one), while the program does something
+ * devices, where lavapipe compiles each pipeline to machine code (slowly with an empty
+ * shader cache, faster with Mesa's cache warm), while the program does something
  * else (the ampvk tool decodes the image meanwhile), and before timing a chain. It runs the chain on a 16 x 16 texture
  * (resizes to 8 x 8; a megapixel one where a CPU device would run a filter of the chain
  * through its large-image pass) and submits it (drivers such as lavapipe compile a

@@ -129,11 +129,11 @@ amp_future *amp_texture_copy_to_host_async(amp_texture *t, const amp_texture_reg
                                            size_t size);
 /* Makes ready, now, the staging memory that a copy of all of level 0 to the device
  * (to_device) and from it (to_host) will take, so that the first such copy waits
- * for no allocation: host memory the device can reach is slow to make (33 MB, a 4K
- * RGBA8 image, took 10-13 ms on an NVIDIA H100, and as long again to touch). It
- * stays in the device's pool for the copies that follow. For 3-channel textures on
- * GPUs, whose texels the device widens and packs, it also makes those kernels and the
- * device memory a download packs into (a first 4K RGB8 download paid 5 ms for it). For a program that knows
+ * for no allocation: host memory the device can reach is slow to make (milliseconds
+ * for a 4K image, and as long again to touch). It stays in the device's pool for the
+ * copies that follow. For 3-channel textures on GPUs, whose texels the device widens
+ * and packs, it also makes those kernels and the device memory a download packs into
+ * (which the first download would otherwise wait for). For a program that knows
  * its images before it has their pixels: an image tool makes its textures from a
  * file's header and calls this while the pixels decode on another thread. */
 amp_status amp_texture_reserve_transfers(amp_texture *t, bool to_device, bool to_host);
@@ -141,8 +141,8 @@ amp_status amp_texture_reserve_transfers(amp_texture *t, bool to_device, bool to
  * Types and bits must match; regions of one texture must not overlap. NULL
  * regions: all of level 0, then extents and mip counts must match too. The copy
  * is exact, every bit of every texel (NaN payloads, snorm's -128). On GPUs it runs
- * as a built-in kernel at the speed of memory (a 4K RGBA8 texture in 0.026 ms on
- * an NVIDIA H200, where the queue's image copy took 0.6 ms). */
+ * as a built-in kernel at the speed of memory, many times as fast as the queue's
+ * image copy there. */
 amp_status amp_texture_copy(amp_texture *src, const amp_texture_region *src_region, amp_texture *dst,
                             const amp_texture_region *dst_region);
 amp_future *amp_texture_copy_async(amp_texture *src, const amp_texture_region *src_region, amp_texture *dst,

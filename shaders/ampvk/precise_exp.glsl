@@ -86,8 +86,8 @@ double amp_pm_exp_em1(double r)
 // ulp(c)), as one rounding of an almost exact sum: c + r + r^2/2 exactly (two_sum,
 // two_prod), then their errors, rl (1 + r) and the rest of the series, r^3 c(r), rounded
 // as a small term. (It used to take that rest as tail - h, the float series stopping at
-// r^7: its truncation, up to 5e-9, and the tail's roundings took float expm1 to 1.03 ulp
-// near x = 0.347 on an H100, where the result is about 0.4.)
+// r^7: its truncation, up to 5e-9, and the tail's roundings took float expm1 past 1 ulp
+// near x = 0.347, where the result is about 0.4.)
 float amp_pm_exp_sum(float c, float r, float rl, float add)
 {
     float s, e, h, hl, s2, e2;
@@ -188,14 +188,13 @@ float amp_pm_exp_fused(float x)
 #ifdef AMP_FTZ_EXP2
 // exp(x) for every float x without a branch, where float results below the normal range
 // flush to zero and exp2 is exact at 0 and saturates to 0 and inf, NaN kept (NVIDIA: the
-// runtime defines AMP_FTZ_EXP2). In a loop a branch cost a third of exp's speed on an H200
-// (1209 G/s with the test before amp_pm_exp_fused's former core, 1424 without; 1697 with
-// its Horner core), so the ends are arithmetic:
+// runtime defines AMP_FTZ_EXP2). In a loop a branch cost a large share of exp's speed
+// (docs/perf.md), so the ends are arithmetic:
 // xc = x clamped to [about ln 2^-126, the largest float whose exp is finite], where a result
 // is normal or flushes and amp_pm_exp_fused's steps hold (2^k into e's exponent bits: k is
 // -126..128, e below 1 where k is 128); then the factor 2^((x - xc) log2 e): 1 inside, inf
 // past the top (overflow), below 1 past the bottom (the product falls below 2^-126 and
-// flushes), NaN for NaN. Every float input checked on an H200: within 1 ulp.
+// flushes), NaN for NaN. Every float input checked on a GPU: within 1 ulp.
 float amp_pm_exp_ftz(float x)
 {
     float xc = clamp(x, -87.3365479, 88.7228317);

@@ -9,8 +9,8 @@ layout(local_size_x = 16, local_size_y = 16) in;
 // The weighted sum of the disc around p, centre colour c0, into sum and wsum. inner: the
 // whole disc lies inside the source, so texelFetch without the border's tests; main
 // calls it with a constant, and each call is its own loop. As one loop with a per-tap
-// choice, lavapipe's vector lanes ran both fetches: a 4K diameter 9 took 7.9 s there,
-// against 2.3-2.6 s through the border everywhere and 1.55-1.69 s as two loops.
+// choice, lavapipe's vector lanes ran both fetches, slower even than taking the border
+// everywhere (docs/perf.md).
 void disc(ivec2 p, vec4 c0, bool inner, inout vec4 sum, inout float wsum)
 {
     int r = RADIUS;

@@ -18,22 +18,18 @@
 // the group's invocations store it through the fused pointwise program. An input texel
 // is fetched (TW + 16 (KC - 1)) / TW = 2 times (the strips beside it) and 1 + 32 / rows
 // (the walks above it); the 2r + 1 multiply-adds a direction go to the matrix units.
-// 4K RGBA8 sigma 5 (r 15) on an H200: 0.130-0.136 ms against conv_run's 0.225-0.231.
-// Below r 9 conv_run is as fast (r 8: 0.127 against 0.129; r 5: 0.125 against 0.116).
-// Its parts, each alone: fetches 46 us, products 24, output stores 27, the input's
-// stores into shared memory 18, the walk and its barriers 25: they add up more than
-// they overlap (docs/architecture.md has what was tried against that). Since, on an H100
-// (the device copy 0.030 ms), the walk in main's loop and strips of 512 rows: sigma 5
-// 0.118 -> 0.094 ms, box radius 12 0.117 -> 0.097, sigma 2 0.102 -> 0.101; then equal
-// shares of the strips for a grid of two groups an SM (main; the device copy 0.031-0.034):
-// sigma 5 0.098 -> 0.094, box radius 12 0.100 -> 0.098, sigma 2 0.103 -> 0.101.
+// It beats conv_run's two passes from r 9 (below, conv_run is as fast). Its parts (the
+// fetches, the products, the stores into shared memory and out, the walk and its
+// barriers) add up more than they overlap; docs/architecture.md has what was tried
+// against that, docs/perf.md the timings of the parts, of the walk in main's loop, of
+// strips of 512 rows and of equal shares of the strips (main).
 //
 // Weights are 16-bit floats, the center one taking the others' rounding so that they sum
 // as the 32-bit ones (a flat image stays flat). Gaussians take OpenCV's fixed-point
 // kernel (FLAG_FIXED, from radius 5: chain.c's MMA_MIN_FIXED), exact as 16-bit floats,
 // and their row sums go into the column products as whole part and fraction: OpenCV's
-// bytes, at no measurable cost (4K sigma 5 on an H200: 0.129-0.131 ms against
-// 0.133-0.135; with the float kernel 98.7% of a photograph's values had been equal).
+// bytes, at no measurable cost (with the float kernel, most but not all values had been
+// equal).
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_NV_cooperative_matrix : require
@@ -53,12 +49,10 @@ const int KC = 1 + (2 * RADIUS + 15) / 16;
 const int IW = 16 * (BW + KC - 1); // a step's input columns
 #define IW_MAX (16 * (BW + KC_MAX - 1))
 // Whether the column products take T_k^T from t_s at every step rather than from registers:
-// for two products (radius 5 to 8), 4K RGBA8 on an H100, three rounds: gaussian sigma 1.5
-// 0.103-0.108 -> 0.089-0.094 ms, sigma 2 0.102-0.103 -> 0.087; for three the other way
-// (sigma 3 0.098-0.100 -> 0.123-0.133, sigma 5 0.096-0.097 -> 0.116-0.117).
+// faster for two products (radius 5 to 8), slower for three (docs/perf.md).
 const bool T_SHARED = KC == 2;
 // Row strides in shared memory, 16 bytes past a multiple of 128, so that the 8 rows of an
-// 8 x 8 piece of a matrix fall in different banks (without: 0.69 against 0.36 ms)
+// 8 x 8 piece of a matrix fall in different banks (without, the bank conflicts doubled the time)
 const int IS = IW + 8;   // in_s
 #define OS (TW + 4)      // out_s
 #define TS 24            // t_s
@@ -88,7 +82,7 @@ float16_t half_weight(int k)
 
 // A step's input (16 rows of IW texels) in flight: an invocation's PER texels of it,
 // fetched a step ahead of their store into in_s so that the fetches' latency passes
-// under the products (0.36 -> 0.28 ms with the ring of row sums that came before).
+// under the products.
 #define PER ((16 * IW_MAX + GROUP - 1) / GROUP)
 vec4 ahead[PER];
 
@@ -191,7 +185,7 @@ void walk_strip(ivec2 o, int blocks, HALF tk[KC_MAX], HALF tkt[KC_MAX])
 // top, then strip 1's, ...); each work group walks an equal share of it (to a block), so
 // that a grid the size of what the device runs at once (chain.c: two groups an SM) ends in
 // one round with no group idle: a share that reaches past a strip's end goes on at the top
-// of the next. 4K RGBA8 sigma 5 on an H100: see chain.c's MMA_PER_SM.
+// of the next. chain.c's MMA_PER_SM says why two groups an SM.
 void main()
 {
     int r = RADIUS;

@@ -4,8 +4,7 @@
 // columns into the destination (conv.comp's passes 1 and 2, which CPU devices take).
 // Each invocation computes RUN outputs in a line along the pass's direction, so it
 // fetches RUN + 2r inputs for them, not RUN (2r + 1): on a GPU, texel fetches and not
-// arithmetic are what a one-output-per-invocation pass is bound by (4K gaussian sigma 5
-// on an H200: 0.479 -> 0.232 ms, with the mapping of invocations to lines below). Its
+// arithmetic are what a one-output-per-invocation pass is bound by (docs/perf.md). Its
 // unrolled chunks make a module that lavapipe takes seconds to compile per pipeline,
 // which is why it is not part of conv.comp.
 #extension GL_EXT_control_flow_attributes : require

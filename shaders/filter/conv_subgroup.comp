@@ -8,9 +8,8 @@
 // halo's: 2r columns of S, 2r rows of the strip), no shared memory, no barrier. The
 // order of additions is conv.comp's tile's (rows first, each over k = -r..r, then the
 // columns over k = -r..r). chain.c works out the work groups from the subgroup size.
-// (Tried on an H100: 8-bit texels shuffled as one packed word, 0.067 -> 0.101 ms for a
-// 4K gaussian 5 x 5, the unpacking costing more than three shuffles; two columns per
-// invocation, 0.081-0.093 ms.)
+// (Tried and dropped, both slower: 8-bit texels shuffled as one packed word, whose
+// unpacking cost more than three shuffles, and two columns per invocation.)
 //
 // Integer sums (conv.glsl: 8-bit gaussians with OpenCV's fixed 3- and 5-tap kernels and
 // boxes, weights W_k / S with integer W_k and S <= 16) take integer_main instead: the
@@ -18,31 +17,25 @@
 // first (each lane at most 255 S), then the row's over the subgroup on output rows only,
 // two shuffles a neighbour, each lane at most 255 S^2 < 2^16, and the result rounded to
 // the nearest code, halves up, as OpenCV's 8-bit filters round: the same bytes as
-// cv2.GaussianBlur and cv2.blur. 4K RGBA8 on an H200: gaussian 5 x 5 0.067-0.068 ms in
-// floats, 0.052-0.055 this way; 3 x 3 0.053-0.056 -> 0.042-0.044; box 9 x 9 0.132 ->
-// 0.080-0.083. The time had gone to the shuffles of four floats a neighbour and to the
-// rounding a float result needs before its store, not to the fetches (rows fetched one,
-// two or four ahead gained nothing then). Since, the walk fetches a strip's rows all at
-// once, and built with AMP_CONV_INT (the module conv_subgroup_int, where the source and
-// the destination take uint views) reads and writes the codes themselves, a word a
-// texel: 4K gaussian 5 x 5 0.053-0.057 -> 0.041-0.043 ms (integer_main's comment).
+// cv2.GaussianBlur and cv2.blur, faster than in floats, whose time goes to the shuffles
+// of four floats a neighbour and to the rounding before the store, not to the fetches.
+// The walk fetches a strip's rows all at once, and built with AMP_CONV_INT (the module
+// conv_subgroup_int, where the source and the destination take uint views) reads and
+// writes the codes themselves, a word a texel.
 //
 // Built with AMP_CONV_HALF (the module conv_subgroup_half, for GPUs with shaderFloat16),
 // erode and dilate of 8 bits into 8 bits take half_main: the codes as 16-bit floats
 // (exact), two to a 32-bit register, so that a min or max and a shuffle serve two
-// components; the column's first, then the row's on output rows only. 4K RGBA8 on an
-// H200: 3 x 3 erode 0.053-0.059 -> 0.043-0.045 ms, 5 x 5 dilate 0.068-0.070 -> 0.047,
-// 9 x 9 erode 0.13 -> 0.073; OpenCV's bytes, as before. Its strip fetched at once as
-// integer_main's: 3 x 3 erode -> 0.037-0.038, 5 x 5 -> 0.045-0.047, 9 x 9 dilate -> 0.066.
+// components; the column's first, then the row's on output rows only; OpenCV's bytes, as
+// before. Its strip is fetched at once, as integer_main's.
 // Built with AMP_CODES as well (the module conv_subgroup_half_codes, where the textures take
-// uint views), it reads the codes themselves and stores words (words.glsl): 3 x 3 erode
-// 0.039 -> 0.036-0.037, 5 x 5 0.047 -> 0.041-0.042 (1.44-1.50x the device copy). Both
+// uint views), it reads the codes themselves and stores words (words.glsl). Both
 // modules take the 3 x 3 median of 8 bits too (MODE 3, median_rows): median.comp's walk,
-// a fetch a texel instead of three (4K RGBA8 on an H200: 0.057-0.058 -> 0.046-0.048 ms).
+// a fetch a texel instead of three.
 // The other sums of 8 bits between textures with uint views (OpenCV's fixed-point gaussians,
 // sharpen) walk as integer_main does in floats (float_main): columns first, only output rows
-// shuffled, a strip of PRE_STRIP rows: 4K RGBA8 on an H200, sharpen (radius 3) 0.100-0.101 ->
-// 0.076-0.078 ms, gaussian sigma 1 0.095-0.096 -> 0.076-0.078.
+// shuffled, a strip of PRE_STRIP rows.
+// The timings behind each of these choices: docs/perf.md, conv_subgroup.comp.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_vote : require
@@ -104,9 +97,8 @@ uvec2 strip_codes(walk w, int y)
 // FLAG_INTEGER's walk: as main's, but the column's sums come first (so that only output
 // rows are shuffled), the strip's PRE_STRIP + 2r rows all fetched before any sum (through
 // the border only where the subgroup's strip needs it), and rounded as conv.glsl's integer
-// sums. 4K gaussian 5 x 5 on an H200: 0.053-0.057 ms fetching a row a step and rounding
-// in floats; 0.049-0.052 with the strip fetched first (8 rows; 12 and 16 slower); 0.041-0.043
-// also with the codes read and written as words and no border test inside the image.
+// sums. Fetching the strip first (PRE_STRIP rows: more were slower), reading and writing
+// codes as words and testing the border only at the image's edges each made it faster.
 void integer_main(walk w)
 {
     int r = w.r;
@@ -215,7 +207,7 @@ f16vec4 half_row(walk w, int y) { return lanes16(strip_codes(w, y)); }
 vec4 half_value(f16vec4 v) { return lanes_value(v); }
 #else
 // This invocation's texel of input row y as its codes (from its value: cheaper here than
-// lanes, 1-3 us of a 4K erode on an H100), and a result as the texel store takes it.
+// lanes), and a result as the texel store takes it.
 f16vec4 half_row(walk w, int y)
 {
     return f16vec4(codes(w.strip_inside ? texelFetch(src, ivec2(w.x, y), 0) : column_texel(w, y)));
@@ -320,13 +312,9 @@ void walk_strip(walk w)
 
 // A subgroup walks strip k of its columns for k = its index among the grid's subgroups down
 // the image and on, a stride of all of them. chain.c's grid has a subgroup for every strip,
-// so each walks one; the loop is there for speed: 4K RGBA8 on an H100, three rounds each in
-// one run (the device copy 0.030-0.032 ms), the same walks called once without it took erode
-// 3 x 3 0.044-0.045 ms against 0.035-0.036, erode and dilate 5 x 5 0.040-0.042 against
-// 0.037-0.038, the 3 x 3 median 0.047-0.049 against 0.041-0.042; gaussian, box 5 x 5 and
-// sobel the same either way. Why the compiler does better with it is not known. Fewer
-// subgroups, each walking two or four strips this way, were slower (erode 3 x 3 0.037-0.046
-// and 0.039-0.040).
+// so each walks one; the loop is there for speed: without it erode, dilate and the 3 x 3
+// median ran slower (the sums the same). Why the compiler does better with it is not
+// known. Fewer subgroups, each walking two or four strips this way, were slower.
 void main()
 {
     walk w;

@@ -9,8 +9,8 @@
 // the table itself from the counts (equalize_parallel: a scan of 256 counts, a code an
 // invocation), so there is no pass 1 between them, nor its barrier. Wider codes (16 bits)
 // count into the buffer alone and take pass 1 (one work group, one invocation of it) to
-// make the table h[L+1 ..] as OpenCV does. 4K 8-bit gray on an H100: 0.082-0.083 ms in
-// three passes of 16 x 128 texels a group -> 0.040-0.042.
+// make the table h[L+1 ..] as OpenCV does. (Three passes of 16 x 128 texels a group
+// were about twice as slow: docs/perf.md.)
 #include "filter.glsl"
 layout(local_size_x = 256) in;
 layout(set = 0, binding = 3, std430) buffer Scratch { uint h[]; } S;

@@ -133,8 +133,8 @@ int border_at(int i, int n, int mode)
     if (uint(i) < uint(n)) return i;
     if (mode == BORDER_REPLICATE) return clamp(i, 0, n - 1);
     // FLAG_NEAR: every index a window reaches for a result lies within one reflection of
-    // the image, found without pmod's division (lavapipe: a 4K gaussian 5 x 5 on packed.comp
-    // 8-14% faster); the clamp keeps the indices of windows of no result (of invocations
+    // the image, found without pmod's division (faster on lavapipe's packed.comp); the
+    // clamp keeps the indices of windows of no result (of invocations
     // past the image's side) inside it
     if ((FLAGS & FLAG_NEAR) != 0 && mode != BORDER_CONSTANT) {
         int j = mode == BORDER_WRAP      ? (i < 0 ? i + n : i - n)
@@ -243,8 +243,8 @@ vec4 program_step(vec4 c, int i, int word)
 // result is a code of the destination's already (raw * DST_LEVELS an integer but for a
 // float's rounding: a texel of a source of the same codes, or a code the pass rounded
 // to), so where no pointwise op follows it only goes a quarter step up, where
-// amp_quantize_unorm leaves a code, not through the rounding (which took 9 us of a 4K
-// gaussian 5 x 5's 68 on an H200).
+// amp_quantize_unorm leaves a code, not through the rounding (a visible share of a
+// small filter's time on a GPU).
 vec4 finished(vec4 raw, bool exact)
 {
     if ((FLAGS & FLAG_QUANTIZE_RAW) != 0) raw = quantize(raw, MID_LEVELS);

@@ -9,11 +9,10 @@
 //   rows is the median of their largest low, their middle middle and their smallest high
 //   (18 min/max operations an output, against 40 for a network on 9 values; 3 texel
 //   fetches, not 9). Two outputs a step share their two middle rows' larger low, smaller
-//   high and sorted middles (16 operations an output; 4K RGBA8 on an H200 0.070-0.071 ->
-//   0.056-0.058 ms). From 8 bits into 8 bits on GPUs whose subgroups shuffle and that have
-//   16-bit floats, the same walk runs across a subgroup instead (conv_subgroup.comp's
-//   median_rows: a fetch a texel, not three, and two codes a min or max): 0.057-0.058 ->
-//   0.046-0.048 ms.
+//   high and sorted middles (16 operations an output). From 8 bits into 8 bits on GPUs
+//   whose subgroups shuffle and that have 16-bit floats, the same walk runs across a
+//   subgroup instead, faster (conv_subgroup.comp's median_rows: a fetch a texel, not
+//   three, and two codes a min or max).
 // - 5 x 5: an invocation takes a tile of windows (median_net.glsl), on GPUs 2 x 4 (wide): 72
 //   operations an output against about 200 for a window alone, 6 fetches instead of 25;
 //   on CPU devices (FLAG_WIDE off) 1 x 2 (narrow), whose values fit lavapipe's registers: 114.
@@ -21,11 +20,11 @@
 //   8-bit source and destination), it orders 16-bit floats: two per min or max. Every
 //   8-bit code's value stays distinct and in order as a 16-bit float, and back in 32 bits
 //   it is within 0.06 of a code of the same code, which the 8-bit store rounds to.
-//   (lavapipe emulates them: 20x slower.)
+//   (Not on lavapipe, which emulates 16-bit floats, many times slower.)
 // Larger ones are found bit by bit: the largest key with at most n/2 keys below it.
 // Float sources order their keys (uvec4) in the module median_keys (built with
-// AMP_MEDIAN_KEYS); the others order their values (vec4) in median: a module with both
-// was 476 KB of SPIR-V, and lavapipe took 159 ms to make a pipeline from it, 42 from one.
+// AMP_MEDIAN_KEYS); the others order their values (vec4) in median: lavapipe took
+// several times as long to make a pipeline from a module with both as from one.
 #extension GL_EXT_control_flow_attributes : require
 #ifdef AMP_MEDIAN_HALF
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
@@ -179,9 +178,8 @@ void median_block(ivec2 o, ivec2 block)
 
 // An invocation takes the blocks of its column from row gl_GlobalInvocationID.y on, a
 // stride of the grid's rows (chain.c's grid has an invocation for every block, so each
-// takes one). The loop is there for speed: 4K RGBA8 median 7 x 7 on an H100, three rounds
-// each in one run, 2.500-2.508 ms without it against 2.303-2.305 (5 x 5: 0.111-0.112 against
-// 0.109-0.111); why the compiler does better with it is not known.
+// takes one). The loop is there for speed (the 7 x 7 median is faster with it, docs/perf.md);
+// why the compiler does better with it is not known.
 void main()
 {
     int r = RADIUS;

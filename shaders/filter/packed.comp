@@ -7,16 +7,16 @@
 // packed_wide, whose larger code takes longer to make), resizes that take the means of
 // blocks of k x k texels (8: k = RADIUS up to R_MAX) or take every k-th (10), and
 // equalize (9: 8-bit gray).
-// lavapipe fetches and stores a texel of an image through its sampling code: a 4K RGBA8
-// copy took 52 ms as texelFetch and imageStore, 11 ms as loads and stores of four texels
-// of a storage buffer, 5.4 read from a uniform texel buffer (whose texels lavapipe
-// gathers; a storage buffer's it loads a lane at a time) and stored into a storage buffer
-// (a texel buffer's stores are slower). So this reads the source as a texel buffer of 16
+// lavapipe fetches and stores a texel of an image through its sampling code, several
+// times slower than loads and stores of four texels of a storage buffer, and reads a
+// uniform texel buffer faster still (it gathers its texels; a storage buffer's it loads a
+// lane at a time), while a texel buffer's stores are slower than a storage buffer's
+// (docs/perf.md has the copy's times). So this reads the source as a texel buffer of 16
 // bytes a texel (binding 8) and writes the result into a storage buffer (binding 5):
 // where the image is linear (CPU devices make 8-bit textures so), over its own texels;
 // otherwise pass.c copies the source into the first half of the view's buffer and the
-// result from its second half (a memcpy on a CPU device: 2.5-3 ms each way for 4K
-// RGBA8). Both are rows of quads (four texels, a uvec4, each as the images hold it:
+// result from its second half (a memcpy each way on a CPU device). Both are rows of
+// quads (four texels, a uvec4, each as the images hold it:
 // R | G << 8 | B << 16 | A << 24; 16 gray codes for equalize), P.counts.x and .z quads
 // apart; a result of a pass that ends in grayscale is a word a quad (gray, DST_N 1) or
 // two (gray and alpha).
@@ -26,9 +26,8 @@
 // which it walks down taking each input row's horizontal results once, the last 2r + 1 of
 // them in a ring of registers. The integer sums add two channels at once in the halves of
 // a word (R and B, G and A): at most 255 S^2 < 2^16; erode and dilate the texels' words
-// themselves, a byte's minimum or maximum at a time (take: 4K on lavapipe, erode 5 x 5
-// 22.5-28.4 -> 21.1-26.4 ms, dilate radius 4 27.1-39.3 -> 20.2-29.9, against each channel
-// apart); the float sums each channel of four texels at once in a vec4 (the ring keeps
+// themselves, a byte's minimum or maximum at a time (take: faster on lavapipe than each
+// channel apart); the float sums each channel of four texels at once in a vec4 (the ring keeps
 // floats as their bits). lavapipe runs both sides of a branch that its lanes take
 // differently, so the few quads at the left and right edges, whose windows need the
 // border, are a pass of their own (PASS 1), and the others (PASS 0), which read their
@@ -49,12 +48,12 @@ layout(set = 0, binding = 5, std430) writeonly buffer Pairs { uvec2 p[]; } W2;  
 layout(set = 0, binding = 5, std430) writeonly buffer Octets { u64vec4 o[]; } D8; // the same, 32 bytes a store
 
 // rows an invocation of a sum walks down, more for larger windows, whose first 2r rows
-// give no result (chain.c's packed_strip; 4K on lavapipe: 16 -> 32 rows, gaussian 5 x 5
-// 31.8 -> 30.0 ms; 16 -> 128, sigma 5 302 -> 172; 64 and 128 slow radius 2 by a third)
+// give no result (chain.c's packed_strip; longer strips slow the small radii, which
+// waste fewer rows)
 const int PACKED_STRIP = RADIUS < 4 ? 32 : RADIUS < 12 ? 64 : 128;
 #define POINT_STRIP 4   // rows an invocation of MODE 0 walks down (chain.c's PACKED_POINT_STRIP)
 #define UNROLL 2        // rows a round of a window's walk (main's)
-#define RESIZE_STRIP 4  // and of MODE 8 and 10 (chain.c's PACKED_RESIZE_STRIP; 4K to 1080p 5.2 -> 4.1 ms, 8 4.8)
+#define RESIZE_STRIP 4  // and of MODE 8 and 10 (chain.c's PACKED_RESIZE_STRIP; 8 were slower)
 #ifdef AMP_PACKED_WIDE  // the module packed_wide: radius 9 to 16 (larger code, longer to make)
 #define R_MAX 16        // the largest radius (chain.c's PACKED_WIDE_RADIUS)
 #else
@@ -121,14 +120,14 @@ uvec4 computed(uvec4 t)
 // (binding 6), whose loads lavapipe gathers (its loads from storage and shared memory go
 // a lane at a time). A result channel is then a lookup of its source channel's code;
 // grayscale first: of the gray code, which grayscale leaves as it is (OpenCV's weights
-// sum to 2^15). A 4K RGBA8 gamma on lavapipe: 40 ms computed, 19 looked up.
+// sum to 2^15). Looking up is about twice as fast on lavapipe as computing.
 // A channel whose table is a step between two pieces, each a constant or the code with
 // some bits flipped, f(c) = c >= s ? (c & A1) ^ B1 : (c & A0) ^ B0 (A 0 or 255: invert and
 // the thresholds; FLAG_SHAPE, chain.c's shape_program), is that arithmetic on the four
 // codes of a texel at once instead of four lookups: the table's dispatch finds each
-// channel's shape (shape_of) from the table. A 4K RGBA8 threshold or invert on lavapipe:
-// 15 ms looked up, 8 as shapes, the copy filter's time. (A test of shape[0].x at run time
-// cost both ways, 18-21 ms: lavapipe runs both sides of a branch it cannot see is uniform.)
+// channel's shape (shape_of) from the table: a threshold or invert then runs as fast as
+// the copy filter. (shape[0] is not tested at run time: lavapipe runs both sides of a
+// branch it cannot see is uniform, so the test cost both ways.)
 layout(set = 0, binding = 6, std140) uniform Table {
     uvec4 codes[64]; // the results of the codes' texels, 4 a uvec4
     uvec4 shape[2];  // [0].xy: 256 - s of R and B, of G and A (16-bit halves); [1]: A0, B0, A0 ^ A1, B0 ^ B1
@@ -304,7 +303,7 @@ void row_of(int x0, int y, out uvec4 h[4])
 // n / T + 1 / 2 is an integer or at least 1 / 2T from one, so a quarter of that added
 // leaves 1 / 4T (>= 2^-10) each side, and the float's error is at most 255 * 2^-23
 // (checked for every n and S on the host). Twice as fast on lavapipe as conv.glsl's
-// multiply-high (rounded_code; a 4K box 5 x 5: 145 -> 72-82 ms).
+// multiply-high (rounded_code).
 uvec4 code_of(uvec4 n)
 {
     float t = float(sum_t);
@@ -387,9 +386,9 @@ uvec4 picked(int qx, int y)
 // (G = P.counts.y) in an array of its own, then stores the counts into its 256 words of
 // the pass's memory after the table; in PASS 1 one work group adds them up, makes the
 // table as equalize.comp does and runs the pointwise program on its codes; PASS 2 looks
-// each code up (the table a uniform block, as FLAG_TABLE's). A 4K image on lavapipe:
-// equalize.comp 102 ms; these 18 with the counts in the pass's memory (lavapipe loads
-// and stores those a lane at a time), 17.5 in shared memory, 10.2 in a private array.
+// each code up (the table a uniform block, as FLAG_TABLE's). The counts are in a
+// private array: lavapipe loads and stores the pass's memory a lane at a time, and
+// shared memory was no faster.
 void count_codes(uint e)
 {
     uint hist[256];
@@ -454,8 +453,8 @@ uvec4 stored(uvec4 t)
 // kept as RGBA; 8: gray and alpha; 4: gray).
 int result_at(int qx, int y) { return (DST_N == 1 ? 4 : DST_N == 2 ? 2 : 1) * out_base + y * out_pitch + qx; }
 // Stores the quad at qx of result row y, the pass's program on the codes c, as one store
-// (lavapipe loops over the lanes once a store: gray and alpha as two stores of a word took
-// 4K grayscale 10.4-10.9 ms against 7.3-8.4, box 5 x 5 + grayscale 38.0-38.5 against 33.1-34.4).
+// (lavapipe loops over the lanes once a store, so gray and alpha as two stores of a word
+// were slower).
 void emit(uvec4 c, int qx, int y)
 {
     uvec4 s = stored(program(c));
@@ -468,10 +467,9 @@ void emit(uvec4 c, int qx, int y)
 // words (RGBA), a uvec4 or a uvec2 (gray). pass.c puts a pass's result rows an even count of
 // quads apart, from an even quad; where a row has an odd count, the last pair's second quad
 // (a copy of its first) lands in the row's padding. lavapipe loops over the lanes once a
-// store and takes a vector's components one by one: a 4K RGBA8 copy through four words a
-// store in a loop of 8 rows took 5.3-5.5 ms, through two 64-bit ones of pairs in 4 rows
-// 4.2-4.4 (the same shader alone); and it runs a branch's both sides, so a test for the
-// odd quad (or an odd row) costs what the pairs save.
+// store and takes a vector's components one by one, so fewer, wider stores are faster
+// (two 64-bit ones of pairs in 4 rows beat four words in 8); and it runs a branch's both
+// sides, so a test for the odd quad (or an odd row) costs what the pairs save.
 void emit_pair(uvec4 c0, uvec4 c1, int qx, int y)
 {
     uvec4 s0 = stored(program(c0)), s1 = stored(program(c1));
@@ -496,8 +494,8 @@ void median5(int qx, int y0, int last)
         if (PASS == 0) [[unroll]] for (int i = 0; i < 6; i++) row_inside(4 * qx, min(y - 2 + i, sizes.y + 1), t[i]);
         else [[unroll]] for (int i = 0; i < 6; i++) row_texels(4 * qx, min(y - 2 + i, sizes.y + 1), t[i]);
         uvec4 first = uvec4(0u), second = uvec4(0u);
-        // (the channels unrolled: as a loop, the network inlined once, its pipelines took
-        // 19 and 25 ms to make instead of 35 and 29, but a 4K median 25% longer)
+        // (the channels unrolled: as a loop, the network inlined once, its pipelines were
+        // quicker to make but the median itself slower)
         [[unroll]] for (int c = 0; c < 4; c++) {
             uint k[48], m[8];
             [[unroll]] for (int i = 0; i < 6; i++)
@@ -515,9 +513,8 @@ void median5(int qx, int y0, int last)
 // up to last, radius r up to BILATERAL_R: over the disc, exp(d^2 f.x + (i^2 + j^2) f.y) for
 // the color distance d, the sum of the R, G and B codes' differences, each channel of the
 // four texels weighted at once (a vec4 a channel); each result row fetches its 2r + 1
-// input rows (no ring: it carries nothing from row to row). 4K RGBA8, diameter 9, on
-// lavapipe: bilateral.comp's 1113 ms (its 49 fetches a texel through the sampling code) ->
-// 295-332 ms.
+// input rows (no ring: it carries nothing from row to row). On lavapipe several times
+// as fast as bilateral.comp, whose 49 fetches a texel go through the sampling code.
 #define BILATERAL_R 4 // (chain.c's PACKED_BILATERAL_RADIUS: the disc unrolled, 49 taps at 4)
 // The tap (i, j) of the four texels' discs: row j's texels t (t[4 Q_MAX] column x0) against
 // the texels' own codes, centre.
@@ -549,7 +546,7 @@ void bilateral(int qx, int y0, int last)
                 [[unroll]] for (int i = -BILATERAL_R; i <= BILATERAL_R; i++)
                     if (abs(i) <= r && i * i + j * j <= r * r) bilateral_tap(i, j, t, centre, sum, wsum);
             }
-        } else { // the edges' few quads: a row a step (a pipeline a fifth the size: 126 -> 28 ms to make)
+        } else { // the edges' few quads: a row a step (a pipeline a fifth the size)
             for (int j = -r; j <= r; j++) {
                 row_texels(4 * qx, y + j, t);
                 [[unroll]] for (int i = -BILATERAL_R; i <= BILATERAL_R; i++)
@@ -615,9 +612,9 @@ void main()
     uvec4 ring[2 * RING_R + 1][4]; // the last 2r + 1 rows' results, the newest last
     [[unroll]] for (int m = 0; m <= 2 * RING_R; m++) ring[m][0] = ring[m][1] = ring[m][2] = ring[m][3] = uvec4(0u);
     // UNROLL rows a round: lavapipe blends every value a loop carries with its lanes' mask
-    // at the end of each round (and spills most of the ring to do so: a 4K gaussian 5 x 5
-    // spent 30% of its time there a row a round), and more rows a round make a larger
-    // pipeline (4: 13 -> 23 ms to make on lavapipe, 2: 18, for as fast a walk). Input row
+    // at the end of each round (and spills most of the ring to do so: a large share of
+    // a gaussian's time a row a round), and more rows a round make a larger pipeline,
+    // slower to make, for as fast a walk. Input row
     // y0 - r + j ends the window of result row y0 + j - 2r; rows of a round past the
     // strip's last store nothing.
     for (int j = 0; y0 + j - 2 * r < last; j += UNROLL) {

@@ -2,7 +2,7 @@
 // Copy and the pointwise filters: one texel in, the program, one texel out. Each
 // invocation takes POINT_ROWS texels of a column, 16 rows apart, fetching them all
 // before it stores any: a texel an invocation left the GPU too few reads in flight to
-// reach its memory's speed (H200 4K RGBA8 copy: 0.040 ms, 4 rows 0.026).
+// reach its memory's speed.
 #include "filter.glsl"
 layout(local_size_x = 16, local_size_y = 16) in;
 

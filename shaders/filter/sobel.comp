@@ -4,7 +4,7 @@
 // invocation walks down RUN outputs of a column with the 3 x 3 window in registers,
 // fetching one new row of three texels per output (not nine: texel fetches are what
 // bounds a filter of this size on a GPU). (On GPUs, 8 bits into 8 bits between textures
-// with uint views take conv_subgroup_int's sobel_main instead: its codes, 10% faster.)
+// with uint views take conv_subgroup_int's sobel_main instead, faster on their codes.)
 #include "filter.glsl"
 layout(local_size_x = 16, local_size_y = 16) in;
 

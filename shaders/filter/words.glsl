@@ -19,11 +19,9 @@ layout(set = 0, binding = 10) writeonly uniform uimage2D dst_codes;
 bool reads_words() { return (FLAGS & FLAG_WORDS) != 0; }
 // The program of an RGBA source on its result's codes (codes_program.glsl): grayscale alone,
 // or FLAG_TABLE's table (chain.c's codes_between sets it), which each work group makes in
-// shared memory first (make_code_table). 4K RGBA8 on an H100, same runs: gaussian 5 x 5 +
-// grayscale + invert 0.063 -> 0.046-0.047 ms (the program had run on floats for each
-// texel: finished's), + grayscale 0.059 -> 0.040-0.041 (the gaussian alone 0.043), sobel +
-// threshold 0.060-0.061 -> 0.046. (Four strips a subgroup, to make a table for more
-// outputs: 0.049-0.052, slower.)
+// shared memory first (make_code_table): cheaper than running the program on floats for
+// each texel (finished's). (Four strips a subgroup, to make a table for more outputs, were
+// slower.)
 shared uint program_table[256];
 uint code_table(uint c) { return program_table[c]; }
 #include "codes_program.glsl"

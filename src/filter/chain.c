@@ -14,7 +14,7 @@
 #define BLOCK_MIN_PIXELS (1 << 20) /* the smallest destination that conv_block.comp is for */
 #define BLOCK_RADIUS 4            /* and its largest radius (its BLOCK_R) */
 #define SUBGROUP_RADIUS 4   /* conv_subgroup.comp's largest radius (its SUB_R) */
-#define SUBGROUP_STRIP 32   /* and the rows of a subgroup's strip (16 as fast on an H100; 64 slower) */
+#define SUBGROUP_STRIP 32   /* and the rows of a subgroup's strip (16 as fast; 64 slower) */
 #define SUBGROUP_GROUP 128  /* and its work group's invocations */
 #define SUBGROUP_PRE_STRIP 8 /* its strip for integer sums and erode and dilate in 16-bit floats (its PRE_STRIP) */
 #define INTEGER_SUM_MAX 16  /* the largest sum S of integer weights W_k / S (255 S^2 < 2^16) */
@@ -28,12 +28,12 @@
 #define POINT_ROWS 4 /* filter.glsl's POINT_ROWS: texels per invocation of pointwise.comp */
 #define EQUALIZE_ROWS 64 /* equalize.comp's ROWS: the rows of its work groups' bands */
 #define MMA_MIN_RADIUS 9 /* conv_mma.comp's smallest radius (below, conv_run.comp is as fast) */
-#define MMA_MIN_FIXED 5  /* and for fixed sums, whose conv_run.comp rows are 32-bit (r 6: 0.137 ms against 0.118) */
+#define MMA_MIN_FIXED 5  /* and for fixed sums (conv_run.comp's rows there are 32-bit, slower) */
 #define MMA_RADIUS 16    /* and its largest (its KC_MAX 3) */
 #define MMA_COLUMNS 32   /* and the columns of a work group's strip (its TW) */
-#define MMA_PER_SM 2     /* and its work groups for each SM of the device, what an SM runs at once (4K RGBA8 \
-                            sigma 5 on an H100: 1 0.153 ms, 2 0.094, 3 0.120, 4 0.100; strips of 512 \
-                            rows each a group's, as before the shares, 0.098) */
+#define MMA_PER_SM 2     /* and its work groups for each SM of the device, what an SM runs at once \
+                            (the fastest of 1 to 4, and faster than strips of 512 rows each a
+                            group's) */
 #define MMA_ROWS 512     /* and, where the device does not say its SMs, the rows of a group's share */
 #define MMA_GROUP 256    /* and its work group's invocations (its GROUP) */
 #define MMA_SHARED 20736 /* and the bytes of shared memory it declares */
@@ -43,22 +43,18 @@
 #define PACKED_WIDE_RADIUS 16 /* packed_wide's (the same shader's R_MAX there) */
 #define PACKED_MIN_PIXELS (1 << 18) /* and the smallest image it is for at once, 512 x 512: its
                                        first call about as long as the image path's, the next
-                                       ones 3-15x as fast (docs/architecture.md) */
+                                       ones several times as fast (docs/perf.md) */
 #define PACKED_SMALL_PIXELS (1 << 12) /* and below, from 4096 pixels (64 x 64), once the pass
                                          has earned its pipeline: its first call there takes
-                                         2-3x the image path's (256 x 256 RGBA8 on lavapipe,
-                                         gaussian 5 x 5: 28 ms against 11), the next ones
-                                         2.5-14x less (0.24 against 3.4) */
+                                         longer than the image path's, the next ones far less */
 #define PACKED_TIER_PIXELS (1 << 19) /* and what a pass's small images earn it: the pixels they
                                         have run on the image paths (8 calls of 256 x 256, 32 of
                                         128 x 128), about as long as making the pipeline takes,
-                                        so that a few calls pay at most twice their best (256 x
-                                        256, gaussian 5 x 5: 3.4 ms a call, 17-25 to make) */
+                                        so that a few calls pay at most twice their best */
 #define PACKED_SPLIT_PIXELS (1 << 19) /* and the smallest image whose window passes are two, the
                                          quads inside and those at the edges; below, one pass of
-                                         the edges' code: 512 x 512 RGBA8 on lavapipe, warm
-                                         caches, first call and the next: gaussian 5 x 5 35-37
-                                         and 0.7-0.9 ms as two, 20-31 and 0.7-2.7 as one */
+                                         the edges' code, whose one pipeline is quicker to make
+                                         and as fast on images this small */
 #define PACKED_GROUP_X 64 /* and its work group */
 #define PACKED_GROUP_Y 1
 
@@ -71,9 +67,9 @@ static bool separable(const amp_image_filter *f)
 
 /* Whether conv_block.comp runs filter f (radius r, its destination `pixels` large) on v's
  * device: a CPU device (lavapipe), where a block of outputs per invocation with its
- * window in registers is 9x the shared-memory tile (4K gaussian 5x5: 0.19 s vs 1.72 s).
- * Its machine code takes lavapipe 0.5-2 s longer to make (once per machine: Mesa caches
- * it), so it is for images of a megapixel or more, where it pays. */
+ * window in registers is many times as fast as the shared-memory tile. Its machine code
+ * takes lavapipe longer to make (once per machine: Mesa caches it), so it is for images
+ * of a megapixel or more, where it pays. */
 static bool block_pass(const amp_accelerator_view *v, const amp_image_filter *f, int r, int64_t pixels)
 {
     return separable(f) && r <= BLOCK_RADIUS && pixels >= BLOCK_MIN_PIXELS && amp__device_is_cpu(v->dev);
@@ -155,7 +151,7 @@ static int packed_takes(const amp_accelerator_view *v, int w, int h, int per)
  * paths' earn them, so that a filter's result never depends on how often it ran: integer
  * sums, OpenCV's fixed-point gaussians, erode, dilate, the medians and equalize, with no
  * pointwise program after them (pointwise passes, whose image path is about as fast on
- * small images, keep it: 256 x 256 invert 0.5 ms a call against 0.23). */
+ * small images, keep it). */
 static bool earned(const amp_accelerator_view *v, const amp__filter_dispatch *d, int n)
 {
     if (atomic_load(&tier_now)) return true;
@@ -223,7 +219,7 @@ static int packed_window(amp__filter_dispatch *d, int w)
 }
 
 /* Makes d a pass of packed.comp on v's device where it can be one: a CPU device (lavapipe,
- * 4K RGBA8 on 2 cores: copy filter 53 -> 18 ms, gaussian 5 x 5 169 -> 51 ms), from an
+ * where it is several times as fast as the image paths), from an
  * 8-bit RGBA image of 512 x 512 pixels or more (from 4096 pixels where the pass has earned its
  * pipeline: packed_takes) into one of the same format and size, or into an
  * 8-bit gray (and alpha) one where the pass ends in grayscale (RGB too
@@ -453,9 +449,9 @@ static amp_status resize_pass(amp_accelerator_view *v, amp__filter_dispatch *d, 
 /* The subgroup size with which conv_subgroup.comp runs filter f (radius r) on v's device,
  * or 0: an NVIDIA GPU (whose compute subgroups are always the 32 it reports: elsewhere a
  * compiler may choose a narrower one, which the work groups here would not cover),
- * with at least 2r + 8 invocations (the middle ones write) that divide the work group.
- * A 4K gaussian 5 x 5 on an H100: 0.067 ms against the shared-memory tile's 0.138.
- * (Forced, a CPU device takes it too where its subgroups are wider than 2r.) */
+ * with at least 2r + 8 invocations (the middle ones write) that divide the work group:
+ * about twice as fast as the shared-memory tile. (Forced, a CPU device takes it too
+ * where its subgroups are wider than 2r.) */
 static int subgroup_pass(const amp_accelerator_view *v, const amp_image_filter *f, int r)
 {
     int size = (int)v->dev->subgroup_shuffle_size; /* 0: no shuffles */
@@ -536,7 +532,7 @@ static bool integer_sum(amp__filter_dispatch *d, const amp_image_filter *f, cons
 /* Whether conv_mma.comp runs the pass of spec s on v's device (sum: a weighted sum): one of
  * radius MMA_MIN_RADIUS to MMA_RADIUS from 8 bits to 8 bits on a device with
  * cooperative matrices (tensor cores) and room for its work group, where one pass on
- * them beats conv_run.comp's two (4K RGBA8 sigma 5 on an H200: 0.13 against 0.23 ms). */
+ * them beats conv_run.comp's two. */
 static bool mma_pass(const amp_accelerator_view *v, bool sum, const amp__filter_spec *s)
 {
     const VkPhysicalDeviceLimits *lim = &v->dev->props.limits;
@@ -852,9 +848,8 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         int outputs = r == 1 ? RUN : r != 2 ? 1 : wide ? MEDIAN_WIDE_H : MEDIAN_NARROW_H;
         /* a unorm source's codes order themselves (median), a float source's keys (median_keys);
            but on CPU devices the networks (3 x 3, 5 x 5) order a unorm source's keys too:
-           lavapipe's float min and max take two more instructions each, for NaNs (4K RGBA8
-           5 x 5: 259-302 -> 205-211 ms), where the search of larger windows would take 32
-           bits of keys instead of 8 of codes */
+           lavapipe's float min and max take two more instructions each, for NaNs, where
+           the search of larger windows would take 32 bits of keys instead of 8 of codes */
         bool keys = d[0].spec.src_levels == 0 || (!gpu_paths(v) && r <= 2);
         d[0].shader = keys ? AMP__SHADER_MEDIAN_KEYS : AMP__SHADER_MEDIAN;
         if (wide) d[0].spec.flags |= AMP__FLAG_WIDE;
@@ -864,8 +859,8 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         d[0].groups[0] = (uint32_t)((w + 16 * across - 1) / (16 * across));
         d[0].groups[1] = (uint32_t)((h + 16 * outputs - 1) / (16 * outputs));
         /* 8-bit RGBA of 512 x 512 pixels or more on CPU devices: packed.comp's 3 x 3 walk, or its
-           5 x 5 tile (4K on lavapipe: median_keys' 250 ms -> 67-72; its pipelines take 35 and
-           29 ms to make, 1.5 s with Mesa's shader cache empty) */
+           5 x 5 tile (several times as fast as median_keys, though its pipelines are slow to
+           make with Mesa's shader cache empty) */
         int packed = r <= 2 && border_codes(&d[0]) ? packed_pass(v, &d[0], r == 1 ? PACKED_MEDIAN : PACKED_MEDIAN5) : 0;
         if (packed) return amp__filter_record(v, d, packed, NULL, 0);
         /* 3 x 3 from 8 bits into 8 bits on GPUs whose subgroups shuffle and that have 16-bit
@@ -888,7 +883,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         d[0].params.f[1] = (float)(-0.5 / (ss * ss));
         if (d[0].spec.src_levels == 255.0f) d[0].spec.flags |= AMP__FLAG_CODES;
         /* 8-bit RGBA of 512 x 512 pixels or more on CPU devices, diameters up to 9: packed.comp
-           (4K on lavapipe, diameter 9: bilateral.comp's 1113 ms -> 306) */
+           (several times as fast as bilateral.comp there) */
         int packed = r <= PACKED_BILATERAL_RADIUS && border_codes(&d[0]) ? packed_pass(v, &d[0], PACKED_BILATERAL) : 0;
         if (packed) return amp__filter_record(v, d, packed, NULL, 0);
         break;

@@ -440,8 +440,8 @@ static int pitch_in_quads(const amp_texture *t, int quads, VkDeviceSize quad)
  * is one. A linear image (CPU devices make 8-bit ones so) is read or written where it
  * lies, through a view of its texels (the source) or a buffer over them (the result);
  * otherwise the source image is copied into the view's buffer and the result from the
- * buffer after it (at 32 bytes) into the destination (2.5-3 ms each way for 4K RGBA8 on
- * lavapipe). The pointwise passes store pairs of quads (packed.comp's emit_pair): their
+ * buffer after it (at 32 bytes) into the destination (a copy each way, which a linear
+ * image saves). The pointwise passes store pairs of quads (packed.comp's emit_pair): their
  * result's rows are an even count of quads apart, and one of an odd count gets a pad
  * quad. */
 static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__batch *b, amp__filter_dispatch *fd,
@@ -472,7 +472,7 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
     if (!copies && !(in_pitch && out_pitch)) return amp_last_status();
     VkBuffer buf = copies ? copies->buf.buffer : VK_NULL_HANDLE, out = buf;
     /* the source, read as a uniform texel buffer (lavapipe gathers its texels; it loads a
-       storage buffer's a lane at a time: a 4K gaussian 5 x 5 38-40 -> 31.6 ms) */
+       storage buffer's a lane at a time) */
     VkBufferView quads_in = VK_NULL_HANDLE;
     amp_status r = in_pitch ? amp__texture_buffer(fd->src, v, false, NULL, &quads_in)
                             : amp__staging_texels(v->dev, copies, &quads_in);

@@ -89,8 +89,8 @@ static bool spares_free(amp__device *d, VkDeviceSize keep)
 
 /* A dedicated block of device-local memory whose resource has gone stays for the next
  * allocation of about its size (a view's storage made again, a frame's buffers), as
- * PyTorch's and CuPy's memory pools keep theirs: an H200's driver took about 20 ms to
- * allocate a GiB, which had halved a new view's first transfer of that size. Spares hold
+ * PyTorch's and CuPy's memory pools keep theirs: a driver's allocation of a large block
+ * can cost as much as a new view's first transfer of that size. Spares hold
  * at most an eighth of their heap (the oldest go first), and all of them go before an
  * allocation is refused. */
 static void block_unused(amp__device *d, amp__block *b)
@@ -257,8 +257,8 @@ static amp_status alloc_memory(amp__device *d, VkMemoryRequirements req, amp__me
 {
     if (u == AMP__MEM_ARGUMENTS) {
         /* a dispatch that waits for the one before it would also wait for its arguments'
-           read across the bus (H200: dependent dispatches 3.3-3.5 -> 2.5-2.6 us in the
-           BAR; equalize's histogram atomics in the filters' scratch, 0.15 -> 0.09 ms) */
+           read across the bus; in the BAR (device memory the host can write) dependent
+           dispatches and the filters' scratch atomics are faster */
         if (alloc_memory(d, req, AMP__MEM_SHARED, images, out) == AMP_OK) return AMP_OK;
         u = AMP__MEM_UPLOAD;
     }
@@ -272,8 +272,8 @@ static amp_status alloc_memory(amp__device *d, VkMemoryRequirements req, amp__me
                          (unsigned long long)req.size, (unsigned long long)heap);
     VkDeviceSize block_size = BLOCK_SIZE < heap / 4 ? BLOCK_SIZE : heap / 4;
     if (d->memory.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
-        /* host memory costs its pinning up front (a 256 MiB block: 63 ms on an H100,
-         * more than the 4K image it was for): blocks of a host type start at 16 MiB
+        /* host memory costs its pinning up front (a large block's pinning can cost more
+         * than the transfer of the 4K image it was for): blocks of a host type start at 16 MiB
          * and double with each one of the type, up to the usual size */
         int n = 0;
         for (const amp__block *k = d->blocks; k; k = k->next) n += k->type_index == (uint32_t)type && !k->dedicated;
@@ -625,8 +625,8 @@ amp_status amp__staging_reserve(amp__device *d, VkDeviceSize size, amp__mem_usag
 {
     amp__staging *s = amp__staging_get(d, size, usage);
     if (!s) return amp_last_status();
-    /* one write per page: the first touch of freshly mapped memory faults (a 4K RGBA8
-       image's staging: 8100 faults, 10 ms of a copy on an H100's host), the cores share them */
+    /* one write per page: the first touch of freshly mapped memory faults (a fault a page,
+       thousands for a 4K image's staging, slowing the first copy), the cores share them */
     if (s->buf.alloc.mapped) amp__parallel_for((size_t)((s->buf.size + 4095) / 4096), 1024, touch_pages, s->buf.alloc.mapped);
     amp__staging_put(d, s);
     return AMP_OK;

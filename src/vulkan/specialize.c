@@ -3,8 +3,8 @@
  * The built-in filters are a few large modules whose specialization constants pick the
  * mode, the pass, the radius, the border and the pointwise program; the code of every
  * other choice is there too (packed.comp: 225 KB of SPIR-V, of which a copy keeps 11).
- * A driver removes it only after it has translated and lowered all of it: lavapipe took
- * 57-110 ms to make each of packed.comp's pipelines, almost all of it in NIR's passes
+ * A driver removes it only after it has translated and lowered all of it: lavapipe spent
+ * almost all of the time it took to make each of packed.comp's pipelines in NIR's passes
  * over code its first folding would have removed. This file does that folding first:
  * the constants' values set (OpSpecConstant* become OpConstant*), then sparse
  * conditional constant propagation over each function (a value is unknown, a constant or
