@@ -283,7 +283,7 @@ static amp_status kernel_words(amp_accelerator_view *view, bool emulated, const 
 /* The YIQ classes and scores of two images of the same size, on desc's view
  * (shaders/image/yiq.glsl; in doubles where it has them): the pixels of the blocks
  * whose bytes differ, then, where desc asks, the anti-aliasing of those beyond the
- * threshold. */
+ * threshold. classes and score come zeroed; only differing blocks are written. */
 static amp_status yiq_classes(const char *who, const amp_image *expected, const amp_image *actual,
                               const amp_image_compare_desc *desc, uint32_t *classes, float *score)
 {
@@ -312,9 +312,7 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
         memcpy(pb + j * YIQ_BLOCK, wb + first, words * 4);
     }
     if (!pa) s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for two %dx%d images", who, w, h);
-    memset(classes, 0, n * sizeof *classes);
-    memset(score, 0, n * sizeof *score);
-    amp_kernel *k = NULL;
+    amp_kernel *k = NULL; /* classes and score come zeroed */
     amp_array *arrays[5] = {NULL};
     amp_array_view *va = NULL, *vb = NULL, *vblocks = NULL, *vc = NULL, *va4 = NULL, *vb4 = NULL, *vc4 = NULL;
     amp_array_view *vfa = NULL, *vfb = NULL, *vl = NULL, *vaa = NULL;
@@ -545,9 +543,11 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
     uint8_t *ignored;
     amp_status s = ignored_map(who, desc, w, h, &ignored);
     if (s != AMP_OK) return s;
-    uint32_t *classes = malloc(n * sizeof *classes), *sums = NULL;
+    /* zeroed (CLASS_SAME, score 0) by the system's fresh pages: the metrics write only
+       the texels that differ */
+    uint32_t *classes = calloc(n, sizeof *classes), *sums = NULL;
     want_score = want_score || scored;
-    float *score = want_score ? malloc(n * sizeof *score) : NULL;
+    float *score = want_score ? calloc(n, sizeof *score) : NULL;
     if (desc && desc->window > 0) sums = calloc(((size_t)w + 1) * ((size_t)h + 1), sizeof *sums);
     if (!classes || (want_score && !score) || (desc && desc->window > 0 && !sums)) {
         free(classes);
@@ -559,8 +559,6 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
     amp_image_compare_result r = {0};
     if (identical(expected, actual) && !(ssim && (w < 11 || h < 11))) {
         /* the same samples: every metric's zero (most pairs of a render suite) */
-        memset(classes, 0, n * sizeof *classes);
-        if (score) memset(score, 0, n * sizeof *score);
         r.psnr = INFINITY;
         r.ssim = ssim ? 1 : 0;
     } else if (yiq) {
