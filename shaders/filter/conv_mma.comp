@@ -20,9 +20,9 @@
 // (the walks above it); the 2r + 1 multiply-adds a direction go to the matrix units.
 // It beats conv_run's two passes from r 9 (below, conv_run is as fast). Its parts (the
 // fetches, the products, the stores into shared memory and out, the walk and its
-// barriers) add up more than they overlap; docs/architecture.md has what was tried
-// against that, docs/perf.md the timings of the parts, of the walk in main's loop, of
-// strips of 512 rows and of equal shares of the strips (main).
+// barriers) add up more than they overlap; docs/perf.md has what was tried against that
+// and the timings of the parts, of the walk in main's loop, of strips of 512 rows and of
+// equal shares of the strips (main).
 //
 // Weights are 16-bit floats, the center one taking the others' rounding so that they sum
 // as the 32-bit ones (a flat image stays flat). Gaussians take OpenCV's fixed-point
