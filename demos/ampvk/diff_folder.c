@@ -263,8 +263,9 @@ static void json_pairs(const pair *p, size_t n, const size_t *counts, const char
         tool_json_string(p[i].name);
         printf(", \"result\": \"%s\"", kind_names[p[i].kind]);
         if (p[i].kind == PAIR_MATCH || (p[i].kind == PAIR_DIFFERENT && p[i].r.texels))
-            printf(", \"pixels\": %zu, \"differing_pixels\": %zu, \"max_score\": %.9g, \"ssim\": %.9g",
-                   p[i].r.texels, p[i].r.differing_texels, p[i].r.max_score, p[i].r.ssim);
+            printf(", \"pixels\": %zu, \"differing_pixels\": %zu, \"max_score\": %.9g, \"mean_score\": %.9g, "
+                   "\"ssim\": %.9g", p[i].r.texels, p[i].r.differing_texels, p[i].r.max_score, p[i].r.mean_score,
+                   p[i].r.ssim);
         if (p[i].reason[0]) {
             printf(", \"reason\": ");
             tool_json_string(p[i].reason);
@@ -327,6 +328,10 @@ static bool write_report(const diff_folder_options *o, const pair *p, size_t n, 
         else if (q->r.texels && o->desc->metric == AMP_IMAGE_METRIC_SSIM)
             fprintf(fp, "<p class=\"metrics\">%zu of %zu pixels differ; SSIM %.6f, 1 - SSIM max %.6g</p>\n",
                     q->r.differing_texels, q->r.texels, q->r.ssim, q->r.max_score);
+        else if (q->r.texels && o->desc->metric == AMP_IMAGE_METRIC_FLIP)
+            fprintf(fp, "<p class=\"metrics\">%zu of %zu pixels differ; FLIP mean %.6f, weighted median %.6f, "
+                    "max %.6f</p>\n", q->r.differing_texels, q->r.texels, q->r.mean_score, q->r.weighted_median,
+                    q->r.max_score);
         else if (q->r.texels)
             fprintf(fp, "<p class=\"metrics\">%zu of %zu pixels differ; score max %.6g, mean %.6g</p>\n",
                     q->r.differing_texels, q->r.texels, q->r.max_score, q->r.mean_score);

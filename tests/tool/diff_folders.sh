@@ -58,6 +58,18 @@ expect 0 "$ampvk" diff --metric yiq --aa "$g" "$a"
 has "$work/out" "^5 pairs in .*: 5 match, 0 different, 0 errors, 0 missing, 0 new$"
 has "$work/out" "^result: MATCH$"
 
+# FLIP over folders: NVIDIA's mean of the pair (tests/data/compare/flip/flip.txt: ldr_lines 0.134065)
+f=$src/tests/data/compare/flip
+mkdir -p "$work/fg" "$work/fa"
+cp "$f/ldr_lines_ref.png" "$work/fg/lines.png"
+cp "$f/ldr_lines_test.png" "$work/fa/lines.png"
+expect 1 "$ampvk" diff --metric flip --json "$work/fg" "$work/fa"
+cp "$work/out" "$work/flip.json"
+json_check "$work/flip.json" "-DEQUAL=result=different,different=1,results/0/name=lines.png"
+grep -q '"mean_score": 0.13406[45]' "$work/flip.json" || fail "the folder's FLIP mean is not NVIDIA's 0.134065"
+expect 1 "$ampvk" diff --metric flip --report "$work/flip_report" "$work/fg" "$work/fa"
+has "$work/flip_report/index.html" "FLIP mean 0.13406[45], weighted median "
+
 # usage errors and empty folders
 mkdir -p "$work/empty1" "$work/empty2"
 expect 2 "$ampvk" diff "$work/empty1" "$work/empty2"
