@@ -395,6 +395,16 @@ amp_status amp__flip(const char *who, const amp_image *expected, const amp_image
     return s;
 }
 
+/* A score's bucket (its float's upper bits: buckets in the scores' order) and, in
+ * *x, the score as pooled (negatives as 0). */
+static int score_bucket(float v, float *x)
+{
+    *x = v > 0 ? v : 0;
+    uint32_t bits;
+    memcpy(&bits, x, sizeof bits);
+    return (int)(bits >> 16);
+}
+
 /* The weighted percentiles p[k] of the scores of the texels not ignored: the smallest
  * score at which the running sum of the sorted scores exceeds p[k] of their sum, as
  * NVIDIA's pooling has it, found by bucketing the scores by their float bits and
@@ -413,11 +423,10 @@ static amp_status weighted_percentiles(const char *who, const float *v, const ui
     double total = 0;
     for (size_t i = 0; i < n; i++) {
         if (ignored && ignored[i]) continue;
-        float x = v[i] > 0 ? v[i] : 0;
-        uint32_t bits;
-        memcpy(&bits, &x, sizeof bits);
-        sums[bits >> 16] += x;
-        counts[bits >> 16]++;
+        float x;
+        int b = score_bucket(v[i], &x);
+        sums[b] += x;
+        counts[b]++;
         total += x;
     }
     amp_status s = AMP_OK;
@@ -434,11 +443,8 @@ static amp_status weighted_percentiles(const char *who, const float *v, const ui
         }
         size_t m = 0;
         for (size_t i = 0; i < n; i++) {
-            if (ignored && ignored[i]) continue;
-            float x = v[i] > 0 ? v[i] : 0;
-            uint32_t bits;
-            memcpy(&bits, &x, sizeof bits);
-            if ((int)(bits >> 16) == b) in_b[m++] = x;
+            float x;
+            if (!(ignored && ignored[i]) && score_bucket(v[i], &x) == b) in_b[m++] = x;
         }
         qsort(in_b, m, sizeof *in_b, by_value);
         out[k] = m ? in_b[m - 1] : 0;
