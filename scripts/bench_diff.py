@@ -20,8 +20,8 @@ reg-cli over the folders (which writes a diff of every pair and its report; ampv
 with --report, which writes those of the failing pairs); pairs a second.
 
 --peers: a folder where `npm install odiff-bin pixelmatch pngjs` was run (never a
-dependency of ampvk); --odiff PATH names odiff's binary instead (a machine without
-node). A peer that is not there is left out. --cpu N pins every process to CPU N
+dependency of ampvk; odiff runs as its native binary, without node's start-up);
+--odiff PATH names odiff's binary instead (a machine without node). A peer that is not there is left out. --cpu N pins every process to CPU N
 (taskset), one core each; without it they use every core. Needs python3 with cv2 and
 numpy.
 """
@@ -166,7 +166,9 @@ def main():
     ap.add_argument("--folder", type=int)
     o = ap.parse_args()
     bin_ = os.path.join(o.peers, "node_modules", ".bin")
-    odiff = os.path.abspath(o.odiff or os.path.join(bin_, "odiff"))
+    # odiff's own binary, not the node script that starts it (node's start-up is not odiff's)
+    native = os.path.join(o.peers, "node_modules", "@odiff", "linux-x64", "odiff")
+    odiff = os.path.abspath(o.odiff or (native if os.path.exists(native) else os.path.join(bin_, "odiff")))
     if o.folder:
         return bench_folder(o, bin_, odiff)
     work = os.path.join(o.work, o.size)
