@@ -225,7 +225,7 @@ static amp_kernel *yiq_kernel(amp_accelerator_view *view, bool dbl, bool aa)
              aa ? "array_view<const uint, 1> pixels, array_view<uint, 1> aa"
              : dbl ? "array_view<const uint, 1> blocks, int quads, array_view<uint_4, 1> classes, double max_delta"
                    : "array_view<const uint, 1> blocks, int quads, array_view<uint_4, 1> classes, float max_delta");
-    return amp_kernel_create(view, &(amp_kernel_desc){.name = aa ? "yiq aa" : "yiq", .rank = 1,
+    return amp__metric_kernel(view, &(amp_kernel_desc){.name = aa ? "yiq aa" : "yiq", .rank = 1,
                                                       .declarations = decl, .params = params,
                                                       .source = "#include \"image/yiq.glsl\"\n"});
 }
@@ -324,7 +324,6 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
     }
     if (!desc->ignore_antialiased) count = 0;
     if (count) {
-        amp_kernel_destroy(&k);
         k = yiq_kernel(view, dbl, true);
         list = malloc(count * sizeof *list);
         aa = malloc(count * sizeof *aa);
@@ -354,7 +353,6 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
     amp_array_view *views[] = {va4, vb4, vc4, va, vb, vblocks, vc, vfa, vfb, vl, vaa};
     for (size_t i = 0; i < sizeof views / sizeof *views; i++) amp_array_view_destroy(&views[i]);
     for (int i = 0; i < 5; i++) amp_array_destroy(&arrays[i]);
-    amp_kernel_destroy(&k);
     free(owned_a);
     free(owned_b);
     free(blocks);
@@ -429,12 +427,12 @@ static amp_status ssim_classes(const char *who, const amp_image *expected, const
         snprintf(decl, sizeof decl, "#define REAL %s\n", real);
         snprintf(params, sizeof params, "array_view<const %s, 1> x, array_view<const %s, 1> y, array_view<const %s, 1> "
                  "weights, array_view<%s, 1> sums, int width", real, real, real, real);
-        rows = amp_kernel_create(view, &(amp_kernel_desc){.name = "ssim rows", .rank = 2, .declarations = decl,
+        rows = amp__metric_kernel(view, &(amp_kernel_desc){.name = "ssim rows", .rank = 2, .declarations = decl,
                                                          .params = params, .source = "#include \"image/ssim.glsl\"\n"});
         snprintf(decl, sizeof decl, "#define REAL %s\n#define SSIM_COLUMNS\n", real);
         snprintf(params, sizeof params, "array_view<const %s, 1> sums, array_view<const %s, 1> weights, "
                  "array_view<float, 1> similarity, int width, int height, %s c1, %s c2", real, real, real, real);
-        cols = rows ? amp_kernel_create(view, &(amp_kernel_desc){.name = "ssim columns", .rank = 2,
+        cols = rows ? amp__metric_kernel(view, &(amp_kernel_desc){.name = "ssim columns", .rank = 2,
                                                                  .declarations = decl, .params = params,
                                                                  .source = "#include \"image/ssim.glsl\"\n"})
                     : NULL;
@@ -475,8 +473,6 @@ static amp_status ssim_classes(const char *who, const amp_image *expected, const
     amp_array_view_destroy(&vw);
     amp_array_view_destroy(&vs);
     amp_array_view_destroy(&vsim);
-    amp_kernel_destroy(&rows);
-    amp_kernel_destroy(&cols);
     free(lx);
     free(ly);
     free(sums);

@@ -268,7 +268,7 @@ static amp_kernel *flip_kernel(amp_accelerator_view *view, const char *pass, boo
                   "array_view<float_4, 1> yb, int width, float scale";
     const char *name = strcmp(pass, "FLIP_ROWS") == 0 ? "flip rows" : strcmp(pass, "FLIP_COLUMNS") == 0 ? "flip columns"
                                                                                                      : "flip prepare";
-    amp_kernel *k = amp_kernel_create(view, &(amp_kernel_desc){.name = name, .rank = 2, .declarations = decl,
+    amp_kernel *k = amp__metric_kernel(view, &(amp_kernel_desc){.name = name, .rank = 2, .declarations = decl,
                                                                 .params = params,
                                                                 .source = "#include \"image/flip.glsl\"\n"});
     free(decl);
@@ -382,10 +382,6 @@ amp_status amp__flip(const char *who, const amp_image *expected, const amp_image
         amp_array_view_destroy(&planes[i]);
         amp_array_destroy(&arrays[i]);
     }
-    amp_kernel_destroy(&prep);
-    amp_kernel_destroy(&rows);
-    amp_kernel_destroy(&cols);
-    amp_kernel_destroy(&cols_max);
     free(spatial);
     free(feature);
     free(owned_a);

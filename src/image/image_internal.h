@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "ampvk/image.h"
+#include "ampvk/kernel.h"
 #include "vulkan/gpu.h"
 
 /* ---- image_stb.c: stb_image and stb_image_write, compiled privately ---- */
@@ -64,6 +65,10 @@ AMP_HIDDEN const void *amp__image_packed(const amp_image *im, int bits, void **o
 AMP_HIDDEN amp_accelerator_view *amp__metric_view(const char *who, const char *metric,
                                                   const amp_image_compare_desc *desc, int w, int h, size_t per_texel,
                                                   amp_accelerator_info *info);
+/* A kernel of a metric made as amp_kernel_create(view, desc) makes it, kept by the
+ * view's device until it closes (the caller never destroys it); NULL with the error
+ * set. */
+AMP_HIDDEN amp_kernel *amp__metric_kernel(amp_accelerator_view *view, const amp_kernel_desc *desc);
 /* An image's pixels as RGBA8 words (pixelmatch's input): gray spread over R, G and B,
  * no alpha 255; deeper samples converted as amp_image_save converts them; zero words
  * after them up to `words`. The image's own pixels where they are that already, else a
