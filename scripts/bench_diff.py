@@ -12,12 +12,17 @@ pixels, which for ampvk's YIQ metric and pixelmatch must agree.
     /usr/bin/python3 scripts/bench_diff.py --peers DIR [--ampvk build/demos/ampvk]
         [--size 3840x2160] [--reps 5] [--cpu 1] [--json]
     /usr/bin/python3 scripts/bench_diff.py --peers DIR --folder 200 [--size 1920x1080]
+    /usr/bin/python3 scripts/bench_diff.py --peers DIR --server 60 [--size 1920x1080]
 
 --folder N: a folder of N pairs (each image its own, the changes as above) the way a
 render suite compares them: `ampvk diff GOLDEN ACTUAL --metric yiq` (one process)
 against odiff run over the pairs with one process per core (xargs -P) and against
 reg-cli over the folders (which writes a diff of every pair and its report; ampvk
 with --report, which writes those of the failing pairs); pairs a second.
+
+--server N: the first N pairs of that folder through one `ampvk diff --server` and one
+`odiff --server` process (odiff's server writes a diff image for every request; the
+requests to ampvk ask for one too).
 
 --peers: a folder where `npm install odiff-bin pixelmatch pngjs` was run (never a
 dependency of ampvk; odiff runs as its native binary, without node's start-up);
@@ -153,6 +158,37 @@ def bench_folder(o, bin_, odiff):
          [f"{k:18s} {med[k]:8.2f} s   {o.folder / med[k]:7.1f} pairs/s" for k in tools])
 
 
+def bench_server(o, odiff):
+    """The folder's first --server pairs through each tool's server mode, one process for
+    all of them (as a test suite's harness keeps one): odiff's server writes a diff
+    image for every request (it requires one), so ampvk's requests ask for one too."""
+    work = os.path.join(o.work, f"folder-{o.size}-{max(o.server, 200)}")
+    os.makedirs(work, exist_ok=True)
+    g, a = make_folder(work, o.size, max(o.server, 200))
+    names = sorted(os.listdir(g))[:o.server]
+    files = {"ampvk": os.path.join(work, "ampvk_requests.txt"), "odiff": os.path.join(work, "odiff_requests.txt")}
+    with open(files["ampvk"], "w") as f:
+        for i, n in enumerate(names):
+            f.write(json.dumps({"id": i, "expected": os.path.join(g, n), "actual": os.path.join(a, n),
+                                "metric": "yiq", "on_white": True,
+                                "diff": os.path.join(work, f"ampvk_diff{i % 2}.png")}) + "\n")
+    with open(files["odiff"], "w") as f:
+        for i, n in enumerate(names):
+            f.write(json.dumps({"requestId": i, "base": os.path.join(g, n), "compare": os.path.join(a, n),
+                                "output": os.path.join(work, f"odiff_diff{i % 2}.png"),
+                                "options": {"threshold": 0.1}}) + "\n")
+    tools = {"ampvk --server": ["sh", "-c", f'"{os.path.abspath(o.ampvk)}" diff --server <"{files["ampvk"]}"'],
+             "odiff --server": ["sh", "-c", f'"{odiff}" --server <"{files["odiff"]}"']}
+    if not os.path.exists(odiff):
+        del tools["odiff --server"]
+    med, outs = interleaved(tools, o.reps)
+    answered = {k: sum(1 for line in outs[k].splitlines() if '"id"' in line or '"requestId"' in line) for k in tools}
+    res = {"server": o.server, "size": o.size, "reps": o.reps, "seconds": med, "answered": answered, "json": o.json,
+           "ratios": {"odiff --server / ampvk --server": med.get("odiff --server", 0) / med["ampvk --server"]}}
+    show(res, f"{o.server} pairs of {o.size} through one server process, medians of {o.reps}:",
+         [f"{k:16s} {med[k]:8.2f} s   {answered[k]} answers" for k in tools])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ampvk", default=os.path.join(HERE, "..", "build", "demos", "ampvk"))
@@ -164,6 +200,7 @@ def main():
     ap.add_argument("--cpu", type=int)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--folder", type=int)
+    ap.add_argument("--server", type=int)
     o = ap.parse_args()
     bin_ = os.path.join(o.peers, "node_modules", ".bin")
     # odiff's own binary, not the node script that starts it (node's start-up is not odiff's)
@@ -171,6 +208,8 @@ def main():
     odiff = os.path.abspath(o.odiff or (native if os.path.exists(native) else os.path.join(bin_, "odiff")))
     if o.folder:
         return bench_folder(o, bin_, odiff)
+    if o.server:
+        return bench_server(o, odiff)
     work = os.path.join(o.work, o.size)
     os.makedirs(work, exist_ok=True)
     a, b = make_pair(work, o.size)
