@@ -390,11 +390,11 @@ static void *lumas(const amp_image *im, bool dbl)
     return l;
 }
 
-/* The SSIM of two images of the same size on the default accelerator
- * (shaders/image/ssim.glsl): each pixel's 1 - SSIM into score and its class, and the
+/* The SSIM of two images of the same size on desc's view (shaders/image/ssim.glsl):
+ * each pixel's 1 - SSIM into score, and the
  * mean SSIM away from the edges (scikit-image's crop of (11 - 1) / 2) into *mean. */
-static amp_status ssim_classes(const char *who, const amp_image *expected, const amp_image *actual,
-                               const amp_image_compare_desc *desc, uint32_t *classes, float *score, double *mean)
+static amp_status ssim_scores(const char *who, const amp_image *expected, const amp_image *actual,
+                              const amp_image_compare_desc *desc, float *score, double *mean)
 {
     int w = expected->width, h = expected->height;
     size_t n = (size_t)w * (size_t)h;
@@ -458,12 +458,11 @@ static amp_status ssim_classes(const char *who, const amp_image *expected, const
                                            AMP_INT("width", w), AMP_INT("height", h), a1, a2));
     if (s == AMP_OK) s = amp_array_view_synchronize(vsim);
     if (s == AMP_OK) {
-        double tol = desc->tolerance, interior = 0;
+        double interior = 0;
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) {
                 size_t i = (size_t)y * w + x;
                 score[i] = 1.0f - sim[i];
-                classes[i] = score[i] > tol ? CLASS_LIGHTER : score[i] != 0 ? CLASS_CLOSE : CLASS_SAME;
                 if (y >= 5 && y < h - 5 && x >= 5 && x < w - 5) interior += sim[i];
             }
         *mean = interior / ((double)(w - 10) * (double)(h - 10));
@@ -524,6 +523,7 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
         return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory comparing %dx%d images", who, w, h);
     }
     amp_image_compare_result r = {0};
+    bool by_score = false; /* the classes follow from the scores and the tolerance */
     if (identical(expected, actual) && !(ssim && (w < 11 || h < 11))) {
         /* the same samples: every metric's zero (most pairs of a render suite) */
         r.psnr = INFINITY;
@@ -531,11 +531,11 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
     } else if (yiq) {
         s = yiq_classes(who, expected, actual, desc, classes, score);
     } else if (ssim) {
-        s = ssim_classes(who, expected, actual, desc, classes, score, &r.ssim);
+        s = ssim_scores(who, expected, actual, desc, score, &r.ssim);
+        by_score = true;
     } else if (flip) {
         s = amp__flip(who, expected, actual, desc, score, &r);
-        for (size_t i = 0; s == AMP_OK && i < n; i++)
-            classes[i] = score[i] > desc->tolerance ? CLASS_LIGHTER : score[i] != 0 ? CLASS_CLOSE : CLASS_SAME;
+        by_score = true;
     } else {
         void *owned_e, *owned_a;
         const void *pe = amp__image_packed(expected, expected->bits, &owned_e);
@@ -550,6 +550,8 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
             free(owned_a);
         }
     }
+    for (size_t i = 0; s == AMP_OK && by_score && i < n; i++) /* the metrics of a score alone */
+        classes[i] = score[i] > desc->tolerance ? CLASS_LIGHTER : score[i] != 0 ? CLASS_CLOSE : CLASS_SAME;
     if (s == AMP_OK) tally(classes, scored ? score : NULL, e, ignored, desc, sums, &r);
     if (s == AMP_OK && flip) s = amp__flip_pool(who, score, ignored, n, &r);
     free(sums);

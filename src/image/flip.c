@@ -113,10 +113,37 @@ static float color_max(void)
 
 static float luminance(const float *c) { return 0.2126f * c[0] + 0.7152f * c[1] + 0.0722f * c[2]; }
 
+/* An sRGB value 0..1 as linear, the reference's sRGBToLinearRGB. */
+static float srgb_to_linear(float s) { return s <= 0.04045f ? s / 12.92f : powf((s + 0.055f) / 1.055f, 2.4f); }
+
 static int by_value(const void *x, const void *y)
 {
     float a = *(const float *)x, b = *(const float *)y;
     return (a > b) - (a < b);
+}
+
+/* The k-th smallest of v[0..n-1] (k < n), reordering v: Hoare's selection, what
+ * std::nth_element finds, in linear time on average. */
+static float nth_smallest(float *v, size_t n, size_t k)
+{
+    ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, want = (ptrdiff_t)k;
+    while (lo < hi) {
+        float pivot = v[lo + (hi - lo) / 2];
+        ptrdiff_t i = lo, j = hi;
+        while (i <= j) { /* then v[lo..j] <= pivot, v[i..hi] >= pivot, between them = pivot */
+            while (v[i] < pivot) i++;
+            while (v[j] > pivot) j--;
+            if (i <= j) {
+                float t = v[i];
+                v[i++] = v[j];
+                v[j--] = t;
+            }
+        }
+        if (want <= j) hi = j;
+        else if (want >= i) lo = i;
+        else break;
+    }
+    return v[k];
 }
 
 /* HDR-FLIP's exposure range from the expected image's luminances (n RGBA floats):
@@ -139,8 +166,7 @@ static amp_status exposure_range(const char *who, const float *rgba, size_t n, a
         lum[i] = luminance(rgba + 4 * i);
         if (lum[i] > y_max) y_max = lum[i];
     }
-    qsort(lum, n, sizeof *lum, by_value);
-    float median = lum[n / 2];
+    float median = nth_smallest(lum, n, n / 2);
     free(lum);
     *start = log2f(x_max / y_max);
     *stop = log2f(x_max / median);
@@ -163,10 +189,7 @@ static float *linear_rgba(const char *who, const char *which, const amp_image *i
     const void *p = amp__image_packed(im, im->bits, &owned);
     float *out = p ? malloc(n * 4 * sizeof *out) : NULL, *lut = NULL;
     if (out && im->bits == 16 && (lut = malloc(65536 * sizeof *lut)))
-        for (int v = 0; v < 65536; v++) {
-            float s = (float)v / 65535.0f;
-            lut[v] = s <= 0.04045f ? s / 12.92f : powf((s + 0.055f) / 1.055f, 2.4f);
-        }
+        for (int v = 0; v < 65536; v++) lut[v] = srgb_to_linear((float)v / 65535.0f);
     if (!out || (im->bits == 16 && !lut)) {
         free(out);
         free(owned);
@@ -288,10 +311,7 @@ amp_status amp__flip(const char *who, const amp_image *expected, const amp_image
     int sr = 0, fr = 0;
     float *spatial = spatial_filter(ppd, &sr), *feature = spatial ? feature_filter(ppd, &fr) : NULL;
     float cmax = color_max(), pccmax = PC * cmax, lut[256];
-    for (int v = 0; v < 256; v++) {
-        float s = (float)v / 255.0f;
-        lut[v] = s <= 0.04045f ? s / 12.92f : powf((s + 0.055f) / 1.055f, 2.4f);
-    }
+    for (int v = 0; rgba8 && v < 256; v++) lut[v] = srgb_to_linear((float)v / 255.0f);
     amp_status s = feature ? AMP_OK : amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
     /* the inputs: 8-bit words, or linear RGB floats */
     uint32_t *owned_a = NULL, *owned_b = NULL;
