@@ -421,10 +421,10 @@ static int score_bucket(float v, float *x)
     return (int)(bits >> 16);
 }
 
-/* The weighted percentiles p[k] of the scores of the texels not ignored: the smallest
- * score at which the running sum of the sorted scores exceeds p[k] of their sum, as
- * NVIDIA's pooling has it, found by bucketing the scores by their float bits and
- * sorting only the buckets that hold the answers. */
+/* The weighted percentiles p[k] (np of them, at most 3) of the scores of the texels
+ * not ignored: the smallest score at which the running sum of the sorted scores
+ * exceeds p[k] of their sum, as NVIDIA's pooling has it, found by bucketing the
+ * scores by their float bits and sorting only the buckets that hold the answers. */
 static amp_status weighted_percentiles(const char *who, const float *v, const uint8_t *ignored, size_t n,
                                        const double *p, int np, double *out)
 {
@@ -445,32 +445,37 @@ static amp_status weighted_percentiles(const char *who, const float *v, const ui
         counts[b]++;
         total += x;
     }
+    /* the bucket that holds each answer, then one pass gathering those buckets' scores */
+    int bucket[3];
+    double before[3], target[3];
+    float *in_b[3] = {NULL, NULL, NULL};
+    size_t m[3] = {0, 0, 0};
     amp_status s = AMP_OK;
-    for (int k = 0; k < np && s == AMP_OK; k++) {
-        double target = p[k] * total, before = 0;
-        out[k] = 0;
+    for (int k = 0; k < np; k++) {
+        target[k] = p[k] * total, before[k] = 0, out[k] = 0;
         int b = 0;
-        while (b < BUCKETS && !(before + sums[b] > target)) before += sums[b++];
-        if (b == BUCKETS || total == 0) continue;
-        float *in_b = malloc(counts[b] * sizeof *in_b);
-        if (!in_b) {
+        while (b < BUCKETS && !(before[k] + sums[b] > target[k])) before[k] += sums[b++];
+        bucket[k] = b < BUCKETS && total > 0 ? b : -1;
+        if (bucket[k] >= 0 && !(in_b[k] = malloc(counts[b] * sizeof *in_b[k])))
             s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
-            break;
-        }
-        size_t m = 0;
-        for (size_t i = 0; i < n; i++) {
-            float x;
-            if (!(ignored && ignored[i]) && score_bucket(v[i], &x) == b) in_b[m++] = x;
-        }
-        qsort(in_b, m, sizeof *in_b, by_value);
-        out[k] = m ? in_b[m - 1] : 0;
-        for (size_t i = 0; i < m; i++)
-            if ((before += in_b[i]) > target) {
-                out[k] = in_b[i];
+    }
+    for (size_t i = 0; s == AMP_OK && i < n; i++) {
+        float x;
+        int b = ignored && ignored[i] ? -1 : score_bucket(v[i], &x);
+        for (int k = 0; b >= 0 && k < np; k++)
+            if (b == bucket[k]) in_b[k][m[k]++] = x;
+    }
+    for (int k = 0; s == AMP_OK && k < np; k++) {
+        if (bucket[k] < 0) continue;
+        qsort(in_b[k], m[k], sizeof *in_b[k], by_value);
+        out[k] = m[k] ? in_b[k][m[k] - 1] : 0;
+        for (size_t i = 0; i < m[k]; i++)
+            if ((before[k] += in_b[k][i]) > target[k]) {
+                out[k] = in_b[k][i];
                 break;
             }
-        free(in_b);
     }
+    for (int k = 0; k < np; k++) free(in_b[k]);
     free(sums);
     free(counts);
     return s;
