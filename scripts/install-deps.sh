@@ -7,7 +7,8 @@
 set -eu
 pkgs="build-essential cmake pkg-config libvulkan-dev mesa-vulkan-drivers \
 vulkan-validationlayers vulkan-tools libshaderc-dev glslang-dev glslc \
-spirv-tools spirv-headers libstb-dev libspng-dev libdeflate-dev clang libclang-rt-dev llvm \
+spirv-tools spirv-headers libstb-dev libspng-dev libdeflate-dev libturbojpeg0-dev \
+libopenexr-dev libwebp-dev libtiff-dev clang libclang-rt-dev llvm \
 libopenmpi-dev openmpi-bin chromium"
 missing=""
 for p in $pkgs; do

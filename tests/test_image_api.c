@@ -23,9 +23,9 @@
 
 enum { W = 7, H = 5, JW = 16, JH = 12 };
 
-/* Largest difference, in 8-bit levels, between stb_image's JPEG decode and
- * OpenCV's (libjpeg-turbo: another IDCT and chroma upsampling). */
-#define JPEG_TOLERANCE 2
+/* Largest difference, in 8-bit levels, between ampvk's JPEG decode and OpenCV's:
+ * none, both are libjpeg-turbo's accurate IDCT and smooth chroma upsampling. */
+#define JPEG_TOLERANCE 0
 
 /* ---- the fixture generator's formulas ---- */
 typedef unsigned (*pixel_fn)(int x, int y, int c);
@@ -223,7 +223,7 @@ static void test_load_conversions(void)
                  "bits 32 is not 0, 8 or 16");
     REQUIRE(im.width == 0 && im.pixels == NULL); /* zeroed on failure */
     REQUIRE_FAIL(amp_image_load(FMT "bmp24.bmp", &(amp_image_load_desc){.bits = 32}, &im), AMP_ERROR_INVALID_ARGUMENT,
-                 "bmp24.bmp, a bmp file");
+                 "bmp24.bmp, a BMP file");
     REQUIRE_FAIL(amp_image_load(DATA "rgb8.png", &(amp_image_load_desc){.bits = 32}, &im), AMP_ERROR_INVALID_ARGUMENT,
                  "a PNG file");
     REQUIRE_FAIL(amp_image_load(DATA "hdr_3x2.hdr", &(amp_image_load_desc){.bits = 8}, &im),
@@ -234,8 +234,8 @@ static void test_load_conversions(void)
                  AMP_ERROR_INVALID_ARGUMENT, "bits 12");
 }
 
-/* JPEG (no lossless answer): stb_image's decode is within JPEG_TOLERANCE levels of
- * what cv2.imread decoded from the same file (stored by the generator as PNGs), RGB
+/* JPEG: TurboJPEG's decode is within JPEG_TOLERANCE levels of what cv2.imread decoded
+ * from the same file (stored by the generator as PNGs), RGB
  * (baseline, progressive, with restart markers) and gray, from a file and from
  * memory, and converted to other channel counts. */
 static void test_load_jpeg(void)
@@ -256,7 +256,7 @@ static void test_load_jpeg(void)
         REQUIRE(cv.width == JW && cv.height == JH && cv.channels == cases[i].channels && cv.bits == 8);
         amp_image_compare_result r;
         REQUIRE_OK(amp_image_compare_images(&cv, &jpg, &(amp_image_compare_desc){.tolerance = JPEG_TOLERANCE}, &r));
-        printf("%s: stb vs cv2: max %g, mean %.3f, PSNR %.1f dB\n", cases[i].jpg, r.max_abs_diff, r.mean_abs_diff,
+        printf("%s: ampvk vs cv2: max %g, mean %.3f, PSNR %.1f dB\n", cases[i].jpg, r.max_abs_diff, r.mean_abs_diff,
                r.psnr);
         REQUIRE(r.equal && r.max_abs_diff <= JPEG_TOLERANCE && r.psnr > 40);
         /* and close to what was encoded */
@@ -272,13 +272,12 @@ static void test_load_jpeg(void)
         REQUIRE_OK(amp_image_load_memory(bytes, n, "jpeg", NULL, &mem));
         REQUIRE(same_pixels(&jpg, &mem) && mem.format == AMP_IMAGE_FORMAT_JPEG);
         amp_image_free(&mem);
-        /* a fill byte (0xFF) before the start marker: still a JPEG, as the decoder reads it */
+        /* a byte before the start marker: not a JPEG (SOI comes first), as libjpeg reads it */
         unsigned char *filled = malloc(n + 1);
         filled[0] = 0xFF;
         memcpy(filled + 1, bytes, n);
-        REQUIRE_OK(amp_image_load_memory(filled, n + 1, "filled", NULL, &mem));
-        REQUIRE(same_pixels(&jpg, &mem) && mem.format == AMP_IMAGE_FORMAT_JPEG);
-        amp_image_free(&mem);
+        REQUIRE_FAIL(amp_image_load_memory(filled, n + 1, "filled", NULL, &mem), AMP_ERROR_FORMAT,
+                     "filled is not an image file ampvk reads (PNG, JPEG");
         free(filled);
         /* 4 channels: the colors as decoded, alpha 255; 16 bits: v * 257 */
         REQUIRE_OK(amp_image_load_memory(bytes, n, "jpeg", &(amp_image_load_desc){.channels = 4, .bits = 16}, &mem));
@@ -337,7 +336,7 @@ static void test_huge_headers(amp_accelerator_view *v)
         const char *text;
     } cases[] = {
         {"huge_header.png", AMP_ERROR_FORMAT, "claims 16384x16384 pixels but a png file of 81 bytes holds 668736 at most"},
-        {"huge_header.jpg", AMP_ERROR_FORMAT, "claims 16384x16384 pixels but a jpeg file of 33 bytes holds 16896"},
+        {"huge_header.jpg", AMP_ERROR_FORMAT, "claims 16384x16384 pixels but a jpeg file of 43 bytes holds 22016"},
         {"huge_header.bmp", AMP_ERROR_FORMAT, "claims 16384x16384 pixels but a bmp file of 70 bytes holds 560"},
         {"huge_header.tga", AMP_ERROR_FORMAT, "claims 16384x16384 pixels but a tga file of 34 bytes holds 2176"},
         {"huge_header.psd", AMP_ERROR_FORMAT, "claims 16384x16384 pixels but a psd file of 56 bytes holds 3584"},
@@ -406,7 +405,7 @@ static void test_load_errors(void)
     /* what stb_image 2.27 gets wrong, refused before it runs (image_stb.c; the files
      * are fuzz_image's findings) */
     REQUIRE_FAIL(amp_image_load(DATA "fuzz/fuzz_image/jpeg-dht-more-than-256-codes.jpg", NULL, &im), AMP_ERROR_FORMAT,
-                 "a Huffman table (DHT) has more than 256 codes");
+                 "is corrupt: its header does not read (libjpeg: Bogus Huffman table definition)");
     REQUIRE_FAIL(amp_image_load(DATA "fuzz/fuzz_image/bmp-palette-index-past-palette.bmp", NULL, &im),
                  AMP_ERROR_FORMAT, "pixel (0, 3) has palette index 48 but the palette has 16 entries");
     REQUIRE_FAIL(amp_image_load(DATA "fuzz/fuzz_image/tga-last-row-cut-short.tga", NULL, &im), AMP_ERROR_FORMAT,
@@ -423,20 +422,10 @@ static void test_load_errors(void)
     REQUIRE_FAIL(amp_image_load_memory(rle, n, "rle16.psd", NULL, &im), AMP_ERROR_FORMAT,
                  "16-bit RLE-compressed PSD files are not supported");
     free(rle);
-    /* a JPEG whose chroma uses a quantization table it never defines decodes the same
-     * every time, whatever the heap held before */
-    amp_image first, again;
-    REQUIRE_OK(amp_image_load(DATA "fuzz/fuzz_image/jpeg-undefined-quantization-table.jpg", NULL, &first));
-    for (int i = 0; i < 3; i++) {
-        void *junk = malloc(1 << 16);
-        memset(junk, 0xA5 + i, 1 << 16);
-        free(junk);
-        REQUIRE_OK(amp_image_load(DATA "fuzz/fuzz_image/jpeg-undefined-quantization-table.jpg",
-                                  &(amp_image_load_desc){0}, &again));
-        REQUIRE(same_pixels(&first, &again));
-        amp_image_free(&again);
-    }
-    amp_image_free(&first);
+    /* a JPEG whose chroma uses a quantization table it never defines: refused, where
+     * stb decoded it from uninitialized tables */
+    REQUIRE_FAIL(amp_image_load(DATA "fuzz/fuzz_image/jpeg-undefined-quantization-table.jpg", NULL, &im),
+                 AMP_ERROR_FORMAT, "jpeg-undefined-quantization-table.jpg is corrupt");
     /* 65536 rows of 1 column: over ampvk's limit, though stb's 2.27 would take it */
     unsigned char psd[64] = {'8', 'B', 'P', 'S', 0, 1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 1, 0, 0, 0, 0, 0, 1, 0, 8, 0, 3};
     REQUIRE_FAIL(amp_image_load_memory(psd, sizeof psd, "tall.psd", NULL, &im), AMP_ERROR_OUT_OF_BOUNDS,
@@ -738,12 +727,12 @@ static void test_save_errors(void)
         {OUT "bad.xyz", 0, {0}, "no image format for this name"},
         {OUT "no_extension", 0, {0}, "no image format for this name"},
         {OUT "bad.psd", 0, {0}, "format psd cannot be written"},
-        {OUT "bad.jpg", 0, {.quality = 101}, "JPEG quality 101 is outside 1..100"},
-        {OUT "bad.jpg", 0, {.quality = -1}, "JPEG quality -1"},
+        {OUT "bad.jpg", 0, {.quality = 101}, "quality 101 is outside 1..100"},
+        {OUT "bad.jpg", 0, {.quality = -1}, "quality -1 is outside"},
         {OUT "bad.png", 0, {.png_level = 13}, "PNG level 13 is outside 1..12"},
-        {OUT "bad.png", 0, {.bits = 12}, "a PNG has 8 or 16 bits per channel, not 12"},
-        {OUT "bad.bmp", 0, {.bits = 16}, "a bmp file has 8 bits per channel, not 16"},
-        {OUT "bad.hdr", 0, {.bits = 8}, "a hdr file has 32 bits per channel, not 8"},
+        {OUT "bad.png", 0, {.bits = 12}, "a PNG file has 8 or 16 bits per channel, not 12"},
+        {OUT "bad.bmp", 0, {.bits = 16}, "a BMP file has 8 bits per channel, not 16"},
+        {OUT "bad.hdr", 0, {.bits = 8}, "a Radiance HDR file has 32 bits per channel, not 8"},
         {OUT "bad.png", 0, {.format = (amp_image_format)42}, "format (unknown) cannot be written"},
         {OUT "bad.png", 1, {0}, "is 0x5 with 3 channels of 8 bits"},
         {OUT "bad.png", 2, {0}, "5 channels"},

@@ -150,10 +150,12 @@ typedef struct amp_image_load_desc {
     int channels;   /* 0: as the file; 1..4: converted to that many (see the overview) */
     int bits;       /* 0: as the file; 8 or 16 for integer files, 32 for HDR */
     int mip_levels; /* textures only. 0: 1; n or AMP_MIP_FULL: that many levels, generated from level 0 */
+    bool ignore_orientation; /* JPEG: the pixels as stored, not turned as the EXIF orientation says */
 } amp_image_load_desc;
 
 /* Image file formats: found from the content on load, from the name's extension on
- * save (.png; .jpg/.jpeg; .bmp; .tga; .hdr; PSD is read only). */
+ * save (.png; .jpg/.jpeg; .bmp; .tga; .hdr; .exr; .webp; .tif/.tiff; PSD is read
+ * only). */
 typedef enum amp_image_format {
     AMP_IMAGE_FORMAT_AUTO = 0,
     AMP_IMAGE_FORMAT_PNG,
@@ -161,10 +163,14 @@ typedef enum amp_image_format {
     AMP_IMAGE_FORMAT_BMP,
     AMP_IMAGE_FORMAT_TGA,
     AMP_IMAGE_FORMAT_PSD,
-    AMP_IMAGE_FORMAT_HDR
+    AMP_IMAGE_FORMAT_HDR,
+    AMP_IMAGE_FORMAT_EXR,
+    AMP_IMAGE_FORMAT_WEBP,
+    AMP_IMAGE_FORMAT_TIFF
 } amp_image_format;
 
-/* Returns "png", "jpeg", "bmp", "tga", "psd", "hdr" ("auto" for AUTO, NULL for others). */
+/* Returns "png", "jpeg", "bmp", "tga", "psd", "hdr", "exr", "webp", "tiff" ("auto"
+ * for AUTO, NULL for others). */
 const char *amp_image_format_name(amp_image_format f);
 
 /* The format a file name asks for by its extension (case-insensitive), or AUTO when
@@ -211,6 +217,16 @@ amp_status amp_image_create(int width, int height, int channels, int bits, amp_i
 /* Frees an image's pixels that the library allocated and zeroes *img; NULL is a no-op. */
 void amp_image_free(amp_image *img);
 
+/* The compression of a TIFF or EXR file written; each format takes those it has. */
+typedef enum amp_image_compression {
+    AMP_IMAGE_COMPRESSION_DEFAULT = 0,
+    AMP_IMAGE_COMPRESSION_NONE,
+    AMP_IMAGE_COMPRESSION_RLE,     /* EXR */
+    AMP_IMAGE_COMPRESSION_DEFLATE, /* TIFF (Adobe deflate), EXR (ZIP, 16 rows a block) */
+    AMP_IMAGE_COMPRESSION_LZW,     /* TIFF */
+    AMP_IMAGE_COMPRESSION_PIZ      /* EXR */
+} amp_image_compression;
+
 /* How to save an image file. Zero (or a NULL desc) means the defaults. */
 typedef struct amp_image_save_desc {
     amp_image_format format; /* AUTO: from path's extension (no known extension: an error) */
@@ -218,6 +234,9 @@ typedef struct amp_image_save_desc {
     int quality;             /* JPEG: 1..100, 0 means 90 */
     int png_level;           /* PNG: 0 the fast run-length coder (see the overview); 1..12 libdeflate's
                                 levels, 1 fastest, 12 smallest */
+    int subsampling;         /* JPEG chroma: 444, 422 or 420; 0 means 420 (OpenCV's and libjpeg's) */
+    amp_image_compression compression; /* TIFF and EXR; DEFAULT: the format's (see the overview) */
+    bool lossless;           /* WebP: lossless (quality then trades time for size) */
 } amp_image_save_desc;
 
 /* Writes img to path in the format desc or the extension asks for. 16-bit samples

@@ -63,46 +63,69 @@ amp_status amp__image_write_file(const char *who, const char *path, const void *
 
 /* ---- formats ---- */
 
-static const char *const format_names[] = {"auto", "png", "jpeg", "bmp", "tga", "psd", "hdr"};
+/* Every format, in the order files are sniffed (TGA, which has no signature, last). */
+static const amp__codec *const codecs[] = {&amp__codec_png, &amp__codec_jpeg, &amp__codec_bmp, &amp__codec_psd,
+                                           &amp__codec_hdr, &amp__codec_tga};
+#define CODECS (sizeof codecs / sizeof codecs[0])
+
+static const amp__codec *codec_of(amp_image_format f)
+{
+    for (size_t i = 0; i < CODECS; i++)
+        if (codecs[i]->format == f) return codecs[i];
+    return NULL;
+}
 
 const char *amp_image_format_name(amp_image_format f)
 {
-    return (unsigned)f < sizeof format_names / sizeof format_names[0] ? format_names[f] : NULL;
+    const amp__codec *c = codec_of(f);
+    return f == AMP_IMAGE_FORMAT_AUTO ? "auto" : c ? c->name : NULL;
+}
+
+/* Whether extension ext (without the dot) is one of the space-separated names of list. */
+static bool listed(const char *list, const char *ext)
+{
+    size_t n = strlen(ext);
+    for (const char *p = list; p && *p;) {
+        size_t k = strcspn(p, " ");
+        if (k == n && strncasecmp(p, ext, n) == 0) return true;
+        p += k + (p[k] == ' ');
+    }
+    return false;
 }
 
 amp_image_format amp_image_format_from_path(const char *path)
 {
-    static const struct {
-        const char *ext;
-        amp_image_format f;
-    } exts[] = {{"png", AMP_IMAGE_FORMAT_PNG}, {"jpg", AMP_IMAGE_FORMAT_JPEG}, {"jpeg", AMP_IMAGE_FORMAT_JPEG},
-                {"bmp", AMP_IMAGE_FORMAT_BMP}, {"tga", AMP_IMAGE_FORMAT_TGA},  {"psd", AMP_IMAGE_FORMAT_PSD},
-                {"hdr", AMP_IMAGE_FORMAT_HDR}};
     const char *dot = path ? strrchr(path, '.') : NULL;
     if (!dot || strchr(dot, '/')) return AMP_IMAGE_FORMAT_AUTO;
-    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
-        if (strcasecmp(dot + 1, exts[i].ext) == 0) return exts[i].f;
+    for (size_t i = 0; i < CODECS; i++)
+        if (listed(codecs[i]->extensions, dot + 1)) return codecs[i]->format;
     return AMP_IMAGE_FORMAT_AUTO;
 }
 
-/* The format of a file in memory, from its first bytes as the decoders find them
- * (TGA, which has no signature, from stb_image's test of its header); AUTO when none
- * matches. */
-static amp_image_format sniff(const unsigned char *d, size_t n)
+/* "PNG, JPEG, ..." (read) or ".png, .jpg, ..." (written) into buf. */
+static const char *format_list(bool written, char *buf, size_t n)
 {
-    static const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-    if (n >= 8 && memcmp(d, png, 8) == 0) return AMP_IMAGE_FORMAT_PNG;
-    if (n >= 2 && d[0] == 0xFF) { /* stb_image's JPEG start: 0xFF fill bytes, then SOI (0xD8) */
-        size_t i = 1;
-        while (i < n && d[i] == 0xFF) i++;
-        if (i < n && d[i] == 0xD8) return AMP_IMAGE_FORMAT_JPEG;
+    size_t at = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < CODECS && at < n; i++) {
+        const amp__codec *c = codecs[i];
+        if (written && !c->encode) continue;
+        const char *sep = at ? ", " : "";
+        if (written) {
+            at += (size_t)snprintf(buf + at, n - at, "%s.%.*s", sep, (int)strcspn(c->extensions, " "), c->extensions);
+        } else {
+            at += (size_t)snprintf(buf + at, n - at, "%s%s", sep, c->title);
+        }
     }
-    if (n >= 2 && d[0] == 'B' && d[1] == 'M') return AMP_IMAGE_FORMAT_BMP;
-    if (n >= 4 && memcmp(d, "8BPS", 4) == 0) return AMP_IMAGE_FORMAT_PSD;
-    if (amp__stb_is_hdr(d, n)) return AMP_IMAGE_FORMAT_HDR;
-    int w, h, c, is16;
-    if (amp__stb_info(d, n, &w, &h, &c, &is16)) return AMP_IMAGE_FORMAT_TGA;
-    return AMP_IMAGE_FORMAT_AUTO;
+    return buf;
+}
+
+/* The codec of a file in memory, from its first bytes; NULL when none knows them. */
+static const amp__codec *sniff(const unsigned char *d, size_t n)
+{
+    for (size_t i = 0; i < CODECS; i++)
+        if (codecs[i]->sniff(d, n)) return codecs[i];
+    return NULL;
 }
 
 /* ---- host images ---- */
@@ -152,86 +175,6 @@ void amp_image_free(amp_image *img)
     *img = (amp_image){0};
 }
 
-static uint16_t to8(uint32_t v) { return (uint16_t)((v * 255 + 32767) / 65535); }
-
-/* Sample i of a row of `bits` samples as a value of the target depth: integers
- * exactly or rounded (8 <-> 16 as image.h says), floats clamped and scaled. */
-static double sample_as_float(const void *row, int bits, size_t i)
-{
-    return bits == 8 ? ((const uint8_t *)row)[i] / 255.0
-           : bits == 16 ? ((const uint16_t *)row)[i] / 65535.0
-                        : (double)((const float *)row)[i];
-}
-
-static uint32_t float_to_int(double x, int bits)
-{
-    x = x > 0 ? (x < 1 ? x : 1) : 0; /* NaN -> 0 */
-    return (uint32_t)(x * (bits == 16 ? 65535.0 : 255.0) + 0.5);
-}
-
-/* Converts n samples from `from` bits to `to` bits (8, 16 or 32). */
-static void convert_samples(const void *src, int from, void *dst, int to, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint32_t v;
-        if (to == 32) {
-            ((float *)dst)[i] = (float)sample_as_float(src, from, i);
-            continue;
-        }
-        if (from == 32)
-            v = float_to_int(((const float *)src)[i], to);
-        else if (from == to)
-            v = from == 8 ? ((const uint8_t *)src)[i] : ((const uint16_t *)src)[i];
-        else if (to == 16)
-            v = ((const uint8_t *)src)[i] * 257u;
-        else
-            v = to8(((const uint16_t *)src)[i]);
-        if (to == 16)
-            ((uint16_t *)dst)[i] = (uint16_t)v;
-        else
-            ((uint8_t *)dst)[i] = (uint8_t)v;
-    }
-}
-
-/* im's samples tightly packed at `bits`: im's own pixels when they already are, else
- * a malloc'ed copy in *owned. NULL when out of memory. */
-const void *amp__image_packed(const amp_image *im, int bits, void **owned)
-{
-    *owned = NULL;
-    size_t row = packed_row(im);
-    if (bits == im->bits && im->stride == row) return im->pixels;
-    size_t n = (size_t)im->width * (size_t)im->channels, out_row = n * sample_bytes(bits);
-    unsigned char *p = malloc(out_row * (size_t)im->height);
-    if (!p) return NULL;
-    for (int y = 0; y < im->height; y++) {
-        const unsigned char *s = (const unsigned char *)im->pixels + (size_t)y * im->stride;
-        if (bits == im->bits)
-            memcpy(p + (size_t)y * out_row, s, out_row);
-        else
-            convert_samples(s, im->bits, p + (size_t)y * out_row, bits, n);
-    }
-    *owned = p;
-    return p;
-}
-
-/* Converts a decoded host image to `bits` in place (0 or the same: nothing). */
-static amp_status convert_bits(const char *who, const char *path, amp__host_image *im, int bits)
-{
-    if (!bits || bits == im->bits) return AMP_OK;
-    size_t count = (size_t)im->width * (size_t)im->height * (size_t)im->channels;
-    void *conv = malloc(count * sample_bytes(bits));
-    if (!conv) {
-        free(im->pixels);
-        im->pixels = NULL;
-        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for %s", who, path);
-    }
-    convert_samples(im->pixels, im->bits, conv, bits, count);
-    free(im->pixels); /* stb's pixels are malloc'ed too (STBI_FREE is free) */
-    im->pixels = conv;
-    im->bits = bits;
-    return AMP_OK;
-}
-
 /* ---- decoding ---- */
 
 static amp_status check_load_desc(const char *who, const char *path, const amp_image_load_desc *desc)
@@ -269,125 +212,69 @@ static amp_status check_size(const char *who, const char *path, amp_accelerator_
     return AMP_OK;
 }
 
-/* The most pixels a byte of a file can hold in each format's densest encoding (indexed
- * by amp_image_format): a header that claims more than the file's length can hold is
- * refused before anything is allocated for it. */
-static const uint32_t densest[] = {
-    [AMP_IMAGE_FORMAT_PNG] = 8 * 1032, /* 1-bit samples; deflate's 258-byte match in 2 bits */
-    [AMP_IMAGE_FORMAT_JPEG] = 8 * 64,  /* an 8 x 8 block in 1 bit (a Huffman DC scan's shortest code) */
-    [AMP_IMAGE_FORMAT_BMP] = 8,        /* 1-bit rows, uncompressed (stb_image reads no RLE) */
-    [AMP_IMAGE_FORMAT_TGA] = 64,       /* an RLE packet of 128 one-byte pixels in 2 bytes */
-    [AMP_IMAGE_FORMAT_PSD] = 64,       /* PackBits: 128 bytes of a channel in 2 */
-    [AMP_IMAGE_FORMAT_HDR] = 16,       /* an RLE run of 127 samples in 2 bytes, 4 a pixel */
-};
-
 /* What a file of size bytes says in its header, checked against the limits and the
- * file's length before anything is decoded, into *head if not NULL: the width,
- * height, channels and bits the decode gives. */
-static amp_status header(const char *who, const char *path, amp_accelerator_view **view, amp_image_format f,
-                         size_t size, int w, int h, int channels, int bits, amp_image *head)
+ * file's length (codec's densest encoding) before anything is decoded. */
+static amp_status check_header(const amp__file *f, const amp__codec *c, amp_accelerator_view **view,
+                               const amp_image *head)
 {
-    amp_status s = check_size(who, path, view, (uint32_t)w, (uint32_t)h, channels, bits);
-    uint64_t pixels = (uint64_t)(uint32_t)w * (uint32_t)h, most = (uint64_t)size * densest[f];
+    amp_status s = check_size(f->who, f->path, view, (uint32_t)head->width, (uint32_t)head->height, head->channels,
+                              head->bits);
+    uint64_t pixels = (uint64_t)(uint32_t)head->width * (uint32_t)head->height, most = (uint64_t)f->size * c->densest;
     if (s == AMP_OK && pixels > most)
         return amp__fail(AMP_ERROR_FORMAT,
                          "%s: %s is truncated: its header claims %ux%u pixels but a %s file of %zu bytes holds %llu "
-                         "at most", who, path, (uint32_t)w, (uint32_t)h, amp_image_format_name(f), size,
+                         "at most", f->who, f->path, (uint32_t)head->width, (uint32_t)head->height, c->name, f->size,
                          (unsigned long long)most);
-    if (s == AMP_OK && head) *head = (amp_image){w, h, channels, bits, 0, NULL, f};
     return s;
 }
 
-static amp_status decode_png(const char *who, const char *path, const unsigned char *data, size_t size,
-                             const amp_image_load_desc *desc, amp_accelerator_view **view, amp_image *head,
-                             amp__host_image *out)
+/* The depth a load gives: desc's, which must be 8 or 16 for integer files and 32 for
+ * float ones, else the file's. */
+static amp_status load_bits(const amp__file *f, const amp__codec *c, const amp_image *head, int *bits)
 {
-    amp__png_info info;
-    int channels = desc ? desc->channels : 0, bits = desc ? desc->bits : 0;
-    if (bits == 32)
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: bits 32 is not 0, 8 or 16 for %s, a PNG file", who, path);
-    amp__png_reader *r = amp__png_open(who, path, data, size, &info);
-    if (!r) return amp_last_status();
-    amp_status s = header(who, path, view, AMP_IMAGE_FORMAT_PNG, size, (int)info.width, (int)info.height,
-                          channels ? channels : info.channels, bits ? bits : info.bits, head);
-    if (s == AMP_OK && out) s = amp__png_read(r, channels, out);
-    amp__png_close(r);
-    return s == AMP_OK && out ? convert_bits(who, path, out, bits) : s;
-}
-
-static amp_status decode_hdr(const char *who, const char *path, const unsigned char *data, size_t size,
-                             const amp_image_load_desc *desc, amp_accelerator_view **view, amp_image *head,
-                             amp__host_image *out)
-{
-    int w, h, comp, is16, channels = desc && desc->channels ? desc->channels : 4;
-    if (desc && desc->bits != 0 && desc->bits != 32)
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: bits %d is not 0 or 32 for %s, a Radiance HDR file",
-                         who, desc->bits, path);
-    if (!amp__stb_info(data, size, &w, &h, &comp, &is16))
-        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: its header lacks a valid FORMAT or resolution line",
-                         who, path);
-    amp_status s = header(who, path, view, AMP_IMAGE_FORMAT_HDR, size, w, h, channels, 32, head);
-    if (s != AMP_OK || !out) return s;
-    float *px = amp__stb_load_hdr(data, size, channels, &w, &h);
-    if (!px) {
-        const char *why = amp__stb_reason();
-        return strcmp(why, "truncated") == 0
-                   ? amp__fail(AMP_ERROR_FORMAT, "%s: %s is truncated: it ends before its pixels do", who, path)
-                   : amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: %s", who, path, why);
-    }
-    *out = (amp__host_image){w, h, channels, 32, px, false};
+    int want = f->desc->bits;
+    *bits = head->bits;
+    if (!want) return AMP_OK;
+    if ((head->bits == 32) != (want == 32))
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: bits %d is not 0%s for %s, a %s file of %s samples",
+                         f->who, want, head->bits == 32 ? " or 32" : ", 8 or 16", f->path, c->title,
+                         head->bits == 32 ? "float" : "integer");
+    *bits = want;
     return AMP_OK;
-}
-
-/* JPEG, BMP, TGA and PSD, through stb_image. */
-static amp_status decode_stb(const char *who, const char *path, amp_image_format f, const unsigned char *data,
-                             size_t size, const amp_image_load_desc *desc, amp_accelerator_view **view,
-                             amp_image *head, amp__host_image *out)
-{
-    int w, h, comp, is16, channels = desc ? desc->channels : 0, bits = desc ? desc->bits : 0;
-    const char *name = amp_image_format_name(f);
-    if (bits == 32)
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: bits 32 is not 0, 8 or 16 for %s, a %s file", who, path,
-                         name);
-    if (!amp__stb_info(data, size, &w, &h, &comp, &is16))
-        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: its %s header is invalid (%s)", who, path, name,
-                         amp__stb_reason());
-    amp_status s = header(who, path, view, f, size, w, h, channels ? channels : comp, bits ? bits : is16 ? 16 : 8, head);
-    if (s != AMP_OK || !out) return s;
-    int file_channels;
-    bool wide;
-    void *px = amp__stb_load(data, size, channels, &w, &h, &file_channels, &wide);
-    if (!px) {
-        const char *why = amp__stb_reason();
-        return strcmp(why, "truncated") == 0
-                   ? amp__fail(AMP_ERROR_FORMAT, "%s: %s is truncated: it ends before its pixels do", who, path)
-                   : amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: %s (%s decoder)", who, path, why, name);
-    }
-    *out = (amp__host_image){w, h, channels ? channels : file_channels, wide ? 16 : 8, px, false};
-    return convert_bits(who, path, out, bits);
 }
 
 amp_status amp__image_decode(const char *who, const char *path, const unsigned char *data, size_t size,
                              amp_image_format want, const amp_image_load_desc *desc, amp_accelerator_view **view,
                              amp_image *head, amp__host_image *out)
 {
-    amp_image_format f = sniff(data, size);
-    if (want == AMP_IMAGE_FORMAT_PNG) return decode_png(who, path, data, size, desc, view, head, out);
-    if (want == AMP_IMAGE_FORMAT_HDR && f != AMP_IMAGE_FORMAT_HDR)
-        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is not a Radiance HDR file (no #?RADIANCE or #?RGBE line)", who,
-                         path);
-    switch (f) {
-    case AMP_IMAGE_FORMAT_PNG:
-        return decode_png(who, path, data, size, desc, view, head, out);
-    case AMP_IMAGE_FORMAT_HDR:
-        return decode_hdr(who, path, data, size, desc, view, head, out);
-    case AMP_IMAGE_FORMAT_AUTO:
-        return amp__fail(AMP_ERROR_FORMAT,
-                         "%s: %s is not an image file ampvk reads (PNG, JPEG, BMP, TGA, PSD or Radiance HDR)", who,
-                         path);
-    default:
-        return decode_stb(who, path, f, data, size, desc, view, head, out);
+    static const amp_image_load_desc none;
+    char list[160];
+    amp__file f = {who, path, data, size, desc ? desc : &none};
+    const amp__codec *c = sniff(data, size);
+    if (want != AMP_IMAGE_FORMAT_AUTO && c != codec_of(want))
+        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is not a %s file%s%s", who, path, codec_of(want)->title,
+                         c ? "; it holds " : "", c ? c->title : "");
+    if (!c)
+        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is not an image file ampvk reads (%s)", who, path,
+                         format_list(false, list, sizeof list));
+    amp_image h = {0};
+    void *state = NULL;
+    int bits = 0;
+    amp_status s = c->open(&f, &h, &state);
+    if (s == AMP_OK) s = load_bits(&f, c, &h, &bits);
+    if (s == AMP_OK) {
+        h.format = c->format;
+        h.channels = f.desc->channels ? f.desc->channels : h.channels;
+        h.bits = bits;
+        s = check_header(&f, c, view, &h);
     }
+    if (s == AMP_OK && out) {
+        s = c->decode(&f, state, &h, h.channels, out);
+        if (s == AMP_OK) s = amp__host_convert(who, path, out, h.channels, h.bits);
+    }
+    c->close(state);
+    if (s == AMP_OK && head) *head = h;
+    return s;
 }
 
 static void to_public(amp__host_image *im, amp_image_format f, amp_image *out)
@@ -449,48 +336,73 @@ amp_status amp_image_load(const char *path, const amp_image_load_desc *desc, amp
 
 /* ---- encoding ---- */
 
+/* "8 or 16" for a depth mask, into buf. */
+static const char *depth_list(unsigned mask, char *buf, size_t n)
+{
+    static const char *const names[8] = {"", "8", "16", "8 or 16", "32", "8 or 32", "16 or 32", "8, 16 or 32"};
+    snprintf(buf, n, "%s", names[mask & 7]);
+    return buf;
+}
+
+/* The depth an image of `bits` is written at in a format: the one asked for (which
+ * it must have), else its own where the format has it, else the nearest it has. */
+static amp_status save_depth(const char *who, const amp__codec *c, int bits, int asked, int *out)
+{
+    static const int prefer[3][3] = {{8, 16, 32}, {16, 8, 32}, {32, 8, 16}};
+    char list[16];
+    if (asked) {
+        if ((asked != 8 && asked != 16 && asked != 32) || !(c->save_bits & AMP__BITS(asked)))
+            return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: a %s file has %s bits per channel, not %d", who, c->title,
+                             depth_list(c->save_bits, list, sizeof list), asked);
+        *out = asked;
+        return AMP_OK;
+    }
+    const int *p = prefer[bits == 8 ? 0 : bits == 16 ? 1 : 2];
+    for (int i = 0; i < 3; i++)
+        if (c->save_bits & AMP__BITS(p[i])) {
+            *out = p[i];
+            break;
+        }
+    return AMP_OK;
+}
+
 amp_status amp_image_encode(const amp_image *img, const amp_image_save_desc *desc, unsigned char **data,
                             size_t *size)
 {
     const char *who = "amp_image_encode";
+    char list[160];
     amp_image_save_desc d = desc ? *desc : (amp_image_save_desc){0};
     if (!data || !size) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL data or size", who);
     amp_status s = check_image(who, "the image", img);
     if (s != AMP_OK) return s;
-    const char *name = amp_image_format_name(d.format);
-    if (d.format == AMP_IMAGE_FORMAT_AUTO || d.format == AMP_IMAGE_FORMAT_PSD || !name)
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: format %s cannot be written (png, jpeg, bmp, tga or hdr)",
-                         who, name ? name : "(unknown)");
+    const amp__codec *c = codec_of(d.format);
+    if (d.format == AMP_IMAGE_FORMAT_AUTO || !c || !c->encode)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: format %s cannot be written (%s)", who,
+                         c ? c->name : d.format == AMP_IMAGE_FORMAT_AUTO ? "auto" : "(unknown)",
+                         format_list(true, list, sizeof list));
     if (d.quality < 0 || d.quality > 100)
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: JPEG quality %d is outside 1..100 (0: 90)", who, d.quality);
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: quality %d is outside 1..100 (0: 90)", who, d.quality);
     if (d.png_level < 0 || d.png_level > 12)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: PNG level %d is outside 1..12 (0: the default)", who,
                          d.png_level);
-    int bits = d.format == AMP_IMAGE_FORMAT_HDR ? 32 : 8;
-    if (d.format == AMP_IMAGE_FORMAT_PNG) {
-        bits = d.bits ? d.bits : img->bits == 16 ? 16 : 8;
-        if (bits != 8 && bits != 16)
-            return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: a PNG has 8 or 16 bits per channel, not %d", who, bits);
-    } else if (d.bits && d.bits != bits) {
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: a %s file has %d bits per channel, not %d", who, name, bits,
-                         d.bits);
-    }
+    if (d.subsampling != 0 && d.subsampling != 444 && d.subsampling != 422 && d.subsampling != 420)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: chroma subsampling %d is not 444, 422 or 420 (0: 420)", who,
+                         d.subsampling);
+    if ((unsigned)d.compression > AMP_IMAGE_COMPRESSION_PIZ)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: compression %d is not one of amp_image_compression", who,
+                         (int)d.compression);
+    int bits = 8;
+    if ((s = save_depth(who, c, img->bits, d.bits, &bits)) != AMP_OK) return s;
     if ((uint64_t)img->width * (uint64_t)img->height > (uint64_t)INT_MAX)
         return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: image %dx%d is too large to encode", who, img->width,
                          img->height);
-    void *owned;
-    const void *samples = amp__image_packed(img, bits, &owned);
-    if (!samples) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
-    if (d.format == AMP_IMAGE_FORMAT_PNG) {
-        s = amp__png_encode(samples, img->width, img->height, img->channels, bits, d.png_level, data, size);
-    } else {
-        *data = amp__stb_write(d.format, img->width, img->height, img->channels, samples, d.quality ? d.quality : 90,
-                               size);
-        s = *data ? AMP_OK
-                  : amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory encoding a %dx%d %s file", who,
-                              img->width, img->height, name);
+    unsigned char *file = NULL;
+    size_t n = 0;
+    s = c->encode(who, img, bits, &d, &file, &n);
+    if (s == AMP_OK) {
+        *data = file;
+        *size = n;
     }
-    free(owned);
     return s;
 }
 
@@ -500,9 +412,10 @@ static amp_status save_format(const char *who, const char *path, const amp_image
 {
     *out = desc ? *desc : (amp_image_save_desc){0};
     if (!path) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL path", who);
+    char list[160];
     if (out->format == AMP_IMAGE_FORMAT_AUTO && !(out->format = amp_image_format_from_path(path)))
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
-                         "%s: %s: no image format for this name (.png, .jpg, .jpeg, .bmp, .tga or .hdr)", who, path);
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: %s: no image format for this name (%s)", who, path,
+                         format_list(true, list, sizeof list));
     return AMP_OK;
 }
 
@@ -692,16 +605,16 @@ amp_status amp__texture_samples(const char *who, amp_texture *t, int bits, amp_i
             else if (bits == 16)
                 ((uint16_t *)dst)[i] = (uint16_t)(u * 257);
             else
-                ((uint8_t *)dst)[i] = (uint8_t)to8(u);
+                ((uint8_t *)dst)[i] = (uint8_t)((u * 255 + 32767) / 65535);
             continue;
         }
         if (sc == AMP_SCALAR_NORM) x = x / (tbits == 8 ? 127.0 : 32767.0);
         if (bits == 32)
             ((float *)dst)[i] = (float)x;
         else if (bits == 16)
-            ((uint16_t *)dst)[i] = (uint16_t)float_to_int(x, 16);
+            ((uint16_t *)dst)[i] = (uint16_t)amp__float_to_unorm(x, 16);
         else
-            ((uint8_t *)dst)[i] = (uint8_t)float_to_int(x, 8);
+            ((uint8_t *)dst)[i] = (uint8_t)amp__float_to_unorm(x, 8);
     }
     free(src);
     *out = (amp_image){e.dims[1], e.dims[0], comps, bits, 0, dst, AMP_IMAGE_FORMAT_AUTO};
@@ -774,6 +687,18 @@ static amp_status save_png_on_device(const char *who, amp_texture *t, const char
     return s != AMP_OK ? s : coded;
 }
 
+/* The depth of the samples a texture hands to a format's encoder: floats for float
+ * textures where the format writes them, and for formats of float samples only;
+ * else as asked, or 0 (amp__texture_samples' own choice). */
+static int texture_bits(amp_texture *t, const amp__codec *c, const amp_image_save_desc *d)
+{
+    bool floats = c && !(c->save_bits & AMP__BITS(8)) && (c->half || !(c->save_bits & AMP__BITS(16)));
+    if (d->bits) return c && c->half && d->bits == 16 ? 32 : d->bits;
+    if (floats) return 32;
+    bool float_texture = t && amp_type_scalar(amp_texture_type(t)) == AMP_SCALAR_FLOAT;
+    return float_texture && c && (c->save_bits & AMP__BITS(32)) ? 32 : 0;
+}
+
 amp_status amp_texture_save(amp_texture *t, const char *path, const amp_image_save_desc *desc)
 {
     const char *who = "amp_texture_save";
@@ -782,8 +707,7 @@ amp_status amp_texture_save(amp_texture *t, const char *path, const amp_image_sa
     if (s != AMP_OK) return s;
     if (png_on_device(t, &d)) return save_png_on_device(who, t, path);
     amp_image im;
-    s = amp__texture_samples(who, t, d.format == AMP_IMAGE_FORMAT_HDR ? 32 : d.format == AMP_IMAGE_FORMAT_PNG ? d.bits : 8,
-                             &im);
+    s = amp__texture_samples(who, t, texture_bits(t, codec_of(d.format), &d), &im);
     if (s != AMP_OK) return s;
     s = save_image(who, path, &im, &d);
     amp_image_free(&im);

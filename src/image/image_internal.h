@@ -21,16 +21,16 @@ AMP_HIDDEN int amp__stb_info(const unsigned char *data, size_t size, int *w, int
 AMP_HIDDEN float *amp__stb_load_hdr(const unsigned char *data, size_t size, int channels, int *w, int *h);
 AMP_HIDDEN bool amp__stb_is_hdr(const unsigned char *data, size_t size);
 AMP_HIDDEN void amp__stb_free(void *pixels);
-/* Decodes a JPEG, BMP, TGA or PSD in memory to `channels` (0: the file's, in
+/* Decodes a BMP, TGA or PSD in memory to `channels` (0: the file's, in
  * *file_channels) of 8 bits, or 16 bits where the file has them (*is16: a 16-bit
  * PSD). A file that ends before its pixels do fails with the reason "truncated";
  * NULL and amp__stb_reason() on failure. */
 AMP_HIDDEN void *amp__stb_load(const unsigned char *data, size_t size, int channels, int *w, int *h,
                                int *file_channels, bool *is16);
 /* Encodes w x h texels of `channels` 8-bit samples (floats for AMP_IMAGE_FORMAT_HDR),
- * tightly packed, as a JPEG (quality 1..100), BMP, TGA or HDR file in memory;
+ * tightly packed, as a BMP, TGA or HDR file in memory;
  * malloc'ed, NULL when out of memory. */
-AMP_HIDDEN unsigned char *amp__stb_write(int format, int w, int h, int channels, const void *pixels, int quality,
+AMP_HIDDEN unsigned char *amp__stb_write(int format, int w, int h, int channels, const void *pixels,
                                          size_t *out_size);
 /* The calling thread's reason for the last stb failure. */
 AMP_HIDDEN const char *amp__stb_reason(void);
@@ -42,6 +42,71 @@ typedef struct amp__host_image {
     void *pixels;
     bool stb; /* pixels belong to stb (free with amp__stb_free), else malloc'ed */
 } amp__host_image;
+
+/* ---- samples.c: conversions of samples (ampvk/image.h's rules) ---- */
+/* n samples from `from` bits to `to` bits (8, 16 or 32): integers exactly upward
+ * (v * 257), rounded downward; floats clamped to 0..1 and scaled. */
+AMP_HIDDEN void amp__convert_samples(const void *src, int from, void *dst, int to, size_t n);
+/* A float clamped to 0..1 (NaN: 0) as an 8- or 16-bit integer, rounded. */
+AMP_HIDDEN uint32_t amp__float_to_unorm(double x, int bits);
+/* texels of `from` channels (gray, gray+alpha, RGB, RGBA) at bits 8, 16 or 32 to `to`
+ * channels: gray replicated, color's gray the luma (77 r + 150 g + 29 b) >> 8, alpha
+ * kept or opaque. */
+AMP_HIDDEN void amp__convert_channels(const void *px, size_t texels, int from, int to, int bits, void *out);
+/* Converts a decoded image in place to `channels` and `bits` (0: as it is). Out of
+ * memory: its pixels freed, AMP_ERROR_OUT_OF_MEMORY naming path. */
+AMP_HIDDEN amp_status amp__host_convert(const char *who, const char *path, amp__host_image *im, int channels,
+                                        int bits);
+/* im's samples tightly packed at bits (8, 16, 32): im's own pixels, or a malloc'ed
+ * converted copy left in *owned (free it). NULL when out of memory. */
+AMP_HIDDEN const void *amp__image_packed(const amp_image *im, int bits, void **owned);
+
+/* ---- file formats: one codec each, in image_file.c's table ---- */
+/* A file being decoded: who asks and the file's name (for messages), its bytes, and
+ * the caller's load description (never NULL; zeros: the file as it is). */
+typedef struct amp__file {
+    const char *who, *path;
+    const unsigned char *data;
+    size_t size;
+    const amp_image_load_desc *desc;
+} amp__file;
+
+/* The depths a format writes, as a mask of AMP__BITS(8), AMP__BITS(16), AMP__BITS(32). */
+#define AMP__BITS(b) (1u << ((b) / 16))
+
+/* A file format. The table (image_file.c) picks one by content to load and by name or
+ * format to save; the checks every file gets (size limits, a header that claims more
+ * pixels than the file can hold) and the conversion to the channels and depth asked
+ * for are the table's, not the codec's. */
+typedef struct amp__codec {
+    amp_image_format format;
+    const char *name;       /* "jpeg", as amp_image_format_name gives it */
+    const char *title;      /* "JPEG", in messages */
+    const char *extensions; /* the file names of this format, "jpg jpeg" (the first is written) */
+    uint32_t densest;       /* the most pixels a byte of a file can hold, in its densest encoding */
+    unsigned save_bits;     /* the depths written (AMP__BITS); 16 is half floats where half is set */
+    bool half;
+    /* Whether n bytes at d start as this format's files do. */
+    bool (*sniff)(const unsigned char *d, size_t n);
+    /* Reads and checks the header: *head gets the width, height, channels and bits (8,
+     * 16: integers; 32: floats) of the image as decoded, *state what decode needs
+     * (or NULL). AMP_ERROR_FORMAT naming f->path and the reason. */
+    amp_status (*open)(const amp__file *f, amp_image *head, void **state);
+    /* Decodes the pixels after the size checks, ideally to `channels` (1..4; any other
+     * count is converted after), at any depth (converted after). Nothing is left
+     * allocated on failure. */
+    amp_status (*decode)(const amp__file *f, void *state, const amp_image *head, int channels,
+                         amp__host_image *out);
+    /* Frees what open made (state may be NULL). */
+    void (*close)(void *state);
+    /* Encodes img (checked: 1..4 channels, any depth) at `bits` (one of save_bits) into
+     * a malloc'ed file in memory. NULL for read-only formats. */
+    amp_status (*encode)(const char *who, const amp_image *img, int bits, const amp_image_save_desc *d,
+                         unsigned char **data, size_t *size);
+} amp__codec;
+
+AMP_HIDDEN extern const amp__codec amp__codec_png, amp__codec_jpeg, amp__codec_hdr, amp__codec_bmp,
+    amp__codec_tga, amp__codec_psd;
 
 /* ---- image_file.c: shared with compare.c ---- */
 /* Reads a whole file: AMP_ERROR_IO if it cannot be read, AMP_ERROR_FORMAT if empty. */
@@ -56,9 +121,6 @@ AMP_HIDDEN amp_status amp__image_write_file(const char *who, const char *path, c
 AMP_HIDDEN amp_status amp__image_decode(const char *who, const char *path, const unsigned char *data, size_t size,
                                         amp_image_format want, const amp_image_load_desc *desc,
                                         amp_accelerator_view **view, amp_image *head, struct amp__host_image *out);
-/* im's samples tightly packed at bits (8, 16, 32): im's own pixels, or a malloc'ed
- * converted copy left in *owned (free it). NULL when out of memory. */
-AMP_HIDDEN const void *amp__image_packed(const amp_image *im, int bits, void **owned);
 /* desc's view (else the default one), where a comparison's metric runs, and its
  * accelerator's properties, for w x h images whose largest buffer holds `per_texel`
  * words a texel (kernels index it with ints); NULL with the error set. */

@@ -1,5 +1,5 @@
-/* stb_image (its Radiance HDR, JPEG, BMP, TGA and PSD decoders: PNG goes through
- * libspng, png_read.c) and stb_image_write (JPEG, BMP, TGA and HDR files),
+/* stb_image (its Radiance HDR, BMP, TGA and PSD decoders: PNG and JPEG go through
+ * png_read.c and jpeg.c) and stb_image_write (BMP, TGA and HDR files),
  * compiled static into this one file so that none of their symbols leave the
  * library, with thin wrappers for image_file.c. This file is built
  * without warnings (CMakeLists.txt): stb's code is not ours to fix. */
@@ -17,9 +17,8 @@
 #endif
 
 /* stb's arithmetic leans on what C leaves undefined and every target we build for
- * does as meant: int shifts into the sign bit (stb_image_write's JPEG bit writer,
- * on every image), signed overflow and out-of-range float-to-int conversions on
- * corrupt input (the JPEG IDCT, PSD's matte removal). No memory access depends on
+ * does as meant: int shifts into the sign bit, signed overflow and out-of-range
+ * float-to-int conversions on corrupt input (PSD's matte removal). No memory access depends on
  * them, but the sanitizer builds stop on them, so stb's functions are built without
  * those three checks (the others, and ASan, stay): through clang's pragma, or for
  * GCC, which has no such pragma, by giving `static` (every stb function is static
@@ -35,17 +34,13 @@
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_HDR
-#define STBI_ONLY_JPEG
 #define STBI_ONLY_BMP
 #define STBI_ONLY_TGA
 #define STBI_ONLY_PSD
 #define STBI_NO_STDIO
-/* stb 2.27 reads memory it allocated but never wrote when a file leaves things out:
- * a JPEG scan that references a Huffman or quantization table the file never
- * defines, a component no scan covers, a restart interval whose marker is missing
- * (the rest of the scan is never decoded). Its allocations are zeroed, so that such
- * a file decodes to the same pixels every time, and none of them are what the heap
- * held before. */
+/* stb 2.27 has read memory it allocated but never wrote where a file leaves things
+ * out (its JPEG decoder did). Its allocations are zeroed, so that such a file would
+ * decode to the same pixels every time, and none of them to what the heap held. */
 #define STBI_MALLOC(size) calloc(1, size)
 #define STBI_REALLOC(p, size) realloc(p, size)
 #define STBI_FREE(p) free(p)
@@ -101,79 +96,9 @@ static bool psd_header(const unsigned char *d, size_t n, int *channels, int *dep
 /* Byte i of a file as stb reads it through reader_read below: '\n' past the end. */
 static unsigned byte_at(const unsigned char *d, size_t n, size_t i) { return i < n ? d[i] : '\n'; }
 
-/* What stb_image 2.27 would go through in a JPEG, found by walking its markers as stb
- * does: junk between segments skipped to the next 0xFF, fill bytes 0xFF, segments by
- * their length, a scan's entropy-coded data up to the first 0xFF that is not stuffing
- * (0x00) or a restart marker, the end at EOI; a segment stb would refuse ends the walk
- * (stb stops there too).
- *   - dht_overflow: stb takes a DHT table's 16 code counts as they come, and more than
- *     256 codes in all write past its arrays (fixed in stb 2.28). The tables are read
- *     as stb reads them, beyond the segment ('\n' past the file's end) until the
- *     segment is used up.
- *   - texels and scans: the frame's size (its first SOF) and the scans after it. stb
- *     decodes every scan over the whole image, however few bytes the scan has, so a
- *     small file of many scans would keep it busy for minutes. */
-typedef struct jpeg_walk {
-    bool dht_overflow;
-    uint64_t texels, scans;
-} jpeg_walk;
-
-static jpeg_walk walk_jpeg(const unsigned char *d, size_t n)
-{
-    jpeg_walk w = {false, 0, 0};
-    size_t at = 0;
-    while (at < n) {
-        while (at < n && d[at] != 0xFF) at++; /* junk */
-        while (at < n && d[at] == 0xFF) at++; /* fill */
-        if (at >= n) break;
-        unsigned m = d[at++];
-        if (m == 0xD9) break;                                             /* EOI */
-        if (m == 0x00 || m == 0x01 || (m >= 0xD0 && m <= 0xD8)) continue; /* no segment */
-        size_t len = byte_at(d, n, at) << 8 | byte_at(d, n, at + 1), end = at + len;
-        if (len < 2) break; /* stb refuses it */
-        if (m == 0xC4) {
-            size_t p = at + 2;
-            long left = (long)len - 2;
-            while (left > 0) {
-                unsigned codes = 0;
-                for (int i = 0; i < 16; i++) codes += byte_at(d, n, p + 1 + (size_t)i);
-                if (codes > 256) {
-                    w.dht_overflow = true;
-                    return w;
-                }
-                p += 17 + codes;
-                left -= 17 + (long)codes;
-            }
-            if (left != 0) break; /* stb refuses it */
-        }
-        if ((m == 0xC0 || m == 0xC1 || m == 0xC2) && !w.texels)
-            w.texels = (uint64_t)(byte_at(d, n, at + 3) << 8 | byte_at(d, n, at + 4)) *
-                       (byte_at(d, n, at + 5) << 8 | byte_at(d, n, at + 6));
-        at = end;
-        if (m == 0xDA) { /* a scan's entropy-coded data */
-            w.scans += w.texels != 0;
-            for (; at + 1 < n; at++)
-                if (d[at] == 0xFF && d[at + 1] != 0x00 && d[at + 1] != 0xFF && (d[at + 1] < 0xD0 || d[at + 1] > 0xD7))
-                    break;
-        }
-    }
-    return w;
-}
-
-/* Scans over the whole image a JPEG may have: 16 (libjpeg writes 10 for a progressive
- * color image), and one more for every 8192 texels its bytes pay for (a scan costs a
- * few bytes, a pass over a texel a few nanoseconds). */
-static bool jpeg_scans_ok(const jpeg_walk *w, size_t size)
-{
-    return w->scans <= 16 || (w->scans - 16) * w->texels <= ((uint64_t)size + 64) * 8192;
-}
-
 int amp__stb_info(const unsigned char *data, size_t size, int *w, int *h, int *channels, int *is16)
 {
     if (size > INT_MAX) return stbi__err("too large", "file too large");
-    /* stb takes a file whose first bytes are 0xFF (fill), then 0xD8 for a JPEG */
-    if (size >= 2 && data[0] == 0xFF && walk_jpeg(data, size).dht_overflow)
-        return stbi__err("a Huffman table (DHT) has more than 256 codes", "bad DHT");
     if (!stbi_info_from_memory(data, (int)size, w, h, channels)) return 0;
     /* a BMP's negative height means rows top-down (stb loads them so) */
     if (size >= 2 && data[0] == 'B' && data[1] == 'M' && *h < 0 && *h != INT_MIN) *h = -*h;
@@ -293,7 +218,7 @@ float *amp__stb_load_hdr(const unsigned char *data, size_t size, int channels, i
 }
 
 /* Whether `rest` bytes can plausibly hold w x h texels in the most compact encoding
- * stb reads: a JPEG's 8x8 block in a few bits, an RLE TGA or PSD packet of 128
+ * stb reads: an RLE TGA or PSD packet of 128
  * texels in 2 bytes, a 1-bit BMP; 1024 texels a byte bounds them all. So a few bytes
  * cannot make the decoder allocate a large image. */
 static bool can_hold(size_t rest, int w, int h)
@@ -356,15 +281,6 @@ void *amp__stb_load(const unsigned char *data, size_t size, int channels, int *w
     if (!amp__stb_info(data, size, &iw, &ih, &ic, &i16)) return NULL;
     if (!can_hold(size, iw, ih))
         return stbi__errpuc("truncated", "file ends before its pixels");
-    if (data[0] == 0xFF) {
-        jpeg_walk jw = walk_jpeg(data, size);
-        if (!jpeg_scans_ok(&jw, size)) {
-            snprintf(reason, sizeof reason,
-                     "%llu scans of a %dx%d image are more than a file of %zu bytes can hold",
-                     (unsigned long long)jw.scans, iw, ih, size);
-            return stbi__errpuc(reason, "too many scans");
-        }
-    }
     bool psd = is_psd(data, size) && psd_header(data, size, &psd_channels, &depth, &compression);
     if (psd && depth == 16 && compression == 1)
         return stbi__errpuc("16-bit RLE-compressed PSD files are not supported", "16-bit RLE PSD");
@@ -410,15 +326,12 @@ static void sink_write(void *user, void *data, int n)
     s->size += (size_t)n;
 }
 
-unsigned char *amp__stb_write(int format, int w, int h, int channels, const void *pixels, int quality,
+unsigned char *amp__stb_write(int format, int w, int h, int channels, const void *pixels,
                               size_t *out_size)
 {
     sink s = {0};
     int ok = 0;
     switch (format) {
-    case AMP_IMAGE_FORMAT_JPEG:
-        ok = stbi_write_jpg_to_func(sink_write, &s, w, h, channels, pixels, quality);
-        break;
     case AMP_IMAGE_FORMAT_BMP:
         ok = stbi_write_bmp_to_func(sink_write, &s, w, h, channels, pixels);
         break;

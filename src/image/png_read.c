@@ -431,38 +431,6 @@ static void from_big_endian(uint8_t *p, size_t n)
 #endif
 }
 
-/* Sample c of texel i of an image of `from` channels at 8 or 16 bits. */
-static inline uint32_t sample_of(const void *px, size_t i, int from, int c, int bits)
-{
-    size_t k = i * (size_t)from + (size_t)c;
-    return bits == 16 ? ((const uint16_t *)px)[k] : ((const uint8_t *)px)[k];
-}
-
-/* Converts texels of a gray, gray+alpha, RGB or RGBA image (`from` channels) to
- * `to` channels, as libspng's RGBA narrowed would be (see narrow): gray replicated,
- * luma of color for 1 and 2 channels, alpha kept or opaque. */
-static void convert(const void *px, size_t texels, int from, int to, int bits, void *out)
-{
-    uint32_t max = bits == 16 ? 0xFFFF : 0xFF;
-    for (size_t i = 0; i < texels; i++) {
-        uint32_t v[4], r = sample_of(px, i, from, 0, bits), a = from == 2 || from == 4 ? sample_of(px, i, from, from - 1, bits) : max;
-        if (to >= 3) {
-            v[0] = r;
-            v[1] = from >= 3 ? sample_of(px, i, from, 1, bits) : r;
-            v[2] = from >= 3 ? sample_of(px, i, from, 2, bits) : r;
-            v[3] = a;
-        } else {
-            v[0] = from >= 3 ? (r * 77 + sample_of(px, i, from, 1, bits) * 150 + sample_of(px, i, from, 2, bits) * 29) >> 8
-                             : r;
-            v[1] = a;
-        }
-        for (int c = 0; c < to; c++) {
-            if (bits == 16) ((uint16_t *)out)[i * (size_t)to + (size_t)c] = (uint16_t)v[c];
-            else ((uint8_t *)out)[i * (size_t)to + (size_t)c] = (uint8_t)v[c];
-        }
-    }
-}
-
 /* Decodes a non-interlaced 8- or 16-bit image without palette or tRNS to `channels`:
  * the image data inflated into one buffer (filter bytes and rows, exactly the
  * image's size), the rows unfiltered in place and moved up over the filter bytes. */
@@ -528,7 +496,7 @@ static amp_status read_direct(amp__png_reader *r, int channels, amp__host_image 
     void *px = buf;
     if (channels != info->channels) {
         px = malloc(texels * (size_t)channels * (size_t)(info->bits / 8));
-        if (px) convert(buf, texels, info->channels, channels, info->bits, px);
+        if (px) amp__convert_channels(buf, texels, info->channels, channels, info->bits, px);
         free(buf);
         if (!px) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory decoding %s", r->who, r->path);
     } else {
@@ -566,3 +534,49 @@ amp_status amp__png_read(amp__png_reader *r, int channels, amp__host_image *out)
     amp__trace_end(span, "file", "PNG decode", NULL);
     return st;
 }
+
+/* ---- the PNG codec (image_file.c's table) ---- */
+
+static bool png_sniff(const unsigned char *d, size_t n)
+{
+    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    return n >= 8 && memcmp(d, sig, 8) == 0;
+}
+
+static amp_status png_open(const amp__file *f, amp_image *head, void **state)
+{
+    amp__png_info info;
+    amp__png_reader *r = amp__png_open(f->who, f->path, f->data, f->size, &info);
+    if (!r) return amp_last_status();
+    *head = (amp_image){(int)info.width, (int)info.height, info.channels, info.bits, 0, NULL, AMP_IMAGE_FORMAT_PNG};
+    *state = r;
+    return AMP_OK;
+}
+
+static amp_status png_decode(const amp__file *f, void *state, const amp_image *head, int channels,
+                             amp__host_image *out)
+{
+    (void)f;
+    (void)head;
+    return amp__png_read(state, channels, out);
+}
+
+static void png_close(void *state) { amp__png_close(state); }
+
+static amp_status png_encode(const char *who, const amp_image *img, int bits, const amp_image_save_desc *d,
+                             unsigned char **data, size_t *size)
+{
+    void *owned;
+    const void *samples = amp__image_packed(img, bits, &owned);
+    if (!samples) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
+    amp_status s = amp__png_encode(samples, img->width, img->height, img->channels, bits, d->png_level, data, size);
+    free(owned);
+    return s;
+}
+
+const amp__codec amp__codec_png = {
+    .format = AMP_IMAGE_FORMAT_PNG, .name = "png", .title = "PNG", .extensions = "png",
+    .densest = 8 * 1032, /* 1-bit samples; deflate's 258-byte match in 2 bits */
+    .save_bits = AMP__BITS(8) | AMP__BITS(16),
+    .sniff = png_sniff, .open = png_open, .decode = png_decode, .close = png_close, .encode = png_encode,
+};

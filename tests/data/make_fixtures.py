@@ -298,7 +298,9 @@ def huge_headers():
     write("huge_header.png", b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(tail))
           + chunk(b"IEND", b""))
     sof = struct.pack(">BHHBBBB", 8, HUGE, HUGE, 1, 1, 0x11, 0)
-    write("huge_header.jpg", b"\xff\xd8" + b"\xff\xc0" + struct.pack(">H", 2 + len(sof)) + sof + tail + b"\xff\xd9")
+    sos = struct.pack(">BBBBBB", 1, 1, 0x00, 0, 63, 0)  # libjpeg reads the header up to the first scan
+    write("huge_header.jpg", b"\xff\xd8" + b"\xff\xc0" + struct.pack(">H", 2 + len(sof)) + sof + b"\xff\xda"
+          + struct.pack(">H", 2 + len(sos)) + sos + tail + b"\xff\xd9")
     info = struct.pack("<IiiHHIIiiII", 40, HUGE, HUGE, 1, 24, 0, 0, 2835, 2835, 0, 0)
     write("huge_header.bmp", struct.pack("<2sIHHI", b"BM", 14 + len(info) + len(tail), 0, 0, 14 + len(info)) + info
           + tail)
