@@ -18,7 +18,7 @@ set -eu
 cd "$(dirname "$0")/.."
 root=$PWD
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-all="fuzz_png fuzz_hdr fuzz_params fuzz_compare_png fuzz_api fuzz_image"
+all="fuzz_png fuzz_hdr fuzz_params fuzz_compare_png fuzz_api fuzz_image fuzz_jpeg"
 
 if [ $# -lt 1 ] || ! [ "$1" -gt 0 ] 2>/dev/null; then
     echo "usage: $0 SECONDS [FUZZER ...]   (fuzzers: $all)" >&2
@@ -59,7 +59,7 @@ fuzz_one() {
     bin=build-fuzz/tests/fuzz/$f
     # the device fuzzers run slower inputs and hold the Vulkan driver
     case $f in
-        fuzz_png|fuzz_hdr|fuzz_image) limits="-timeout=30 -rss_limit_mb=2560" ;;
+        fuzz_png|fuzz_hdr|fuzz_image|fuzz_jpeg|fuzz_exr|fuzz_webp|fuzz_tiff) limits="-timeout=30 -rss_limit_mb=2560" ;;
         *) limits="-timeout=120 -rss_limit_mb=4096" ;;
     esac
     log=build-fuzz/work/$f.log

@@ -404,7 +404,7 @@ static void test_load_errors(void)
                  "image 65535x65535");
     /* what stb_image 2.27 gets wrong, refused before it runs (image_stb.c; the files
      * are fuzz_image's findings) */
-    REQUIRE_FAIL(amp_image_load(DATA "fuzz/fuzz_image/jpeg-dht-more-than-256-codes.jpg", NULL, &im), AMP_ERROR_FORMAT,
+    REQUIRE_FAIL(amp_image_load(DATA "fuzz/fuzz_jpeg/jpeg-dht-more-than-256-codes.jpg", NULL, &im), AMP_ERROR_FORMAT,
                  "is corrupt: its header does not read (libjpeg: Bogus Huffman table definition)");
     REQUIRE_FAIL(amp_image_load(DATA "fuzz/fuzz_image/bmp-palette-index-past-palette.bmp", NULL, &im),
                  AMP_ERROR_FORMAT, "pixel (0, 3) has palette index 48 but the palette has 16 entries");
@@ -412,9 +412,9 @@ static void test_load_errors(void)
                  "is truncated");
     /* 150 scans of 1300x1300 in 1.8 KB: stb would decode each over the whole image; the
        header's size alone is more than 1.8 KB can hold (a bit for each 8 x 8 block) */
-    REQUIRE_FAIL(amp_image_load(DATA "fuzz/fuzz_image/jpeg-baseline-many-scans.jpg", NULL, &im), AMP_ERROR_FORMAT,
+    REQUIRE_FAIL(amp_image_load(DATA "fuzz/fuzz_jpeg/jpeg-baseline-many-scans.jpg", NULL, &im), AMP_ERROR_FORMAT,
                  "its header claims 1300x1300 pixels but a jpeg file of 1776 bytes holds 909312 at most");
-    REQUIRE_FAIL(amp_image_load(DATA "fuzz/fuzz_image/jpeg-progressive-many-scans.jpg", NULL, &im), AMP_ERROR_FORMAT,
+    REQUIRE_FAIL(amp_image_load(DATA "fuzz/fuzz_jpeg/jpeg-progressive-many-scans.jpg", NULL, &im), AMP_ERROR_FORMAT,
                  "its header claims 1300x1300 pixels but a jpeg file of 1787 bytes");
     size_t n;
     unsigned char *rle = test_read_bytes(FMT "psd_rgb8_rle.psd", 1 << 20, &n);
@@ -424,7 +424,7 @@ static void test_load_errors(void)
     free(rle);
     /* a JPEG whose chroma uses a quantization table it never defines: refused, where
      * stb decoded it from uninitialized tables */
-    REQUIRE_FAIL(amp_image_load(DATA "fuzz/fuzz_image/jpeg-undefined-quantization-table.jpg", NULL, &im),
+    REQUIRE_FAIL(amp_image_load(DATA "fuzz/fuzz_jpeg/jpeg-undefined-quantization-table.jpg", NULL, &im),
                  AMP_ERROR_FORMAT, "jpeg-undefined-quantization-table.jpg is corrupt");
     /* 65536 rows of 1 column: over ampvk's limit, though stb's 2.27 would take it */
     unsigned char psd[64] = {'8', 'B', 'P', 'S', 0, 1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 1, 0, 0, 0, 0, 0, 1, 0, 8, 0, 3};

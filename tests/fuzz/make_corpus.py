@@ -17,8 +17,10 @@ fuzzing never grows these.
   fuzz_params       the parameter lists of tests/test_kernel.c and kernel.h, and
                     'K'-prefixed ones with declarations
   fuzz_api          call sequences in the harness's encoding (ops[] in fuzz_api.c)
-  fuzz_image        tests/data/formats/* (JPEG baseline, progressive, restart and
-                    gray; BMP, TGA and PSD), a few PNGs and the HDR of tests/data,
+  fuzz_FORMAT       (FORMAT_FUZZERS: jpeg ...) the format's files of at most 64 KB
+                    among tests/data/formats and its folders, and one truncated
+  fuzz_image        tests/data/formats/* of the other formats (BMP, TGA and PSD),
+                    a few PNGs and the HDR of tests/data,
                     and the kinds the fixtures lack: BMP 1-, 4-, 8-bit paletted,
                     16-bit 565 bitfields, V5 32-bit with an alpha mask, OS/2; TGA
                     paletted (raw and RLE), 16-bit RGB, gray + alpha; PSD RLE RGBA
@@ -160,11 +162,37 @@ def psd(w, h, channels, planes, rle=False):
     return head + struct.pack(">H", 1) + counts + b"".join(r for p in planes for r in p)
 
 
+# The formats with a harness of their own (fuzz_FORMAT, fuzz_image.c built for it) and
+# the extensions of their files among tests/data/formats (and its folders).
+FORMAT_FUZZERS = {"jpeg": (".jpg", ".jpeg")}
+
+
+def format_files(exts):
+    fmt = os.path.join(DATA, "formats")
+    for root, _, names in sorted(os.walk(fmt)):
+        for name in sorted(names):
+            path = os.path.join(root, name)
+            if name.lower().endswith(exts) and os.path.getsize(path) <= 64 * 1024:
+                yield path
+
+
+def format_corpus(fmt, exts):
+    """fuzz_FORMAT: the format's small fixtures, and the first one truncated."""
+    files = list(format_files(exts))
+    for path in files:
+        shutil.copy(path, os.path.join(OUT, "fuzz_" + fmt, os.path.basename(path)))
+    with open(files[0], "rb") as f:
+        data = f.read()
+    write("fuzz_" + fmt, "corrupt_truncated" + os.path.splitext(files[0])[1], data[: len(data) * 2 // 3])
+
+
 def image_corpus():
     fmt = os.path.join(DATA, "formats")
+    taken = tuple(e for exts in FORMAT_FUZZERS.values() for e in exts)
     for name in sorted(os.listdir(fmt)):
-        if not name.endswith(".cv2.png"):
-            shutil.copy(os.path.join(fmt, name), os.path.join(OUT, "fuzz_image", name))
+        path = os.path.join(fmt, name)
+        if os.path.isfile(path) and not name.endswith(".cv2.png") and not name.lower().endswith(taken):
+            shutil.copy(path, os.path.join(OUT, "fuzz_image", name))
     for name in ["rgb8.png", "ga16.png", "pal8_trns.png", "gray1.png", "rgb8_adam7.png", "hdr_3x2.hdr"]:
         shutil.copy(os.path.join(DATA, name), os.path.join(OUT, "fuzz_image", name))
     pal = b"".join(bytes([(i * 40) & 255, (i * 90) & 255, (i * 20) & 255, 0]) for i in range(16))
@@ -193,8 +221,6 @@ def image_corpus():
     packed = [[bytes([5]) + r for r in plane(c)] for c in range(3)] + [[bytes([5]) + r for r in alpha]]
     write("fuzz_image", "psd_rgba8_rle_alpha.psd", psd(6, 4, 4, packed, rle=True))
     write("fuzz_image", "psd_5_channels.psd", psd(6, 4, 5, [plane(c % 4) for c in range(5)]))
-    with open(os.path.join(fmt, "jpeg_rgb_progressive.jpg"), "rb") as f:
-        write("fuzz_image", "corrupt_truncated_progressive.jpg", f.read()[:-120])
     with open(os.path.join(fmt, "tga_rgba_rle.tga"), "rb") as f:
         write("fuzz_image", "corrupt_truncated_rle.tga", f.read()[:-10])
     bad = bytearray(bmp(5, 3, 24, lambda y: bytes(15)))
@@ -298,10 +324,13 @@ def api_corpus():
 def main():
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
-    for f in ["fuzz_png", "fuzz_hdr", "fuzz_compare_png", "fuzz_params", "fuzz_api", "fuzz_image"]:
+    fuzzers = ["fuzz_png", "fuzz_hdr", "fuzz_compare_png", "fuzz_params", "fuzz_api", "fuzz_image"]
+    for f in fuzzers + ["fuzz_" + fmt for fmt in FORMAT_FUZZERS]:
         os.makedirs(os.path.join(OUT, f))
     png_corpus()
     image_corpus()
+    for fmt, exts in FORMAT_FUZZERS.items():
+        format_corpus(fmt, exts)
     compare_png_corpus()
     hdr_corpus()
     params_corpus()
