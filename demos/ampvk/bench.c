@@ -17,8 +17,9 @@
  *              runs `<this program> bench --kernel-ready` as a child; and the first filter
  *              of a new process (the accelerator opened, a 256x256 RGBA8 gaussian 5x5 run
  *              and waited for) the same two ways: `bench --filter-ready`
- *   image      with --image FILE: amp_image_load and amp_image_save (PNG, default settings) of
- *              FILE on the host, and amp_texture_save of it as a texture on the accelerator
+ *   image      with --image FILE: amp_image_load and amp_image_save (in FILE's format where
+ *              ampvk writes it, else PNG; default settings) of FILE on the host, and
+ *              amp_texture_save of it as a texture on the accelerator
  *              (a GPU filters the PNG rows), median of 5 runs: ms, MB/s of raw pixels, bytes
  *   math       (only when named) throughput of exp, log, sin, pow and erf: precise_math in
  *              float and double, fast_math in float, in G results/s over 4M elements x 256
@@ -61,8 +62,8 @@ static const char bench_help[] =
     "             filter and a device copy (amp_texture_copy) of the same image\n"
     "  kernel     the first kernel and the first filter (the accelerator opened, a 256x256\n"
     "             gaussian 5x5 done) of a new process, cold and with a warm disk cache (ms)\n"
-    "  image      amp_image_load and amp_image_save (PNG, default settings) of --image's\n"
-    "             file on the host, and amp_texture_save of it as a texture on the\n"
+    "  image      amp_image_load and amp_image_save (in its own format, else PNG; default\n"
+    "             settings) of --image's file on the host, and amp_texture_save of it as a texture on the\n"
     "             accelerator: median of 5 runs, ms, MB/s of raw pixels, bytes written\n"
     "  math       (only when named) exp, log, sin, pow, erf: precise_math float and double,\n"
     "             fast_math float, in G results/s (device time)\n"
@@ -862,7 +863,7 @@ static int file_bytes(const char *path, size_t *bytes)
     return 0;
 }
 
-/* amp_image_load and amp_image_save (PNG, default settings) of b->image on the host,
+/* amp_image_load and amp_image_save (its own format, else PNG; default settings) of b->image on the host,
  * IMAGE_RUNS times each; then amp_texture_save of the image as a texture on the
  * default accelerator (on a GPU its rows are filtered there), after one save that
  * makes its pipelines and staging; the medians. */
@@ -873,13 +874,18 @@ static int bench_image(bench *b)
     amp_image img = {0};
     char dir[PATH_MAX], path[PATH_MAX + 32];
     if (make_temp_dir(dir, sizeof dir)) return 1;
-    snprintf(path, sizeof path, "%s/ampvk-bench.png", dir);
     for (int r = 0; r < IMAGE_RUNS; r++) {
         amp_image_free(&img);
         double t0 = tool_now();
         if (failed(amp_image_load(b->image, NULL, &img), "image")) goto done;
         load[r] = tool_now() - t0;
     }
+    /* saved in its own format where ampvk writes it, else as a PNG */
+    const char *ext = amp_image_format_name(img.format);
+    if (img.format == AMP_IMAGE_FORMAT_JPEG) ext = "jpg";
+    else if (img.format == AMP_IMAGE_FORMAT_TIFF) ext = "tif";
+    else if (img.format == AMP_IMAGE_FORMAT_PSD) ext = "png";
+    snprintf(path, sizeof path, "%s/ampvk-bench.%s", dir, ext);
     for (int r = 0; r < IMAGE_RUNS; r++) {
         double t0 = tool_now();
         if (failed(amp_image_save(path, &img, NULL), "image")) goto done;
@@ -916,10 +922,13 @@ static int bench_image(bench *b)
             b->image, img.width, img.height, img.channels, img.bits, b->img.format ? b->img.format : "?", mb,
             IMAGE_RUNS, b->info.description);
     fprintf(b->out, "%-54s %10.3f ms  %8.1f MB/s\n", "amp_image_load", b->img.load_ms, mb / (b->img.load_ms / 1e3));
-    fprintf(b->out, "%-54s %10.3f ms  %8.1f MB/s  %zu bytes\n", "amp_image_save (PNG, default settings)",
-            b->img.save_ms, mb / (b->img.save_ms / 1e3), b->img.output_bytes);
-    fprintf(b->out, "%-54s %10.3f ms  %8.1f MB/s  %zu bytes\n", "amp_texture_save (PNG, from a texture)",
-            b->img.texture_save_ms, mb / (b->img.texture_save_ms / 1e3), b->img.texture_bytes);
+    char label[64];
+    snprintf(label, sizeof label, "amp_image_save (%s, default settings)", ext);
+    fprintf(b->out, "%-54s %10.3f ms  %8.1f MB/s  %zu bytes\n", label, b->img.save_ms, mb / (b->img.save_ms / 1e3),
+            b->img.output_bytes);
+    snprintf(label, sizeof label, "amp_texture_save (%s, from a texture)", ext);
+    fprintf(b->out, "%-54s %10.3f ms  %8.1f MB/s  %zu bytes\n", label, b->img.texture_save_ms,
+            mb / (b->img.texture_save_ms / 1e3), b->img.texture_bytes);
     rc = 0;
 done:
     amp_image_free(&img);
