@@ -4,8 +4,9 @@
 Three comparisons, each timed back to back and interleaved (ampvk, OpenCV, ampvk,
 OpenCV, ...) so that a machine whose speed drifts treats both alike; medians:
 
-  png    PNG load and save of photo-like 3840x2160 RGB/RGBA 8-bit and RGB 16-bit
-         images: `ampvk bench --image F --json` (amp_image_load / amp_image_save on
+  png    load and save of photo-like 3840x2160 RGB/RGBA 8-bit and RGB 16-bit PNGs
+         (--format jpg: RGB and gray JPEGs at quality 90, cv2 writing at 90 too):
+         `ampvk bench --image F --json` (amp_image_load / amp_image_save on
          the host, and amp_texture_save of the image as a texture on the default
          accelerator) against cv2.imread(F, IMREAD_UNCHANGED) / cv2.imwrite at its
          default settings, with the file sizes each writes.
@@ -17,7 +18,7 @@ OpenCV, ...) so that a machine whose speed drifts treats both alike; medians:
          multiprocessing pool of all the machine's CPUs; images/s.
 
     /usr/bin/python3 scripts/bench_tool.py [--ampvk build/demos/ampvk] [--work DIR]
-        [--count 200] [--reps 3] [--only png,file,folder] [--json]
+        [--count 200] [--reps 3] [--only png,file,folder] [--format png|jpg] [--json]
 
 Needs python3 with cv2 and numpy; makes its images with scripts/make_bench_images.py.
 """
@@ -36,7 +37,7 @@ PY = sys.executable
 CV2_FILE = """
 import sys, cv2
 img = cv2.imread(sys.argv[1], cv2.IMREAD_UNCHANGED)
-cv2.imwrite(sys.argv[2], cv2.GaussianBlur(img, (5, 5), 0))
+cv2.imwrite(sys.argv[2], cv2.GaussianBlur(img, (5, 5), 0), [cv2.IMWRITE_JPEG_QUALITY, 90])
 """
 
 CV2_FOLDER = """
@@ -44,10 +45,10 @@ import os, sys, cv2
 from multiprocessing import Pool
 def one(name):
     img = cv2.imread(os.path.join(sys.argv[1], name), cv2.IMREAD_UNCHANGED)
-    cv2.imwrite(os.path.join(sys.argv[2], name), cv2.GaussianBlur(img, (0, 0), 2))
+    cv2.imwrite(os.path.join(sys.argv[2], name), cv2.GaussianBlur(img, (0, 0), 2), [cv2.IMWRITE_JPEG_QUALITY, 90])
 if __name__ == "__main__":
     cv2.setNumThreads(1)  # one image per process: every CPU busy with its own
-    names = sorted(n for n in os.listdir(sys.argv[1]) if n.endswith(".png"))
+    names = sorted(n for n in os.listdir(sys.argv[1]) if n.endswith((".png", ".jpg")))
     with Pool(os.cpu_count()) as pool:
         pool.map(one, names, chunksize=1)
 """
@@ -62,12 +63,15 @@ def run(cmd, env=None):
     return dt, p.stdout
 
 
+FORMAT = "png"  # --format: the files every section makes and writes
+
+
 def make_images(out, size, count, channels=3, bits=8):
-    if os.path.isdir(out) and len([n for n in os.listdir(out) if n.endswith(".png")]) == count:
+    if os.path.isdir(out) and len([n for n in os.listdir(out) if n.endswith("." + FORMAT)]) == count:
         return
     shutil.rmtree(out, ignore_errors=True)
     run([PY, os.path.join(HERE, "make_bench_images.py"), "--size", size, "--count", str(count),
-         "--channels", str(channels), "--bits", str(bits), "--out", out])
+         "--channels", str(channels), "--bits", str(bits), "--format", FORMAT, "--out", out])
 
 
 def median(xs):
@@ -76,11 +80,11 @@ def median(xs):
 
 def bench_png(a, work, reps, results):
     import cv2
-    cases = [("rgb8", 3, 8), ("rgba8", 4, 8), ("rgb16", 3, 16)]
+    cases = [("rgb8", 3, 8), ("rgba8", 4, 8), ("rgb16", 3, 16)] if FORMAT == "png" else [("rgb8", 3, 8), ("gray8", 1, 8)]
     for name, ch, bits in cases:
-        d = os.path.join(work, f"png_{name}")
+        d = os.path.join(work, f"{FORMAT}_{name}")
         make_images(d, "3840x2160", 1, ch, bits)
-        f = os.path.join(d, "img0000.png")
+        f = os.path.join(d, f"img0000.{FORMAT}")
         amp_load, amp_save, cv_load, cv_save, tex_save = [], [], [], [], []
         amp_size = tex_size = 0
         device = ""
@@ -99,9 +103,9 @@ def bench_png(a, work, reps, results):
                 x = cv2.imread(f, cv2.IMREAD_UNCHANGED)
                 cv_load.append(1000 * (time.perf_counter() - t))
                 t = time.perf_counter()
-                cv2.imwrite(os.path.join(work, "cv2_out.png"), x)
+                cv2.imwrite(os.path.join(work, f"cv2_out.{FORMAT}"), x, [cv2.IMWRITE_JPEG_QUALITY, 90])
                 cv_save.append(1000 * (time.perf_counter() - t))
-        cv_size = os.path.getsize(os.path.join(work, "cv2_out.png"))
+        cv_size = os.path.getsize(os.path.join(work, f"cv2_out.{FORMAT}"))
         r = {"ampvk_load_ms": median(amp_load), "cv2_load_ms": median(cv_load),
              "ampvk_save_ms": median(amp_save), "cv2_save_ms": median(cv_save),
              "ampvk_bytes": amp_size, "cv2_bytes": cv_size,
@@ -111,8 +115,8 @@ def bench_png(a, work, reps, results):
         r["size_ratio"] = amp_size / cv_size if cv_size else 0
         r["texture_save_speedup"] = r["cv2_save_ms"] / r["ampvk_texture_save_ms"]
         r["texture_size_ratio"] = tex_size / cv_size if cv_size else 0
-        results[f"png_{name}"] = r
-        print(f"PNG {name:6s} 3840x2160  load  ampvk {r['ampvk_load_ms']:8.1f} ms  cv2 {r['cv2_load_ms']:8.1f} ms"
+        results[f"{FORMAT}_{name}"] = r
+        print(f"{FORMAT.upper():4s}{name:6s} 3840x2160  load  ampvk {r['ampvk_load_ms']:8.1f} ms  cv2 {r['cv2_load_ms']:8.1f} ms"
               f"  ({r['load_speedup']:.2f}x)")
         print(f"                      save  ampvk {r['ampvk_save_ms']:8.1f} ms  cv2 {r['cv2_save_ms']:8.1f} ms"
               f"  ({r['save_speedup']:.2f}x)  size ampvk/cv2 {r['size_ratio']:.3f}"
@@ -122,22 +126,22 @@ def bench_png(a, work, reps, results):
 
 
 def bench_file(a, work, reps, results):
-    d = os.path.join(work, "png_rgb8")
+    d = os.path.join(work, f"{FORMAT}_rgb8")
     make_images(d, "3840x2160", 1, 3, 8)
-    f = os.path.join(d, "img0000.png")
+    f = os.path.join(d, f"img0000.{FORMAT}")
     amp, cv = [], []
     for _ in range(reps):
-        amp.append(run([a, "filter", "--quiet", f, os.path.join(work, "amp_file.png"), "gaussian:radius=2"])[0])
-        cv.append(run([PY, "-c", CV2_FILE, f, os.path.join(work, "cv2_file.png")])[0])
+        amp.append(run([a, "filter", "--quiet", f, os.path.join(work, f"amp_file.{FORMAT}"), "gaussian:radius=2"])[0])
+        cv.append(run([PY, "-c", CV2_FILE, f, os.path.join(work, f"cv2_file.{FORMAT}")])[0])
     r = {"ampvk_s": median(amp), "cv2_s": median(cv)}
     r["speedup"] = r["cv2_s"] / r["ampvk_s"]
     results["file_4k_gaussian"] = r
-    print(f"file  4K PNG gaussian 5x5 end to end  ampvk {r['ampvk_s']:.3f} s  python+cv2 {r['cv2_s']:.3f} s"
+    print(f"file  4K {FORMAT.upper()} gaussian 5x5 end to end  ampvk {r['ampvk_s']:.3f} s  python+cv2 {r['cv2_s']:.3f} s"
           f"  ({r['speedup']:.2f}x)")
 
 
 def bench_folder(a, work, reps, count, results):
-    d = os.path.join(work, f"folder_{count}")
+    d = os.path.join(work, f"folder_{FORMAT}_{count}")
     make_images(d, "1920x1080", count, 3, 8)
     amp, cv = [], []
     for _ in range(reps):
@@ -154,7 +158,7 @@ def bench_folder(a, work, reps, count, results):
     r["cv2_images_per_s"] = count / r["cv2_s"]
     r["speedup"] = r["cv2_s"] / r["ampvk_s"]
     results["folder"] = r
-    print(f"folder {count} x 1920x1080 gaussian sigma 2  ampvk {r['ampvk_images_per_s']:.1f} images/s  "
+    print(f"folder {count} x 1920x1080 {FORMAT.upper()} gaussian sigma 2  ampvk {r['ampvk_images_per_s']:.1f} images/s  "
           f"python+cv2 on {r['cpus']} CPUs {r['cv2_images_per_s']:.1f} images/s  ({r['speedup']:.2f}x)")
 
 
@@ -165,8 +169,12 @@ def main():
     p.add_argument("--count", type=int, default=200)
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--only", default="png,file,folder")
+    p.add_argument("--format", choices=("png", "jpg"), default="png",
+                   help="the files made, read and written (jpg: quality 90 on both sides)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
+    global FORMAT
+    FORMAT = args.format
     os.makedirs(args.work, exist_ok=True)
     a = os.path.abspath(args.ampvk)
     results = {}

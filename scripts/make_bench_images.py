@@ -14,7 +14,8 @@ interpolation), for instance assets/sample.png with --noise 0.
     /usr/bin/python3 scripts/make_bench_images.py --size 3840x2160 --count 1 --out /tmp/bench
     /usr/bin/python3 scripts/make_bench_images.py --size 1920x1080 --count 200 --out /tmp/folder
 
-Files are named img0000.png, img0001.png ... Needs only cv2 and numpy
+Files are named img0000.png, img0001.png ... (--format jpg: img0000.jpg ..., written at
+quality 90). Needs only cv2 and numpy
 (Debian: python3-opencv).
 """
 import argparse
@@ -117,6 +118,8 @@ def main():
     p.add_argument("--bits", type=int, choices=(8, 16), default=8)
     p.add_argument("--noise", type=float, default=2.0, help="sensor noise sigma in 8-bit levels (default 2)")
     p.add_argument("--source", help="upscale this image instead of making a picture")
+    p.add_argument("--format", choices=("png", "jpg"), default="png",
+                   help="png (cv2's defaults) or jpg (quality 90, cv2's 4:2:0)")
     p.add_argument("--out", required=True, help="output folder (made if missing)")
     args = p.parse_args()
     source = None
@@ -129,8 +132,9 @@ def main():
         source = source.reshape(source.shape[0], source.shape[1], -1)
     os.makedirs(args.out, exist_ok=True)
     for i in range(args.count):
-        path = os.path.join(args.out, f"img{i:04d}.png")
-        if not cv2.imwrite(path, make(i, args, source)):
+        path = os.path.join(args.out, f"img{i:04d}.{args.format}")
+        params = [cv2.IMWRITE_JPEG_QUALITY, 90] if args.format == "jpg" else []
+        if not cv2.imwrite(path, make(i, args, source), params):
             sys.exit(f"make_bench_images: cannot write {path}")
 
 
