@@ -781,7 +781,7 @@ static void test_save_errors(void)
 
     REQUIRE(strcmp(amp_image_format_name(AMP_IMAGE_FORMAT_JPEG), "jpeg") == 0);
     REQUIRE(strcmp(amp_image_format_name(AMP_IMAGE_FORMAT_AUTO), "auto") == 0);
-    REQUIRE(amp_image_format_name((amp_image_format)7) == NULL);
+    REQUIRE(amp_image_format_name((amp_image_format)(AMP_IMAGE_FORMAT_TIFF + 1)) == NULL);
     REQUIRE_INT(amp_image_format_from_path("a/b.JPEG"), AMP_IMAGE_FORMAT_JPEG);
     REQUIRE_INT(amp_image_format_from_path("x.Tga"), AMP_IMAGE_FORMAT_TGA);
     REQUIRE_INT(amp_image_format_from_path("dir.png/file"), AMP_IMAGE_FORMAT_AUTO);

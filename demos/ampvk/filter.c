@@ -159,6 +159,16 @@ static bool holds(amp_texture *t, const amp_image *img)
  * in why. ready: NULL, or the source and destination textures made ahead from the
  * file's header (with their transfers reserved), taken over where they fit. slot: NULL,
  * or a turn on the device the caller holds, given back once the result is on the host. */
+/* The depth a result is written at: floats for Radiance HDR, else --bits, else floats
+ * where the format keeps them (OpenEXR and TIFF, for float results), else the texture's. */
+static int out_bits(const options *o, amp_image_format f, amp_texture *t)
+{
+    bool floats = amp_type_scalar(amp_texture_type(t)) == AMP_SCALAR_FLOAT;
+    if (f == AMP_IMAGE_FORMAT_HDR) return 32;
+    if (o->bits) return o->bits;
+    return floats && (f == AMP_IMAGE_FORMAT_EXR || f == AMP_IMAGE_FORMAT_TIFF) ? 32 : 0;
+}
+
 static int filter_file(const options *o, amp_accelerator_view *view, const char *in_path, const char *out_path,
                        char *why, size_t why_len, char *info, size_t info_len, double *stages, amp_image *decoded,
                        amp_texture *ready[2], gpu_slots *slot)
@@ -238,7 +248,7 @@ static int filter_file(const options *o, amp_accelerator_view *view, const char 
             out.format = AMP_IMAGE_FORMAT_AUTO;
         } else if (s == AMP_OK) {
             amp_image_free(&img);
-            s = amp_texture_to_image(dst, f == AMP_IMAGE_FORMAT_HDR ? 32 : o->bits, &out);
+            s = amp_texture_to_image(dst, out_bits(o, f, dst), &out);
         }
         amp_image_free(&img);
         if (slot) slot_give(slot);

@@ -3,10 +3,29 @@
  *
  * Host images. An amp_image is pixels in host memory as a file holds them: width x
  * height texels of 1..4 channels (gray, gray+alpha, RGB, RGBA) of 8-bit, 16-bit or
- * float samples. amp_image_load() reads any supported file into one, found from the
- * content: PNG (through libspng, below), Radiance HDR, JPEG, BMP, TGA and PSD
- * (through stb_image); amp_image_save() writes PNG, JPEG, BMP, TGA or HDR, picked by
- * the name's extension. amp_texture_from_image() and amp_texture_to_image() move an
+ * float samples. amp_image_load() reads any supported file into one, its format found
+ * from the content, never from the name; amp_image_save() writes the format the
+ * name's extension picks. Each format goes through a library made for untrusted input
+ * where Debian has one, and every decoder is fuzzed (tests/fuzz):
+ *
+ *     format        read                                  written          through
+ *     PNG           1-16-bit, palette, Adam7, tRNS        8, 16 bits       libspng, libdeflate, own coder
+ *     JPEG          baseline, progressive, arithmetic;    8 bits: gray,    libjpeg-turbo (TurboJPEG)
+ *                   gray, YCbCr, RGB, CMYK, YCCK          YCbCr
+ *     Radiance HDR  RGBE (RLE or flat)                    RGB floats       stb_image behind own checks
+ *     BMP, TGA      8-bit (stb_image's kinds)             8 bits           stb_image behind own checks
+ *     PSD           8/16-bit RGB(A), raw or RLE           (read only)      stb_image behind own checks
+ *
+ * JPEG: decodes give exactly cv2.imread's pixels (the same accurate IDCT and smooth
+ * chroma upsampling); CMYK and YCCK become RGB as OpenCV converts them (Adobe's
+ * inverted CMYK scaled by K); the EXIF orientation is applied as cv2.imread applies it
+ * (ignore_orientation keeps the stored one, and amp_image_info reports the turned
+ * size); any warning of the decoder (a truncated or corrupt stream) is an error, never
+ * a partly gray image. Saving writes what cv2.imwrite writes at the same quality (0:
+ * 90) and chroma subsampling (0: 4:2:0; 444, 422), byte for byte; gray images stay
+ * one component, alpha is dropped.
+ *
+ * amp_texture_from_image() and amp_texture_to_image() move an
  * image to and from a 2-D texture, so a program can decode on one thread while the
  * device works for another (the `ampvk filter` tool's folder mode does so);
  * amp_texture_load() and amp_texture_save() do both steps at once.
@@ -75,7 +94,8 @@
  * difference of 1 is 1/255), values for float and double textures. The PSNR uses
  * the type's peak: 2^bits - 1 for unorm and uint, 2^(bits-1) - 1 for norm and
  * int, 1.0 for float and double. amp_image_compare_png() compares a texture with
- * a golden PNG: the texture is converted as amp_texture_save_png() would write it
+ * a golden image (a PNG, or any format ampvk reads: an OpenEXR or float TIFF keeps a
+ * float result whole): the texture is converted as amp_texture_save() would write it
  * at the golden file's depth (so a float kernel result compares with the PNG that
  * was saved from it) and the channel counts must match. A tolerance says how large
  * a channel difference may be, and how many texels (or what fraction) may exceed
@@ -112,7 +132,7 @@
  * texel differs where its error exceeds the tolerance.
  *
  * Golden images. amp_image_check_golden() is a golden-image test in one call: it
- * compares a texture with a golden PNG and, on failure, writes the actual, expected
+ * compares a texture with a golden image and, on failure, writes the actual, expected
  * and diff images into a folder the caller names; AMPVK_UPDATE_GOLDEN=1 writes the
  * golden instead, and a missing golden is written too unless CI is set, when it is
  * a failure. It takes the metric, masks and allowances of amp_image_compare_desc.
@@ -148,7 +168,7 @@ extern "C" {
 /* How to load an image file. Zero (or a NULL desc) means "as the file". */
 typedef struct amp_image_load_desc {
     int channels;   /* 0: as the file; 1..4: converted to that many (see the overview) */
-    int bits;       /* 0: as the file; 8 or 16 for integer files, 32 for HDR */
+    int bits;       /* 0: as the file; 8 or 16 for integer files, 32 for float ones (HDR, EXR, float TIFF) */
     int mip_levels; /* textures only. 0: 1; n or AMP_MIP_FULL: that many levels, generated from level 0 */
     bool ignore_orientation; /* JPEG: the pixels as stored, not turned as the EXIF orientation says */
 } amp_image_load_desc;
@@ -192,11 +212,11 @@ typedef struct amp_image {
     amp_image_format format; /* the file's format when loaded; AUTO otherwise */
 } amp_image;
 
-/* Reads an image file of any supported format (PNG, Radiance HDR, JPEG, BMP, TGA,
- * PSD, told apart by content) into *out, converted as desc says. PNG keeps its depth;
- * HDR gives 32-bit floats (4 channels unless desc->channels says otherwise); JPEG,
- * BMP, TGA give 8 bits with the file's channels; PSD gives 8 or 16 bits (as the file),
- * with 3 or 4 channels. Limits, errors and checks as amp_texture_load_png except that
+/* Reads an image file of any supported format (the overview's table, told apart by
+ * content) into *out, converted as desc says. PNG keeps its depth; HDR gives 32-bit
+ * floats (4 channels unless desc->channels says otherwise); JPEG gives 8 bits, gray or
+ * RGB; BMP, TGA give 8 bits with the file's channels; PSD gives 8 or 16 bits (as the
+ * file), with 3 or 4 channels. Limits, errors and checks as amp_texture_load_png except that
  * the size limit is 65535 x 65535 and 1 GiB of samples (no device involved). On
  * failure *out is zeroed and nothing is allocated. */
 amp_status amp_image_load(const char *path, const amp_image_load_desc *desc, amp_image *out);
@@ -231,17 +251,17 @@ typedef enum amp_image_compression {
 typedef struct amp_image_save_desc {
     amp_image_format format; /* AUTO: from path's extension (no known extension: an error) */
     int bits;                /* PNG: 0 (16 for 16-bit images, else 8), 8 or 16; others 8 only */
-    int quality;             /* JPEG: 1..100, 0 means 90 */
+    int quality;             /* JPEG, lossy WebP: 1..100, 0 means 90; lossless WebP: effort, 0 means 70 */
     int png_level;           /* PNG: 0 the fast run-length coder (see the overview); 1..12 libdeflate's
                                 levels, 1 fastest, 12 smallest */
     int subsampling;         /* JPEG chroma: 444, 422 or 420; 0 means 420 (OpenCV's and libjpeg's) */
     amp_image_compression compression; /* TIFF and EXR; DEFAULT: the format's (see the overview) */
-    bool lossless;           /* WebP: lossless (quality then trades time for size) */
+    bool lossless;           /* WebP: lossless (quality then trades time for size; false: lossy) */
 } amp_image_save_desc;
 
 /* Writes img to path in the format desc or the extension asks for. 16-bit samples
  * written at 8 bits round to nearest ((v * 255 + 32767) / 65535); float samples are
- * clamped to [0, 1] (NaN: 0) and scaled, except into HDR. JPEG stores RGB (gray as RGB)
+ * clamped to [0, 1] (NaN: 0) and scaled, except into HDR. JPEG stores gray or YCbCr
  * (alpha is dropped), BMP and TGA gray-as-RGB/RGB/RGBA, HDR RGB floats. As with
  * amp_texture_save_png, the file appears only when complete. */
 amp_status amp_image_save(const char *path, const amp_image *img, const amp_image_save_desc *desc);
@@ -389,8 +409,8 @@ typedef struct amp_image_compare_result {
 amp_status amp_image_compare(amp_texture *a, amp_texture *b, const amp_image_compare_desc *desc,
                              amp_image_compare_result *out);
 
-/* Compares mip level 0 of t with the golden PNG at golden_path, t converted as
- * amp_texture_save_png would write it at the golden file's depth. The extent and
+/* Compares mip level 0 of t with the golden image at golden_path (any format ampvk
+ * reads), t converted as amp_texture_save would write it at the golden file's depth. The extent and
  * channel count must match (AMP_ERROR_INVALID_ARGUMENT). Differences are in steps
  * of the golden file's depth. Load errors as amp_texture_load_png. */
 amp_status amp_image_compare_png(amp_texture *t, const char *golden_path, const amp_image_compare_desc *desc,
@@ -435,16 +455,18 @@ amp_status amp_image_compare_draw_styles(const amp_image *expected, const amp_im
 /* How to check a golden image. */
 typedef struct amp_image_golden_desc {
     amp_image_compare_desc compare; /* the tolerance */
-    const char *failure_dir; /* on a failed check, write NAME.actual.png, NAME.expected.png and
-                                NAME.diff.png here (NAME: the golden's file name without .png);
+    const char *failure_dir; /* on a failed check, write NAME.actual.EXT, NAME.expected.EXT and
+                                NAME.diff.png here (NAME.EXT: the golden's file name; EXT png
+                                where ampvk does not write the golden's format);
                                 NULL: $AMPVK_GOLDEN_FAILURES, else nothing is written */
 } amp_image_golden_desc;
 
-/* Checks mip level 0 of t against the golden PNG at golden_path, as
+/* Checks mip level 0 of t against the golden image at golden_path, as
  * amp_image_compare_png does, under desc's tolerance (NULL: exact). Returns AMP_OK
  * with out->passed saying whether it passed; when it did not and a failure folder is
- * named, the actual, expected and diff PNGs are written there (the folder is created).
- * With AMPVK_UPDATE_GOLDEN=1 in the environment the golden is written from t instead
+ * named, the actual, expected and diff images are written there (the folder is
+ * created). With AMPVK_UPDATE_GOLDEN=1 in the environment the golden is written from
+ * t instead, in the format of its name (a PNG if the name has no image extension)
  * (out->golden_written; out->passed true). A missing golden is written the same way,
  * unless CI is set in the environment: then it is AMP_ERROR_IO naming the file. */
 amp_status amp_image_check_golden(amp_texture *t, const char *golden_path, const amp_image_golden_desc *desc,

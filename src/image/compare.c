@@ -614,23 +614,21 @@ amp_status amp_image_compare(amp_texture *a, amp_texture *b, const amp_image_com
     return s;
 }
 
-/* Loads a golden PNG at its own depth and channels. */
-static amp_status load_golden(const char *who, const char *path, amp__host_image *out)
+/* Loads a golden image of any format at its own depth and channels. */
+static amp_status load_golden(const char *who, const char *path, amp_image *out)
 {
     unsigned char *data;
     size_t size;
+    amp__host_image h;
+    amp_image head;
     amp_status s = amp__image_read_file(who, path, &data, &size);
     if (s != AMP_OK) return s;
-    s = amp__image_decode(who, path, data, size, AMP_IMAGE_FORMAT_PNG, NULL, NULL, NULL, out);
+    s = amp__image_decode(who, path, data, size, AMP_IMAGE_FORMAT_AUTO, NULL, NULL, &head, &h);
     free(data);
+    if (s == AMP_OK)
+        *out = (amp_image){h.width, h.height, h.channels, h.bits,
+                           (size_t)h.width * (size_t)h.channels * (size_t)(h.bits / 8), h.pixels, head.format};
     return s;
-}
-
-static amp_image public_image(const amp__host_image *h)
-{
-    return (amp_image){h->width, h->height, h->channels, h->bits,
-                       (size_t)h->width * (size_t)h->channels * (size_t)(h->bits / 8), h->pixels,
-                       AMP_IMAGE_FORMAT_PNG};
 }
 
 /* Compares two images whose sizes and channels match, actual converted to
@@ -703,12 +701,11 @@ amp_status amp_image_compare_png(amp_texture *t, const char *golden_path, const 
     const char *who = "amp_image_compare_png";
     if (!t || !golden_path || !out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: NULL argument", who);
     amp_status s = check_desc(who, desc);
-    amp__host_image golden = {0};
-    if (s == AMP_OK) s = load_golden(who, golden_path, &golden);
+    amp_image g = {0}, mine = {0};
+    if (s == AMP_OK) s = load_golden(who, golden_path, &g);
     if (s != AMP_OK) return s;
-    amp_image g = public_image(&golden), mine = {0};
     s = compare_with(who, t, golden_path, &g, desc, &mine, out);
-    free(golden.pixels);
+    amp_image_free(&g);
     amp_image_free(&mine);
     return s;
 }
@@ -859,8 +856,8 @@ static int make_dirs(const char *dir)
     return err;
 }
 
-/* Writes NAME.actual.png, NAME.expected.png and (when the sizes match) NAME.diff.png
- * into dir. */
+/* Writes NAME.actual.EXT, NAME.expected.EXT (EXT the golden's extension, or png) and
+ * (when the sizes match) NAME.diff.png into dir. */
 static amp_status write_failure(const char *who, const char *dir, const char *golden_path, const amp_image *mine,
                                 const amp_image *golden, const amp_image_compare_desc *desc)
 {
@@ -869,14 +866,19 @@ static amp_status write_failure(const char *who, const char *dir, const char *go
     const char *base = strrchr(golden_path, '/');
     base = base ? base + 1 : golden_path;
     size_t n = strlen(base);
-    if (n > 4 && strcasecmp(base + n - 4, ".png") == 0) n -= 4;
-    size_t cap = strlen(dir) + n + 32;
+    const char *dot = strrchr(base, '.'), *ext = "png";
+    amp_image_format f = amp_image_format_from_path(base);
+    if (dot && f != AMP_IMAGE_FORMAT_AUTO && f != AMP_IMAGE_FORMAT_PSD) { /* PSD: read only */
+        ext = dot + 1;
+        n = (size_t)(dot - base);
+    }
+    size_t cap = strlen(dir) + n + strlen(ext) + 32;
     char *path = malloc(cap);
     if (!path) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
     amp_status s = AMP_OK;
     const char *kinds[3] = {"actual", "expected", "diff"};
     for (int k = 0; k < 3 && s == AMP_OK; k++) {
-        snprintf(path, cap, "%s/%.*s.%s.png", dir, (int)n, base, kinds[k]);
+        snprintf(path, cap, "%s/%.*s.%s.%s", dir, (int)n, base, kinds[k], k == 2 ? "png" : ext);
         if (k == 0 && mine->pixels) s = amp_image_save(path, mine, NULL);
         if (k == 1) s = amp_image_save(path, golden, NULL);
         if (k == 2 && mine->pixels && mine->width == golden->width && mine->height == golden->height &&
@@ -909,17 +911,18 @@ amp_status amp_image_check_golden(amp_texture *t, const char *golden_path, const
                          "to write it)",
                          who, golden_path);
     if (missing || env_set("AMPVK_UPDATE_GOLDEN")) {
-        s = amp_texture_save_png(t, golden_path, 0);
+        s = amp_texture_save(t, golden_path, NULL); /* the format of its name; PNG without one */
+        if (s != AMP_OK && amp_image_format_from_path(golden_path) == AMP_IMAGE_FORMAT_AUTO)
+            s = amp_texture_save(t, golden_path, &(amp_image_save_desc){.format = AMP_IMAGE_FORMAT_PNG});
         if (s != AMP_OK) return s;
         amp_extent e = amp_texture_extent(t);
         *out = (amp_image_compare_result){.equal = true, .passed = true, .psnr = INFINITY,
                                           .texels = amp_extent_size(e), .golden_written = true};
         return AMP_OK;
     }
-    amp__host_image golden = {0};
-    s = load_golden(who, golden_path, &golden);
+    amp_image g = {0}, mine = {0};
+    s = load_golden(who, golden_path, &g);
     if (s != AMP_OK) return s;
-    amp_image g = public_image(&golden), mine = {0};
     s = compare_with(who, t, golden_path, &g, cmp, &mine, out);
     const char *dir = desc && desc->failure_dir ? desc->failure_dir : getenv("AMPVK_GOLDEN_FAILURES");
     if (dir && *dir && (s == AMP_OK ? !out->passed : amp_last_status() == AMP_ERROR_INVALID_ARGUMENT)) {
@@ -931,7 +934,7 @@ amp_status amp_image_check_golden(amp_texture *t, const char *golden_path, const
         if (cs != AMP_OK) amp__fail(cs, "%s", msg); /* the mismatch is the news, not the files */
         else s = ws;
     }
-    free(golden.pixels);
+    amp_image_free(&g);
     amp_image_free(&mine);
     return s;
 }
