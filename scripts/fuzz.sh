@@ -18,7 +18,7 @@ set -eu
 cd "$(dirname "$0")/.."
 root=$PWD
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-all="fuzz_png fuzz_hdr fuzz_params fuzz_compare_png fuzz_api fuzz_image fuzz_jpeg"
+all="fuzz_png fuzz_hdr fuzz_params fuzz_compare_png fuzz_api fuzz_image fuzz_jpeg fuzz_webp fuzz_exr fuzz_tiff"
 
 if [ $# -lt 1 ] || ! [ "$1" -gt 0 ] 2>/dev/null; then
     echo "usage: $0 SECONDS [FUZZER ...]   (fuzzers: $all)" >&2

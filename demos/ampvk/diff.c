@@ -671,7 +671,8 @@ int ampvk_diff_main(int argc, char **argv)
     }
     if (diff_path && amp_image_format_from_path(diff_path) == AMP_IMAGE_FORMAT_AUTO) {
         free(regions);
-        return tool_usage_error("diff", "--diff %s: no image extension ampvk writes (.png, .bmp, .tga, .jpg)",
+        return tool_usage_error("diff",
+                                "--diff %s: no image extension ampvk writes (.png, .jpg, .webp, .tif, .exr, .bmp, .tga)",
                                 diff_path);
     }
     if (!threshold_given) desc.tolerance = metrics[metric_index(desc.metric)].threshold;

@@ -394,8 +394,8 @@ int ampvk_diff_folders(const diff_folder_options *o)
         return 2;
     }
     if (ng == 0 && na == 0) {
-        tool_error("diff", "no images in %s or %s (PNG, JPEG, BMP, TGA, PSD or HDR, by extension)", o->golden,
-                   o->actual);
+        tool_error("diff", "no images in %s or %s (PNG, JPEG, OpenEXR, WebP, TIFF, HDR, BMP, TGA or PSD, by extension)",
+                   o->golden, o->actual);
         free(g);
         free(a);
         return 2;

@@ -34,9 +34,9 @@ static const char help[] =
     "\n"
     "Runs a chain of built-in filters on the image IN and writes OUT; with IN a folder,\n"
     "on every image in it, written to the folder OUT under the same names.\n"
-    "Images: PNG (8/16-bit gray, gray+alpha, RGB, RGBA: kept as they are), JPEG, BMP,\n"
-    "TGA, PSD and Radiance .hdr in; OUT's extension picks the format written: .png,\n"
-    ".jpg/.jpeg, .bmp, .tga or .hdr.\n"
+    "Images: PNG, TIFF (8/16-bit, float), OpenEXR (half, float) keep their channels and\n"
+    "depth; JPEG, WebP, Radiance .hdr, BMP, TGA and PSD are read too. OUT's extension\n"
+    "picks the format written: .png, .jpg/.jpeg, .webp, .tif/.tiff, .exr, .bmp, .tga, .hdr.\n"
     "\n"
     "FILTER is a filter name with optional parameters (ampvk/filter.h has them all):\n"
     "  gaussian:sigma=2  gaussian:radius=2  box:radius=3  median:radius=2  sobel\n"
@@ -713,7 +713,9 @@ int ampvk_filter_main(int argc, char **argv)
     }
     amp_image_format f = amp_image_format_from_path(files[1]);
     if (f == AMP_IMAGE_FORMAT_AUTO || f == AMP_IMAGE_FORMAT_PSD)
-        return tool_usage_error("filter", "OUT '%s' has no image extension ampvk writes (.png, .jpg, .bmp, .tga, .hdr)",
+        return tool_usage_error("filter",
+                                "OUT '%s' has no image extension ampvk writes (.png, .jpg, .webp, .tif, .exr, .bmp, "
+                                ".tga, .hdr)",
                                 files[1]);
     if (is_dir(files[1])) return tool_usage_error("filter", "OUT '%s' is a folder but IN is a file", files[1]);
     /* the header first: a bad file fails before a device is opened */

@@ -12,6 +12,10 @@
  *     PNG           1-16-bit, palette, Adam7, tRNS        8, 16 bits       libspng, libdeflate, own coder
  *     JPEG          baseline, progressive, arithmetic;    8 bits: gray,    libjpeg-turbo (TurboJPEG)
  *                   gray, YCbCr, RGB, CMYK, YCCK          YCbCr
+ *     WebP          lossy, lossless, alpha; still         8 bits: RGB(A)   libwebp
+ *     TIFF          8/16-bit and float, gray(+alpha),     8, 16, 32 bits   libtiff
+ *                   RGB(A); strips, tiles, planes; any
+ *                   compression libtiff has (first page)
  *     Radiance HDR  RGBE (RLE or flat)                    RGB floats       stb_image behind own checks
  *     BMP, TGA      8-bit (stb_image's kinds)             8 bits           stb_image behind own checks
  *     PSD           8/16-bit RGB(A), raw or RLE           (read only)      stb_image behind own checks
@@ -24,6 +28,21 @@
  * a partly gray image. Saving writes what cv2.imwrite writes at the same quality (0:
  * 90) and chroma subsampling (0: 4:2:0; 444, 422), byte for byte; gray images stay
  * one component, alpha is dropped.
+ *
+ * WebP: files decode exactly as cv2.imread decodes them, RGB or (with alpha) RGBA;
+ * animated files are refused. Saving is lossy at quality (0: 90), or lossless with
+ * `lossless` (quality then the effort, 0: OpenCV's 70; the colors under transparent
+ * pixels kept, so RGBA round trips are exact); gray is written as RGB. The bytes are
+ * cv2.imwrite's at the same settings.
+ *
+ * TIFF: 8/16-bit and float samples decode at their own depth, exactly as cv2.imread
+ * decodes them (MinIsWhite inverted; an extra sample is alpha, as stored); OpenCV's
+ * LogLuv floats become linear RGB; palette, bilevel, CMYK and YCbCr files come through
+ * libtiff's RGBA rendering as 8 bits. Before decoding, every strip and tile must lie in
+ * the file and the image must fit in their bytes at the compression's densest ratio.
+ * Saving writes strips of 64 KiB at 8, 16 or 32 (float) bits, compression DEFAULT
+ * (OpenCV's: LZW with the horizontal predictor for integers, none for floats), NONE, LZW
+ * or DEFLATE (with the predictor); alpha is marked unassociated.
  *
  * amp_texture_from_image() and amp_texture_to_image() move an
  * image to and from a 2-D texture, so a program can decode on one thread while the

@@ -64,8 +64,9 @@ amp_status amp__image_write_file(const char *who, const char *path, const void *
 /* ---- formats ---- */
 
 /* Every format, in the order files are sniffed (TGA, which has no signature, last). */
-static const amp__codec *const codecs[] = {&amp__codec_png, &amp__codec_jpeg, &amp__codec_bmp, &amp__codec_psd,
-                                           &amp__codec_hdr, &amp__codec_tga};
+static const amp__codec *const codecs[] = {&amp__codec_png,  &amp__codec_jpeg, &amp__codec_exr,
+                                           &amp__codec_webp, &amp__codec_tiff, &amp__codec_bmp,
+                                           &amp__codec_psd,  &amp__codec_hdr,  &amp__codec_tga};
 #define CODECS (sizeof codecs / sizeof codecs[0])
 
 static const amp__codec *codec_of(amp_image_format f)

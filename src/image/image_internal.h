@@ -105,8 +105,8 @@ typedef struct amp__codec {
                          unsigned char **data, size_t *size);
 } amp__codec;
 
-AMP_HIDDEN extern const amp__codec amp__codec_png, amp__codec_jpeg, amp__codec_hdr, amp__codec_bmp,
-    amp__codec_tga, amp__codec_psd;
+AMP_HIDDEN extern const amp__codec amp__codec_png, amp__codec_jpeg, amp__codec_exr, amp__codec_webp,
+    amp__codec_tiff, amp__codec_hdr, amp__codec_bmp, amp__codec_tga, amp__codec_psd;
 
 /* ---- image_file.c: shared with compare.c ---- */
 /* Reads a whole file: AMP_ERROR_IO if it cannot be read, AMP_ERROR_FORMAT if empty. */

@@ -164,7 +164,7 @@ def psd(w, h, channels, planes, rle=False):
 
 # The formats with a harness of their own (fuzz_FORMAT, fuzz_image.c built for it) and
 # the extensions of their files among tests/data/formats (and its folders).
-FORMAT_FUZZERS = {"jpeg": (".jpg", ".jpeg")}
+FORMAT_FUZZERS = {"jpeg": (".jpg", ".jpeg"), "webp": (".webp",), "exr": (".exr",), "tiff": (".tif", ".tiff")}
 
 
 def format_files(exts):

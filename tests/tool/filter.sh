@@ -17,7 +17,7 @@ has "$work/out" "sample.png -> .*chain.png (512x512, 4 channels of 8 bits -> 256
 expect 0 "$ampvk" diff --max-diff 1 "$src/tests/golden/tool/chain.png" "$work/chain.png"
 
 # The format by extension: every output decodes; the lossless ones equal the PNG.
-for ext in png jpg bmp tga hdr; do
+for ext in png jpg bmp tga hdr webp tif exr; do
     expect 0 "$ampvk" filter --quiet "$data/rgb8.png" "$work/rgb.$ext" gaussian:sigma=1
     [ ! -s "$work/out" ] || fail "--quiet printed on stdout"
     expect 0 "$ampvk" diff "$work/rgb.$ext" "$work/rgb.$ext"
@@ -27,6 +27,13 @@ done
 head -c 10 "$work/rgb.hdr" | grep -q '^#?RADIANCE' || fail "rgb.hdr is not a Radiance file"
 expect 0 "$ampvk" diff "$work/rgb.png" "$work/rgb.bmp"
 expect 0 "$ampvk" diff "$work/rgb.png" "$work/rgb.tga"
+expect 0 "$ampvk" diff "$work/rgb.png" "$work/rgb.tif"
+[ "$(od -A n -c -N 4 "$work/rgb.webp" | tr -d ' ')" = RIFF ] || fail "rgb.webp is not a RIFF file"
+[ "$(od -A n -t x1 -N 4 "$work/rgb.exr" | tr -d ' ')" = 762f3101 ] || fail "rgb.exr is not an OpenEXR file"
+# Float results stay floats in OpenEXR and TIFF: the HDR read back, filtered, written, compared.
+expect 0 "$ampvk" filter --quiet "$work/rgb.hdr" "$work/float.exr" invert
+expect 0 "$ampvk" filter --quiet "$work/float.exr" "$work/float.tif" invert
+expect 0 "$ampvk" diff --max-diff 0.002 "$work/rgb.hdr" "$work/float.tif"
 
 # 16-bit PNG in: 16-bit out (--bits 8 asks for 8); gray in: gray out.
 expect 0 "$ampvk" filter --quiet "$data/rgb16.png" "$work/rgb16.png" gaussian:sigma=1
