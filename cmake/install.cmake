@@ -50,7 +50,7 @@ Description: C++ AMP for C11 on Vulkan
 Version: ${PROJECT_VERSION}
 Requires.private: vulkan
 Libs: -L\${libdir} -lampvk
-Libs.private:${AMPVK_PC_PRIVATE} -lspng -ldeflate -lstdc++ -lm -lpthread
+Libs.private:${AMPVK_PC_PRIVATE} -lspng -ldeflate -lturbojpeg -lwebp -ltiff -lOpenEXRCore-3_1 -lstdc++ -lm -lpthread
 Cflags: -I\${includedir}
 ")
 install(FILES ${CMAKE_BINARY_DIR}/ampvk.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -285,7 +285,7 @@ static void test_save_errors(void)
                  AMP_ERROR_INVALID_ARGUMENT, "kept.exr: an OpenEXR file is not written with LZW compression");
     REQUIRE(same_file(OUT "kept.exr", "untouched"));
     REQUIRE_FAIL(amp_image_save(OUT "kept.exr", &im, &(amp_image_save_desc){.bits = 8}), AMP_ERROR_INVALID_ARGUMENT,
-                 "a OpenEXR file has 16 or 32 bits per channel, not 8");
+                 "an OpenEXR file has 16 or 32 bits per channel, not 8");
     REQUIRE(same_file(OUT "kept.exr", "untouched"));
     /* saved by name: the extension picks EXR, the file loads back */
     REQUIRE_OK(amp_image_save(OUT "saved.exr", &im, NULL));

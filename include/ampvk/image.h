@@ -13,6 +13,9 @@
  *     JPEG          baseline, progressive, arithmetic;    8 bits: gray,    libjpeg-turbo (TurboJPEG)
  *                   gray, YCbCr, RGB, CMYK, YCCK          YCbCr
  *     WebP          lossy, lossless, alpha; still         8 bits: RGB(A)   libwebp
+ *     OpenEXR       half, float, uint; Y, YA, RGB(A);     half, float;     OpenEXRCore (3.1)
+ *                   scanline, tiled; every compression    ZIP, PIZ, RLE,
+ *                   but DWAA/DWAB (first part)            none
  *     TIFF          8/16-bit and float, gray(+alpha),     8, 16, 32 bits   libtiff
  *                   RGB(A); strips, tiles, planes; any
  *                   compression libtiff has (first page)
@@ -34,6 +37,15 @@
  * `lossless` (quality then the effort, 0: OpenCV's 70; the colors under transparent
  * pixels kept, so RGBA round trips are exact); gray is written as RGB. The bytes are
  * cv2.imwrite's at the same settings.
+ *
+ * OpenEXR: channels R, G, B (a missing one 0) and A give RGB(A), else Y and A give Y or
+ * YA (a layer's "diffuse.R" when there are no top-level names; else the first channel
+ * as Y); the data window is the image; files decode to floats exactly as cv2.imread
+ * decodes them, large ones on a thread per core. Saving writes scanlines of half
+ * (bits 16; the default for 8/16-bit images) or float (bits 32; for float images),
+ * compression DEFAULT or DEFLATE (ZIP, 16 rows a chunk, OpenCV's default), PIZ, RLE or
+ * NONE. Subsampled channels, deep and multi-part files (beyond part 0) are refused or
+ * not read; so are DWAA/DWAB files, which OpenEXRCore 3.1 does not decode.
  *
  * TIFF: 8/16-bit and float samples decode at their own depth, exactly as cv2.imread
  * decodes them (MinIsWhite inverted; an extra sample is alpha, as stored); OpenCV's
@@ -269,7 +281,9 @@ typedef enum amp_image_compression {
 /* How to save an image file. Zero (or a NULL desc) means the defaults. */
 typedef struct amp_image_save_desc {
     amp_image_format format; /* AUTO: from path's extension (no known extension: an error) */
-    int bits;                /* PNG: 0 (16 for 16-bit images, else 8), 8 or 16; others 8 only */
+    int bits;                /* 0: the image's own depth where the format has it, else the nearest:
+                                PNG 8 or 16; TIFF 8, 16 or 32 (float); OpenEXR 16 (half) or 32
+                                (float; 8/16-bit images go to half); HDR 32; the others 8 */
     int quality;             /* JPEG, lossy WebP: 1..100, 0 means 90; lossless WebP: effort, 0 means 70 */
     int png_level;           /* PNG: 0 the fast run-length coder (see the overview); 1..12 libdeflate's
                                 levels, 1 fastest, 12 smallest */

@@ -121,6 +121,9 @@ static const char *format_list(bool written, char *buf, size_t n)
     return buf;
 }
 
+/* "an" before a vowel, else "a": "an OpenEXR file", "a PNG file". */
+static const char *article(const char *word) { return strchr("AEIOUaeiou", word[0]) ? "an" : "a"; }
+
 /* The codec of a file in memory, from its first bytes; NULL when none knows them. */
 static const amp__codec *sniff(const unsigned char *d, size_t n)
 {
@@ -223,8 +226,9 @@ static amp_status check_header(const amp__file *f, const amp__codec *c, amp_acce
     uint64_t pixels = (uint64_t)(uint32_t)head->width * (uint32_t)head->height, most = (uint64_t)f->size * c->densest;
     if (s == AMP_OK && pixels > most)
         return amp__fail(AMP_ERROR_FORMAT,
-                         "%s: %s is truncated: its header claims %ux%u pixels but a %s file of %zu bytes holds %llu "
-                         "at most", f->who, f->path, (uint32_t)head->width, (uint32_t)head->height, c->name, f->size,
+                         "%s: %s is truncated: its header claims %ux%u pixels but %s %s file of %zu bytes holds %llu "
+                         "at most", f->who, f->path, (uint32_t)head->width, (uint32_t)head->height, article(c->name),
+                         c->name, f->size,
                          (unsigned long long)most);
     return s;
 }
@@ -237,8 +241,8 @@ static amp_status load_bits(const amp__file *f, const amp__codec *c, const amp_i
     *bits = head->bits;
     if (!want) return AMP_OK;
     if ((head->bits == 32) != (want == 32))
-        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: bits %d is not 0%s for %s, a %s file of %s samples",
-                         f->who, want, head->bits == 32 ? " or 32" : ", 8 or 16", f->path, c->title,
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: bits %d is not 0%s for %s, %s %s file of %s samples",
+                         f->who, want, head->bits == 32 ? " or 32" : ", 8 or 16", f->path, article(c->title), c->title,
                          head->bits == 32 ? "float" : "integer");
     *bits = want;
     return AMP_OK;
@@ -253,7 +257,8 @@ amp_status amp__image_decode(const char *who, const char *path, const unsigned c
     amp__file f = {who, path, data, size, desc ? desc : &none};
     const amp__codec *c = sniff(data, size);
     if (want != AMP_IMAGE_FORMAT_AUTO && c != codec_of(want))
-        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is not a %s file%s%s", who, path, codec_of(want)->title,
+        return amp__fail(AMP_ERROR_FORMAT, "%s: %s is not %s %s file%s%s", who, path,
+                         article(codec_of(want)->title), codec_of(want)->title,
                          c ? "; it holds " : "", c ? c->title : "");
     if (!c)
         return amp__fail(AMP_ERROR_FORMAT, "%s: %s is not an image file ampvk reads (%s)", who, path,
@@ -353,7 +358,8 @@ static amp_status save_depth(const char *who, const amp__codec *c, int bits, int
     char list[16];
     if (asked) {
         if ((asked != 8 && asked != 16 && asked != 32) || !(c->save_bits & AMP__BITS(asked)))
-            return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: a %s file has %s bits per channel, not %d", who, c->title,
+            return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "%s: %s %s file has %s bits per channel, not %d", who,
+                             article(c->title), c->title,
                              depth_list(c->save_bits, list, sizeof list), asked);
         *out = asked;
         return AMP_OK;
