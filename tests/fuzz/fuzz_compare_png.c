@@ -5,7 +5,8 @@
  * the decoder.
  *
  * A comparison that succeeds is checked against one computed here from the
- * decoder's own output (amp__png_read) and the texture's texels: the counts,
+ * decoder's own output (amp__image_decode: goldens may be of any format ampvk reads,
+ * and mutations turn PNGs into other formats) and the texture's texels: the counts,
  * differences, first difference, PSNR and equality must all agree with
  * ampvk/image.h. A file that cannot match (not 8x8, not 4 channels) must be
  * refused with AMP_ERROR_INVALID_ARGUMENT, or AMP_ERROR_OUT_OF_BOUNDS when it claims
@@ -35,16 +36,20 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
+/* The golden as the library's decoder reads it (any format: goldens need not be PNGs);
+ * out NULL: the header only. */
+static amp_status decode_golden(const uint8_t *data, size_t size, amp_image *head, amp__host_image *out)
+{
+    return amp__image_decode("fuzz", "golden", data, size, AMP_IMAGE_FORMAT_AUTO, NULL, NULL, head, out);
+}
+
 /* What the comparison must find: the golden decoded here, the texture's 8-bit
- * samples widened (v * 257) to a 16-bit golden's depth. */
+ * samples widened (v * 257) to a 16-bit golden's depth, or as floats (v / 255) for a
+ * float golden. */
 static void check_result(const uint8_t *data, size_t size, double tol, const amp_image_compare_result *r)
 {
-    amp__png_info info;
-    amp__png_reader *rd = amp__png_open("fuzz", "golden", data, size, &info);
-    FUZZ_CHECK(rd, "the comparison succeeded but the golden does not open");
     amp__host_image g = {0};
-    amp_status s = amp__png_read(rd, 0, &g);
-    amp__png_close(rd);
+    amp_status s = decode_golden(data, size, NULL, &g);
     FUZZ_CHECK(s == AMP_OK && g.width == SIDE && g.height == SIDE && g.channels == 4,
                "the comparison succeeded on a golden that decodes as %dx%d, %d channels (%s)", g.width, g.height,
                g.channels, amp_status_name(s));
@@ -54,8 +59,10 @@ static void check_result(const uint8_t *data, size_t size, double tol, const amp
         bool differs = false;
         for (int c = 0; c < 4; c++) {
             size_t i = t * 4 + (size_t)c;
-            double mine = g.bits == 16 ? texels[i] * 257.0 : texels[i];
-            double gold = g.bits == 16 ? ((const uint16_t *)g.pixels)[i] : ((const uint8_t *)g.pixels)[i];
+            double mine = g.bits == 16 ? texels[i] * 257.0 : g.bits == 32 ? (float)(texels[i] / 255.0) : texels[i];
+            double gold = g.bits == 16   ? ((const uint16_t *)g.pixels)[i]
+                          : g.bits == 32 ? ((const float *)g.pixels)[i]
+                                         : ((const uint8_t *)g.pixels)[i];
             double d = fabs(mine - gold);
             sum += d;
             sum2 += d * d;
@@ -106,23 +113,14 @@ static void compare(const uint8_t *data, size_t size, double tol)
                    s == AMP_ERROR_OUT_OF_BOUNDS,
                "amp_image_compare_png failed with %s", amp_status_name(s));
     FUZZ_CHECK(!memcmp(&r, &untouched, sizeof r), "a failed comparison changed its result");
-    if (s == AMP_ERROR_OUT_OF_BOUNDS) {
-        /* refused as too large: the header must say so */
-        amp__png_info info;
-        amp__png_reader *rd = amp__png_open("fuzz", "golden", data, size, &info);
-        FUZZ_CHECK(rd && (info.width > 65535 || info.height > 65535 ||
-                          (uint64_t)info.width * info.height * (uint64_t)info.channels * (uint64_t)(info.bits / 8) >
-                              ((uint64_t)1 << 30)),
-                   "refused as too large, but the header gives %ux%u", rd ? info.width : 0, rd ? info.height : 0);
-        amp__png_close(rd);
-    }
-    if (s == AMP_ERROR_INVALID_ARGUMENT) {
-        /* refused as the wrong shape: the header must say so */
-        amp__png_info info;
-        amp__png_reader *rd = amp__png_open("fuzz", "golden", data, size, &info);
-        FUZZ_CHECK(rd, "refused as not comparable, but the golden does not open");
-        amp__png_close(rd);
-        FUZZ_CHECK(info.width != SIDE || info.height != SIDE || info.channels != 4,
+    amp_image head = {0};
+    amp_status hs = decode_golden(data, size, &head, NULL);
+    if (s == AMP_ERROR_OUT_OF_BOUNDS) /* refused as too large: the header must say so */
+        FUZZ_CHECK(hs == AMP_ERROR_OUT_OF_BOUNDS, "refused as too large, but the header reads %s: %dx%d",
+                   amp_status_name(hs), head.width, head.height);
+    if (s == AMP_ERROR_INVALID_ARGUMENT) { /* refused as the wrong shape: the header must say so */
+        FUZZ_CHECK(hs == AMP_OK, "refused as not comparable, but the golden's header does not read");
+        FUZZ_CHECK(head.width != SIDE || head.height != SIDE || head.channels != 4,
                    "an 8x8 golden of 4 channels was refused as not comparable");
     }
 }

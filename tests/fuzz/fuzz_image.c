@@ -20,7 +20,7 @@
  * fuzz_jpeg starts from JPEG files and re-encodes what decodes as JPEG too; fuzz_image
  * (no FUZZ_FORMAT) starts from the stb formats'. */
 #ifndef FUZZ_FORMAT
-#define FUZZ_FORMAT NULL
+#define FUZZ_FORMAT ""
 #endif
 
 /* Images up to this many texels are decoded again and re-encoded. */
@@ -98,7 +98,7 @@ static bool same_samples(const amp_image *a, const amp_image *b)
  * round trip tests check the samples). */
 static void same_format_again(const amp_image *im)
 {
-    if (!FUZZ_FORMAT || strcmp(amp_image_format_name(im->format), FUZZ_FORMAT) != 0) return;
+    if (!FUZZ_FORMAT[0] || strcmp(amp_image_format_name(im->format), FUZZ_FORMAT) != 0) return;
     unsigned char *file = NULL;
     size_t file_size = 0;
     amp_status s = amp_image_encode(im, &(amp_image_save_desc){.format = im->format}, &file, &file_size);
