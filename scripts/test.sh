@@ -8,7 +8,8 @@
 #                the programs that are nothing else are not built: the shaders do not
 #                run under ASan, the host code does); -O1, as the sanitizers advise
 #   build-tsan/  ThreadSanitizer: the thread stress test
-#   build-fuzz/  each libFuzzer harness for 30 s (scripts/fuzz.sh: clang, ASan + UBSan)
+#   build-fuzz/  each decoder's libFuzzer harness for 30 s, the device API's for 10 s
+#                (scripts/fuzz.sh: clang, ASan + UBSan)
 # The long checks (ctest label "long": the full cross products of filter paths, types
 # and sizes) run only with --long, as the GPU runs do. The two sanitizer builds share
 # build/'s shader and pipeline caches, so lavapipe compiles each pipeline once.
@@ -76,8 +77,9 @@ run_ctest build $skip_long
 done_stage
 
 # The sanitizer builds at -O1 (as the sanitizers' authors advise): they compile in about
-# half the time of -O2, and the host code they check is not what the tests wait on.
-sanitized="-O1 -g -DNDEBUG"
+# half the time of -O2, and the host code they check is not what the tests wait on; with
+# line tables only (-g1), which is what their stack traces print.
+sanitized="-O1 -g1 -DNDEBUG"
 stage "build-asan/ (AMPVK_SANITIZE=ON, AMPVK_FAULT_INJECTION=ON): build"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="$sanitized" \
     -DAMPVK_SANITIZE=ON -DAMPVK_FAULT_INJECTION=ON -DAMPVK_TESTS_NUMERIC=OFF -DAMPVK_TEST_CACHE="$cache"
@@ -98,8 +100,9 @@ cmake --build build-tsan -j "$jobs" --target test_threads
 run_ctest build-tsan -R '^test_threads$'
 done_stage
 
-# Fuzzing: the regression inputs of tests/data/fuzz, then 30 s per fuzzer.
-stage "build-fuzz/: each fuzzer for 30 s"
+# Fuzzing: the regression inputs of tests/data/fuzz, then 30 s per decoder's fuzzer (the
+# device API's fuzzers 10 s).
+stage "build-fuzz/: each decoder's fuzzer for 30 s, the others 10 s"
 ./scripts/fuzz.sh 30
 done_stage
 
