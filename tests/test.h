@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include "ampvk/ampvk.h"
 
@@ -179,6 +181,40 @@ static inline void test_write_bytes(const char *path, const void *data, size_t s
     if (!f) return;
     REQUIRE_INT(fwrite(data, 1, size, f), size);
     fclose(f);
+}
+
+/* Monotonic seconds, for tests that bound how long a refusal takes. */
+static inline double test_now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The peak resident memory of this process so far, in KiB. */
+static inline long test_peak_kib(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
+}
+
+/* Sample c of texel (x, y) of a host image, whatever its depth and stride. */
+static inline double test_image_get(const amp_image *im, int x, int y, int c)
+{
+    const unsigned char *row = (const unsigned char *)im->pixels + (size_t)y * im->stride;
+    size_t i = (size_t)x * (size_t)im->channels + (size_t)c;
+    return im->bits == 8 ? row[i] : im->bits == 16 ? ((const uint16_t *)row)[i] : ((const float *)row)[i];
+}
+
+/* Sets sample c of texel (x, y) of a host image. */
+static inline void test_image_set(amp_image *im, int x, int y, int c, double v)
+{
+    unsigned char *row = (unsigned char *)im->pixels + (size_t)y * im->stride;
+    size_t i = (size_t)x * (size_t)im->channels + (size_t)c;
+    if (im->bits == 8) row[i] = (uint8_t)v;
+    else if (im->bits == 16) ((uint16_t *)row)[i] = (uint16_t)v;
+    else ((float *)row)[i] = (float)v;
 }
 
 #endif

@@ -6,9 +6,7 @@
  * errors; truncated and corrupt files, and headers claiming huge images, failing
  * cleanly from what they are. No device is needed. */
 #include <math.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -18,20 +16,6 @@
 #endif
 #define EXR AMPVK_TEST_DATA "/formats/exr/"
 #define OUT "test_exr.out/" /* under the test's working directory (the build tree) */
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static long peak_kib(void)
-{
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
-    return u.ru_maxrss;
-}
 
 /* An IEEE half as a float (every half is a float exactly). */
 static float half_to_float(uint16_t h)
@@ -406,13 +390,13 @@ static void test_huge_headers(void)
         d[comp] = (unsigned char)cases[i].comp;
         put32(d + dw + 8, cases[i].max_x);
         put32(d + dw + 12, cases[i].max_y);
-        long before = peak_kib();
-        double t0 = now_seconds();
+        long before = test_peak_kib();
+        double t0 = test_now_seconds();
         amp_image im = {.width = 1};
         REQUIRE_FAIL(amp_image_load_memory(d, n, "huge.exr", NULL, &im), cases[i].status, cases[i].text);
         REQUIRE(im.pixels == NULL && im.width == 0);
-        REQUIRE_CMP(now_seconds() - t0, <, 1.0, "%.3f");
-        REQUIRE_CMP(peak_kib() - before, <, 50L * 1024, "%ld");
+        REQUIRE_CMP(test_now_seconds() - t0, <, 1.0, "%.3f");
+        REQUIRE_CMP(test_peak_kib() - before, <, 50L * 1024, "%ld");
     }
     free(d);
 }

@@ -7,9 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -38,23 +36,6 @@ static unsigned smooth(int x, int y, int c) { return (unsigned)(10 + x * 7 + y *
 static unsigned to8(unsigned v) { return (v * 255 + 32767) / 65535; }
 
 /* ---- helpers ---- */
-
-/* Sample c of texel (x, y), whatever the depth and stride. */
-static double get(const amp_image *im, int x, int y, int c)
-{
-    const unsigned char *row = (const unsigned char *)im->pixels + (size_t)y * im->stride;
-    size_t i = (size_t)x * (size_t)im->channels + (size_t)c;
-    return im->bits == 8 ? row[i] : im->bits == 16 ? ((const uint16_t *)row)[i] : ((const float *)row)[i];
-}
-
-static void set(amp_image *im, int x, int y, int c, double v)
-{
-    unsigned char *row = (unsigned char *)im->pixels + (size_t)y * im->stride;
-    size_t i = (size_t)x * (size_t)im->channels + (size_t)c;
-    if (im->bits == 8) row[i] = (uint8_t)v;
-    else if (im->bits == 16) ((uint16_t *)row)[i] = (uint16_t)v;
-    else ((float *)row)[i] = (float)v;
-}
 
 /* A texel of `from` channels converted to `to` channels as stb_image converts (gray
  * replicated, RGB to gray the luma (77 r + 150 g + 29 b) >> 8, alpha max added). */
@@ -91,7 +72,7 @@ static void require_pixels(const char *what, const amp_image *im, int w, int h, 
             for (int c = 0; c < channels; c++) {
                 unsigned v = convert_channel(s, file_channels, channels, c, max);
                 v = bits == file_bits ? v : bits == 16 ? v * 257 : to8(v);
-                double got = get(im, x, y, c);
+                double got = test_image_get(im, x, y, c);
                 if (got != v && bad++ < 3)
                     fprintf(stderr, "%s: texel (row %d, col %d) channel %d is %g, expected %u\n", what, y, x, c, got,
                             v);
@@ -111,7 +92,7 @@ static amp_image make(int w, int h, int channels, int bits, pixel_fn want)
     if (!im.pixels) return im;
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
-            for (int c = 0; c < channels; c++) set(&im, x, y, c, want(x, y, c));
+            for (int c = 0; c < channels; c++) test_image_set(&im, x, y, c, want(x, y, c));
     return im;
 }
 
@@ -123,7 +104,7 @@ static bool same_pixels(const amp_image *a, const amp_image *b)
     for (int y = 0; y < a->height; y++)
         for (int x = 0; x < a->width; x++)
             for (int c = 0; c < a->channels; c++)
-                if (memcmp(&(double){get(a, x, y, c)}, &(double){get(b, x, y, c)}, sizeof(double)) != 0) return false;
+                if (memcmp(&(double){test_image_get(a, x, y, c)}, &(double){test_image_get(b, x, y, c)}, sizeof(double)) != 0) return false;
     return true;
 }
 
@@ -190,11 +171,11 @@ static void test_load_formats(void)
     REQUIRE(im.width == 3 && im.height == 2 && im.channels == 4 && im.bits == 32 && im.stride == 3 * 16);
     REQUIRE_INT(im.format, AMP_IMAGE_FORMAT_HDR);
     /* texel 0 is RGBE (128, 64, 32, 129): m * 2^(129 - 136) */
-    REQUIRE(get(&im, 0, 0, 0) == 1.0 && get(&im, 0, 0, 1) == 0.5 && get(&im, 0, 0, 2) == 0.25 &&
-            get(&im, 0, 0, 3) == 1.0);
+    REQUIRE(test_image_get(&im, 0, 0, 0) == 1.0 && test_image_get(&im, 0, 0, 1) == 0.5 && test_image_get(&im, 0, 0, 2) == 0.25 &&
+            test_image_get(&im, 0, 0, 3) == 1.0);
     amp_image_free(&im);
     REQUIRE_OK(amp_image_load(DATA "hdr_3x2.hdr", &(amp_image_load_desc){.channels = 3, .bits = 32}, &im));
-    REQUIRE(im.channels == 3 && im.bits == 32 && get(&im, 0, 0, 2) == 0.25);
+    REQUIRE(im.channels == 3 && im.bits == 32 && test_image_get(&im, 0, 0, 2) == 0.25);
     amp_image_free(&im);
     amp_image_free(NULL); /* a no-op */
 }
@@ -263,7 +244,7 @@ static void test_load_jpeg(void)
         double worst = 0;
         for (int y = 0; y < JH; y++)
             for (int x = 0; x < JW; x++)
-                for (int c = 0; c < jpg.channels; c++) worst = fmax(worst, fabs(get(&jpg, x, y, c) - smooth(x, y, c)));
+                for (int c = 0; c < jpg.channels; c++) worst = fmax(worst, fabs(test_image_get(&jpg, x, y, c) - smooth(x, y, c)));
         REQUIRE(worst <= 6);
 
         size_t n;
@@ -286,8 +267,8 @@ static void test_load_jpeg(void)
         for (int y = 0; y < JH && mem.pixels; y++)
             for (int x = 0; x < JW; x++)
                 for (int c = 0; c < 4; c++) {
-                    double want = c == 3 ? 65535 : get(&jpg, x, y, jpg.channels == 3 ? c : 0) * 257;
-                    bad += get(&mem, x, y, c) != want;
+                    double want = c == 3 ? 65535 : test_image_get(&jpg, x, y, jpg.channels == 3 ? c : 0) * 257;
+                    bad += test_image_get(&mem, x, y, c) != want;
                 }
         REQUIRE_INT(bad, 0);
         amp_image_free(&mem);
@@ -304,23 +285,6 @@ static void test_load_jpeg(void)
     REQUIRE(g.channels == 1 && r.equal);
     amp_image_free(&g);
     amp_image_free(&cv);
-}
-
-/* Truncated, corrupt, foreign and empty files, in memory and on disk: AMP_ERROR_FORMAT
- * (or IO, INVALID_ARGUMENT) naming the file and the reason; nothing allocated. */
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* The peak resident memory of this process so far, in KiB. */
-static long peak_kib(void)
-{
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
-    return u.ru_maxrss;
 }
 
 /* A file of a few bytes per format whose header claims 16384 x 16384 pixels
@@ -345,8 +309,8 @@ static void test_huge_headers(amp_accelerator_view *v)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char path[512];
         snprintf(path, sizeof path, FMT "%s", cases[i].file);
-        long before = peak_kib();
-        double t0 = now_seconds();
+        long before = test_peak_kib();
+        double t0 = test_now_seconds();
         amp_image im = {.width = 1};
         if (!v) {
             REQUIRE_FAIL(amp_image_info(path, &im), cases[i].status, cases[i].text);
@@ -356,8 +320,8 @@ static void test_huge_headers(amp_accelerator_view *v)
             REQUIRE_NULL_FAIL(amp_texture_load(v, path, NULL), cases[i].status, cases[i].text);
         }
         /* a decode would take seconds and gigabytes; the header takes neither */
-        double seconds = now_seconds() - t0;
-        long grew_kib = peak_kib() - before;
+        double seconds = test_now_seconds() - t0;
+        long grew_kib = test_peak_kib() - before;
         REQUIRE_CMP(seconds, <, 1.0, "%.3f");
         REQUIRE_CMP(grew_kib, <, 50L * 1024, "%ld");
     }
@@ -555,8 +519,8 @@ static void test_save_bmp_tga(void)
     amp_image im = {4, 1, 1, 16, sizeof px, px, AMP_IMAGE_FORMAT_AUTO}, back;
     REQUIRE_OK(amp_image_save(OUT "rounding.tga", &im, NULL));
     REQUIRE_OK(amp_image_load(OUT "rounding.tga", NULL, &back));
-    REQUIRE(back.bits == 8 && back.channels == 1 && get(&back, 0, 0, 0) == 0 && get(&back, 1, 0, 0) == 1 &&
-            get(&back, 2, 0, 0) == 254 && get(&back, 3, 0, 0) == 255);
+    REQUIRE(back.bits == 8 && back.channels == 1 && test_image_get(&back, 0, 0, 0) == 0 && test_image_get(&back, 1, 0, 0) == 1 &&
+            test_image_get(&back, 2, 0, 0) == 254 && test_image_get(&back, 3, 0, 0) == 255);
     amp_image_free(&back);
 }
 
@@ -576,7 +540,7 @@ static void test_save_float(void)
         for (int i = 0; i < 16 && back.pixels; i++) {
             float f = px[i];
             double want = floor((isnan(f) ? 0 : f < 0 ? 0 : f > 1 ? 1 : f) * max + 0.5);
-            double got = get(&back, i / 2 % 4, i / 8, i % 2);
+            double got = test_image_get(&back, i / 2 % 4, i / 8, i % 2);
             if (got != want && bad++ < 3)
                 fprintf(stderr, "float %d bits: [%d] %g -> %g, want %g\n", bits, i, f, got, want);
         }
@@ -624,7 +588,7 @@ static void test_save_float(void)
         for (int x = 0; x < W; x++)
             for (int c = 0; c < 4; c++) {
                 double want = c == 3 ? 1 : v8(x, y, 0) / 255.0;
-                bad += !(fabs(get(&back, x, y, c) - want) <= want / 128);
+                bad += !(fabs(test_image_get(&back, x, y, c) - want) <= want / 128);
             }
     REQUIRE_INT(bad, 0);
     amp_image_free(&back);
@@ -817,7 +781,7 @@ static void test_texture_round_trips(amp_accelerator_view *v)
             REQUIRE_OK(amp_texture_to_image(t, 32, &back));
             REQUIRE(back.bits == 32 && back.pixels);
             if (back.pixels)
-                REQUIRE(get(&back, 3, 2, channels - 1) == (float)((bits == 8 ? v8(3, 2, channels - 1) / 255.0
+                REQUIRE(test_image_get(&back, 3, 2, channels - 1) == (float)((bits == 8 ? v8(3, 2, channels - 1) / 255.0
                                                                              : v16(3, 2, channels - 1) / 65535.0)));
             amp_image_free(&back);
             amp_texture_destroy(&t);
@@ -965,17 +929,17 @@ static void test_compare_images(void)
     REQUIRE(r.differing_texels == 0 && r.allowed_texels == 0 && r.first_difference.rank == 0 && !r.golden_written);
 
     /* one texel 10 levels off: MSE 1, PSNR 10 log10(255^2) */
-    set(&b, 7, 3, 0, get(&b, 7, 3, 0) + 10);
+    test_image_set(&b, 7, 3, 0, test_image_get(&b, 7, 3, 0) + 10);
     REQUIRE_OK(amp_image_compare_images(&a, &b, NULL, &r));
     REQUIRE(!r.equal && !r.passed && r.differing_texels == 1 && r.max_abs_diff == 10 && r.mean_abs_diff == 0.1);
     REQUIRE(fabs(r.psnr - 20 * log10(255.0)) < 1e-9);
     REQUIRE(fabs(r.psnr - 48.1308036) < 1e-6);
     REQUIRE(amp_index_equal(r.first_difference, amp_index2(3, 7)));
     /* four more texels 1..4 levels off, one of them earlier in row-major order */
-    set(&b, 1, 6, 0, get(&b, 1, 6, 0) + 1);
-    set(&b, 9, 2, 0, get(&b, 9, 2, 0) - 2);
-    set(&b, 0, 9, 0, get(&b, 0, 9, 0) + 3);
-    set(&b, 5, 5, 0, get(&b, 5, 5, 0) - 4);
+    test_image_set(&b, 1, 6, 0, test_image_get(&b, 1, 6, 0) + 1);
+    test_image_set(&b, 9, 2, 0, test_image_get(&b, 9, 2, 0) - 2);
+    test_image_set(&b, 0, 9, 0, test_image_get(&b, 0, 9, 0) + 3);
+    test_image_set(&b, 5, 5, 0, test_image_get(&b, 5, 5, 0) - 4);
     REQUIRE_OK(amp_image_compare_images(&a, &b, NULL, &r));
     REQUIRE(r.differing_texels == 5 && amp_index_equal(r.first_difference, amp_index2(2, 9)));
     REQUIRE(fabs(r.mean_abs_diff - 0.2) < 1e-12);
@@ -1010,10 +974,10 @@ static void test_compare_images(void)
 
     /* per-channel maxima of an RGBA image */
     a = make(W, H, 4, 8, v8), b = make(W, H, 4, 8, v8);
-    set(&b, 1, 1, 0, get(&b, 1, 1, 0) + 1);
-    set(&b, 2, 3, 1, get(&b, 2, 3, 1) + 2);
-    set(&b, 6, 4, 1, get(&b, 6, 4, 1) - 5);
-    set(&b, 0, 0, 3, get(&b, 0, 0, 3) + 3);
+    test_image_set(&b, 1, 1, 0, test_image_get(&b, 1, 1, 0) + 1);
+    test_image_set(&b, 2, 3, 1, test_image_get(&b, 2, 3, 1) + 2);
+    test_image_set(&b, 6, 4, 1, test_image_get(&b, 6, 4, 1) - 5);
+    test_image_set(&b, 0, 0, 3, test_image_get(&b, 0, 0, 3) + 3);
     REQUIRE_OK(amp_image_compare_images(&a, &b, &(amp_image_compare_desc){.tolerance = 1}, &r));
     REQUIRE(r.channel_max_abs_diff[0] == 1 && r.channel_max_abs_diff[1] == 5 && r.channel_max_abs_diff[2] == 0 &&
             r.channel_max_abs_diff[3] == 3 && r.max_abs_diff == 5);
@@ -1026,15 +990,15 @@ static void test_compare_images(void)
     amp_image e16 = make(W, H, 4, 16, v8);
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++)
-            for (int c = 0; c < 4; c++) set(&e16, x, y, c, get(&a, x, y, c) * 257 + (x == 2 && y == 1 ? 100 : 0));
+            for (int c = 0; c < 4; c++) test_image_set(&e16, x, y, c, test_image_get(&a, x, y, c) * 257 + (x == 2 && y == 1 ? 100 : 0));
     REQUIRE_OK(amp_image_compare_images(&e16, &a, NULL, &r));
     REQUIRE(r.max_abs_diff == 100 && r.differing_texels == 1 && amp_index_equal(r.first_difference, amp_index2(1, 2)));
     REQUIRE(fabs(r.psnr - 10 * log10(65535.0 * 65535.0 / (4 * 100.0 * 100.0 / (W * H * 4)))) < 1e-9);
     /* 257 v + 100 rounds to v at 8 bits, + 129 to v + 1 */
     REQUIRE_OK(amp_image_compare_images(&a, &e16, NULL, &r));
     REQUIRE(r.equal);
-    set(&e16, 4, 4, 2, get(&a, 4, 4, 2) * 257 + 129);
-    set(&e16, 5, 4, 2, get(&a, 5, 4, 2) * 257 + 128);
+    test_image_set(&e16, 4, 4, 2, test_image_get(&a, 4, 4, 2) * 257 + 129);
+    test_image_set(&e16, 5, 4, 2, test_image_get(&a, 5, 4, 2) * 257 + 128);
     REQUIRE_OK(amp_image_compare_images(&a, &e16, NULL, &r));
     REQUIRE(r.differing_texels == 1 && r.max_abs_diff == 1 && amp_index_equal(r.first_difference, amp_index2(4, 4)));
     /* float: differences in values, peak 1 */
@@ -1090,9 +1054,9 @@ static unsigned diff_luma(unsigned r, unsigned g, unsigned b) { return (77 * r +
 static void test_diff(void)
 {
     amp_image e = make(W, H, 3, 8, v8), a = make(W, H, 3, 8, v8), d;
-    set(&a, 2, 1, 1, get(&a, 2, 1, 1) + 3); /* over a tolerance of 2 */
-    set(&a, 4, 3, 2, get(&a, 4, 3, 2) - 2); /* within it */
-    set(&a, 6, 4, 0, get(&a, 6, 4, 0) + 9); /* over */
+    test_image_set(&a, 2, 1, 1, test_image_get(&a, 2, 1, 1) + 3); /* over a tolerance of 2 */
+    test_image_set(&a, 4, 3, 2, test_image_get(&a, 4, 3, 2) - 2); /* within it */
+    test_image_set(&a, 6, 4, 0, test_image_get(&a, 6, 4, 0) + 9); /* over */
     REQUIRE_OK(amp_image_diff(&e, &a, 2, &d));
     REQUIRE(d.width == W && d.height == H && d.channels == 3 && d.bits == 8 && d.stride == W * 3);
     int bad = 0;
@@ -1102,54 +1066,54 @@ static void test_diff(void)
             unsigned faded = diff_luma(v8(x, y, 0), v8(x, y, 1), v8(x, y, 2)) / 3 + 170;
             for (int c = 0; c < 3; c++) {
                 unsigned want = red ? (c == 0 ? 255 : 0) : faded;
-                if (get(&d, x, y, c) != want && bad++ < 3)
-                    fprintf(stderr, "diff (row %d, col %d) channel %d: %g, want %u\n", y, x, c, get(&d, x, y, c), want);
+                if (test_image_get(&d, x, y, c) != want && bad++ < 3)
+                    fprintf(stderr, "diff (row %d, col %d) channel %d: %g, want %u\n", y, x, c, test_image_get(&d, x, y, c), want);
             }
         }
     REQUIRE_INT(bad, 0);
     /* a known texel: v8(0, 0) = (0, 50, 100): luma (0 + 7500 + 2900) >> 8 = 40, 40 / 3 + 170 = 183 */
-    REQUIRE(get(&d, 0, 0, 0) == 183 && get(&d, 0, 0, 1) == 183 && get(&d, 0, 0, 2) == 183);
+    REQUIRE(test_image_get(&d, 0, 0, 0) == 183 && test_image_get(&d, 0, 0, 1) == 183 && test_image_get(&d, 0, 0, 2) == 183);
     amp_image_free(&d);
     /* tolerance 0: the within-tolerance texel turns red too */
     REQUIRE_OK(amp_image_diff(&e, &a, 0, &d));
-    REQUIRE(get(&d, 4, 3, 0) == 255 && get(&d, 4, 3, 1) == 0);
+    REQUIRE(test_image_get(&d, 4, 3, 0) == 255 && test_image_get(&d, 4, 3, 1) == 0);
     amp_image_free(&d);
     amp_image_free(&a);
     amp_image_free(&e);
 
     /* gray + alpha at 16 bits: the gray is channel 0 at 8 bits; alpha differences count */
     e = make(W, H, 2, 16, v16), a = make(W, H, 2, 16, v16);
-    set(&a, 3, 0, 1, get(&a, 3, 0, 1) + 300);
+    test_image_set(&a, 3, 0, 1, test_image_get(&a, 3, 0, 1) + 300);
     REQUIRE_OK(amp_image_diff(&e, &a, 299, &d));
     bad = 0;
     for (int y = 0; y < H && d.pixels; y++)
         for (int x = 0; x < W; x++)
             for (int c = 0; c < 3; c++) {
                 unsigned want = x == 3 && y == 0 ? (c == 0 ? 255 : 0) : to8(v16(x, y, 0)) / 3 + 170;
-                bad += get(&d, x, y, c) != want;
+                bad += test_image_get(&d, x, y, c) != want;
             }
     REQUIRE_INT(bad, 0);
     amp_image_free(&d);
     REQUIRE_OK(amp_image_diff(&e, &a, 300, &d));
-    REQUIRE(get(&d, 3, 0, 0) == get(&d, 3, 0, 1));
+    REQUIRE(test_image_get(&d, 3, 0, 0) == test_image_get(&d, 3, 0, 1));
     amp_image_free(&d);
     /* an 8-bit actual against the 16-bit expected: compared at 16 bits */
     amp_image a8 = make(W, H, 2, 8, v8);
     REQUIRE_OK(amp_image_diff(&e, &a8, 65535, &d));
-    REQUIRE(get(&d, 0, 0, 1) != 0);
+    REQUIRE(test_image_get(&d, 0, 0, 1) != 0);
     amp_image_free(&d);
     amp_image_free(&a8);
     /* float: values, and NaN against NaN is no difference */
     float fe[3] = {0.5f, NAN, 2.0f}, fa[3] = {0.5f, NAN, 2.5f};
     amp_image x = {3, 1, 1, 32, sizeof fe, fe, AMP_IMAGE_FORMAT_AUTO}, y = {3, 1, 1, 32, sizeof fa, fa, 0};
     REQUIRE_OK(amp_image_diff(&x, &y, 0.1, &d));
-    REQUIRE(get(&d, 0, 0, 0) == 128 / 3 + 170 && get(&d, 1, 0, 0) == 170 && get(&d, 2, 0, 0) == 255 &&
-            get(&d, 2, 0, 1) == 0);
+    REQUIRE(test_image_get(&d, 0, 0, 0) == 128 / 3 + 170 && test_image_get(&d, 1, 0, 0) == 170 && test_image_get(&d, 2, 0, 0) == 255 &&
+            test_image_get(&d, 2, 0, 1) == 0);
     amp_image_free(&d);
     /* the same infinity is no difference: faded white (1.0 clamped: 255 / 3 + 170) */
     fe[2] = fa[2] = INFINITY;
     REQUIRE_OK(amp_image_diff(&x, &y, 0, &d));
-    REQUIRE(get(&d, 2, 0, 0) == 255 && get(&d, 2, 0, 1) == 255);
+    REQUIRE(test_image_get(&d, 2, 0, 0) == 255 && test_image_get(&d, 2, 0, 1) == 255);
     amp_image_free(&d);
 
     amp_image small = make(3, 3, 2, 16, v16);
@@ -1254,8 +1218,8 @@ static void test_check_golden(amp_accelerator_view *v)
 
     /* a different texture: fails; the three pictures are written into a new folder */
     amp_image im2 = make(W, H, 4, 8, v8);
-    set(&im2, 5, 2, 1, get(&im2, 5, 2, 1) + 7);
-    set(&im2, 1, 4, 3, get(&im2, 1, 4, 3) - 1);
+    test_image_set(&im2, 5, 2, 1, test_image_get(&im2, 5, 2, 1) + 7);
+    test_image_set(&im2, 1, 4, 3, test_image_get(&im2, 1, 4, 3) - 1);
     amp_texture *t2 = amp_texture_from_image(v, &im2, 0);
     REQUIRE_OK(amp_image_check_golden(t2, golden, &(amp_image_golden_desc){{.tolerance = 1}, fails}, &r));
     REQUIRE(!r.passed && !r.equal && !r.golden_written && r.differing_texels == 1 && r.max_abs_diff == 7);
@@ -1273,7 +1237,7 @@ static void test_check_golden(amp_accelerator_view *v)
                                       &drawn, &want_diff));
     REQUIRE_OK(amp_image_load(OUT "golden/failures/deeper/rgba.diff.png", NULL, &back));
     REQUIRE(same_pixels(&want_diff, &back) && back.channels == 4);
-    REQUIRE(get(&back, 5, 2, 0) == 255 && get(&back, 5, 2, 1) == 0 && get(&back, 1, 4, 1) != 0);
+    REQUIRE(test_image_get(&back, 5, 2, 0) == 255 && test_image_get(&back, 5, 2, 1) == 0 && test_image_get(&back, 1, 4, 1) != 0);
     amp_image_free(&back);
     amp_image_free(&want_diff);
     /* allowed by the description: passed, nothing more written */

@@ -5,7 +5,6 @@
  * truncated and hostile files refused. Fixtures: tests/data/formats/tiff/make_tiff.py. */
 #include <math.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "test.h"
 
@@ -13,13 +12,6 @@
 #define OUT "test_tiff_out/"
 #define W 29
 #define H 24
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static size_t image_bytes(const amp_image *im)
 {
@@ -317,7 +309,7 @@ static void test_broken_files(void)
                  "is not supported (libtiff: ");
     /* strips all at the same 16 bytes: 60000 x 60000 fails on ampvk's size limit,
        16000 x 16000 on the strips' byte counts, both before decoding */
-    double t0 = now_seconds();
+    double t0 = test_now_seconds();
     unsigned char *huge = shared_strips(60000, 60000, 64, &n);
     REQUIRE_FAIL(amp_image_load_memory(huge, n, "huge.tif", NULL, &im), AMP_ERROR_OUT_OF_BOUNDS,
                  "huge.tif: image 60000x60000 of 1 channels at 8 bits is 3600000000 bytes");
@@ -333,7 +325,7 @@ static void test_broken_files(void)
     REQUIRE_FAIL(amp_image_load_memory(huge, n, "past.tif", NULL, &im), AMP_ERROR_FORMAT,
                  "past.tif is truncated: strip 7 of 16 bytes at offset");
     free(huge);
-    double took = now_seconds() - t0;
+    double took = test_now_seconds() - t0;
     printf("hostile files refused in %.3f s\n", took);
     REQUIRE(took < 2.0);
 }

@@ -6,9 +6,7 @@
  * exercised; truncated, corrupt, animated and huge-header files refused with the
  * reason. */
 #include <math.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include <webp/encode.h>
 
@@ -56,22 +54,6 @@ typedef unsigned (*pixel_fn)(int x, int y, int c);
 
 /* ---- helpers ---- */
 
-static double get(const amp_image *im, int x, int y, int c)
-{
-    const unsigned char *row = (const unsigned char *)im->pixels + (size_t)y * im->stride;
-    size_t i = (size_t)x * (size_t)im->channels + (size_t)c;
-    return im->bits == 8 ? row[i] : im->bits == 16 ? ((const uint16_t *)row)[i] : ((const float *)row)[i];
-}
-
-static void set(amp_image *im, int x, int y, int c, double v)
-{
-    unsigned char *row = (unsigned char *)im->pixels + (size_t)y * im->stride;
-    size_t i = (size_t)x * (size_t)im->channels + (size_t)c;
-    if (im->bits == 8) row[i] = (uint8_t)v;
-    else if (im->bits == 16) ((uint16_t *)row)[i] = (uint16_t)v;
-    else ((float *)row)[i] = (float)v;
-}
-
 /* A w x h image of channels x bits holding want(x, y, c) (8-bit values; 16-bit
  * images get v * 257, float ones v / 255). */
 static amp_image make(int w, int h, int channels, int bits, pixel_fn want)
@@ -83,7 +65,7 @@ static amp_image make(int w, int h, int channels, int bits, pixel_fn want)
         for (int x = 0; x < w; x++)
             for (int c = 0; c < channels; c++) {
                 unsigned v = want(x, y, c);
-                set(&im, x, y, c, bits == 8 ? v : bits == 16 ? v * 257 : v / 255.0);
+                test_image_set(&im, x, y, c, bits == 8 ? v : bits == 16 ? v * 257 : v / 255.0);
             }
     return im;
 }
@@ -99,9 +81,9 @@ static bool same_pixels(const char *what, const amp_image *a, const amp_image *b
     for (int y = 0; y < a->height; y++)
         for (int x = 0; x < a->width; x++)
             for (int c = 0; c < a->channels; c++)
-                if (get(a, x, y, c) != get(b, x, y, c)) {
+                if (test_image_get(a, x, y, c) != test_image_get(b, x, y, c)) {
                     fprintf(stderr, "%s: texel (row %d, col %d) channel %d is %g, expected %g\n", what, y, x, c,
-                            get(b, x, y, c), get(a, x, y, c));
+                            test_image_get(b, x, y, c), test_image_get(a, x, y, c));
                     return false;
                 }
     return true;
@@ -114,25 +96,11 @@ static double psnr(const amp_image *a, const amp_image *b, int n)
     for (int y = 0; y < a->height; y++)
         for (int x = 0; x < a->width; x++)
             for (int c = 0; c < n; c++) {
-                double d = get(a, x, y, c) - get(b, x, y, c);
+                double d = test_image_get(a, x, y, c) - test_image_get(b, x, y, c);
                 se += d * d;
             }
     double mse = se / ((double)a->width * a->height * n);
     return mse == 0 ? INFINITY : 10 * log10(255.0 * 255.0 / mse);
-}
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static long peak_kib(void)
-{
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
-    return u.ru_maxrss;
 }
 
 /* Encodes im with desc and loads the file back (NULL desc: as the file is). */
@@ -209,7 +177,7 @@ static void test_read_opencv(void)
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++)
             if (alpha(x, y) == 0)
-                for (int c = 0; c < 3; c++) set(&want, x, y, c, get(&im, x, y, c));
+                for (int c = 0; c < 3; c++) test_image_set(&want, x, y, c, test_image_get(&im, x, y, c));
     REQUIRE(same_pixels("lossless_rgba.webp", &want, &im));
     amp_image_free(&want);
     amp_image_free(&im);
@@ -283,7 +251,7 @@ static void test_lossless(void)
             if (channels <= 2) /* gray spread over R, G and B */
                 for (int y = 0; y < H; y++)
                     for (int x = 0; x < W; x++)
-                        for (int c = 0; c < 3; c++) set(&want, x, y, c, gray(x, y, 0));
+                        for (int c = 0; c < 3; c++) test_image_set(&want, x, y, c, gray(x, y, 0));
             if (back.pixels) REQUIRE(same_pixels(what, &want, &back));
             amp_image_free(&want);
             amp_image_free(&back);
@@ -342,7 +310,7 @@ static void test_lossy(void)
     if (back.pixels) {
         int wrong = 0;
         for (int y = 0; y < H; y++)
-            for (int x = 0; x < W; x++) wrong += get(&back, x, y, 3) != alpha(x, y);
+            for (int x = 0; x < W; x++) wrong += test_image_get(&back, x, y, 3) != alpha(x, y);
         REQUIRE_INT(wrong, 0);
         REQUIRE_CMP(psnr(&im, &back, 3), >=, 30.0, "%.2f"); /* transparent pixels' colors are free to change */
     }
@@ -487,16 +455,16 @@ static void test_huge_headers(void)
              "huge.webp is truncated: its header claims 16383x16383 pixels (1048576 macroblocks) but its lossy data "
              "of %zu bytes holds",
              n - 20);
-    long before = peak_kib();
-    double t0 = now_seconds();
+    long before = test_peak_kib();
+    double t0 = test_now_seconds();
     amp_image im = {.width = 1};
     REQUIRE_FAIL(amp_image_load_memory(lossy, n, "huge.webp", NULL, &im), AMP_ERROR_FORMAT, want);
     REQUIRE(im.pixels == NULL && im.width == 0);
     REQUIRE_FAIL(amp_image_load_memory(lossless, sizeof lossless, "huge_lossless.webp", NULL, &im), AMP_ERROR_FORMAT,
                  "huge_lossless.webp is truncated: its header claims 16384x16384 pixels but a webp file of 25 bytes "
                  "holds 239674525 at most");
-    double seconds = now_seconds() - t0;
-    long grew_kib = peak_kib() - before;
+    double seconds = test_now_seconds() - t0;
+    long grew_kib = test_peak_kib() - before;
     REQUIRE_CMP(seconds, <, 1.0, "%.3f");
     REQUIRE_CMP(grew_kib, <, 50L * 1024, "%ld");
     free(lossy);

@@ -140,7 +140,12 @@ def write_scanline(name, channels, planes, origin=(0, 0)):
     head = header(channels, w, h, 0, origin)
     chunks = [struct.pack("<ii", origin[1] + y, len(b)) + b
               for y, b in ((y, block(planes, channels, 0, y, w, 1)) for y in range(h))]
-    at = len(head) + 8 * h
+    write_chunks(name, head, chunks)
+
+
+def write_chunks(name, head, chunks):
+    """NAME.exr: the header, the offset table of the chunks, the chunks."""
+    at = len(head) + 8 * len(chunks)
     table = b""
     for c in chunks:
         table += struct.pack("<Q", at)
@@ -176,13 +181,7 @@ def write_tiled(name, channels, planes, tw, th, comp, mip=False):
                 raw = block(ps, channels, x0, y0, min(tw, lw - x0), min(th, lh - y0))
                 data = zip_block(raw) if comp == COMP["zip"] else raw
                 chunks.append(struct.pack("<iiiii", tx, ty, lv, lv, len(data)) + data)
-    at = len(head) + 8 * len(chunks)
-    table = b""
-    for c in chunks:
-        table += struct.pack("<Q", at)
-        at += len(c)
-    with open(path(name + ".exr"), "wb") as f:
-        f.write(head + table + b"".join(chunks))
+    write_chunks(name, head, chunks)
 
 
 def hand(name, channels, texels, half, cv_check=True, **kw):
