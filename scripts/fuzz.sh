@@ -40,8 +40,9 @@ if command -v flock >/dev/null 2>&1 && ! flock -n 9; then
 fi
 
 echo "== build-fuzz/ (clang, AMPVK_FUZZ=ON)"
-CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAMPVK_FUZZ=ON -DAMPVK_TESTS=OFF \
-    -DAMPVK_DEMOS=OFF >/dev/null
+# line tables only (-g1): what a finding's stack trace prints, in half the build time
+CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+    -DAMPVK_FUZZ=ON -DAMPVK_TESTS=OFF -DAMPVK_DEMOS=OFF >/dev/null
 cmake --build build-fuzz -j "$jobs" --target fuzzers
 
 export AMPVK_VALIDATION=1 AMPVK_DEFAULT_ACCELERATOR=llvmpipe XDG_CACHE_HOME="$root/build-fuzz/cache"
