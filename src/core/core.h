@@ -40,6 +40,9 @@ typedef struct amp__bytes {
 } amp__bytes;
 /* Appends n bytes from p to b. */
 AMP_HIDDEN void amp__bytes_put(amp__bytes *b, const void *p, size_t n);
+/* Writes n bytes from p at offset `at` of b, zero-filling a gap between b's end and
+ * `at` (file writers that seek: the image encoders' files in memory). */
+AMP_HIDDEN void amp__bytes_put_at(amp__bytes *b, size_t at, const void *p, size_t n);
 
 /* A list of values by key (an address), newest first. The owner does the locking. */
 typedef struct amp__keyed {

@@ -9,13 +9,18 @@
 
 #include "core/core.h"
 
-void amp__bytes_put(amp__bytes *b, const void *p, size_t n)
+void amp__bytes_put_at(amp__bytes *b, size_t at, const void *p, size_t n)
 {
     if (b->failed || n == 0) return;
-    if (n > b->cap - b->n) {
+    if (at > SIZE_MAX - n) {
+        b->failed = true;
+        return;
+    }
+    size_t end = at + n;
+    if (end > b->cap) {
         size_t cap = b->cap ? b->cap : 4096;
-        while (cap - b->n < n && cap <= SIZE_MAX / 2) cap *= 2;
-        char *d = cap - b->n < n ? NULL : realloc(b->data, cap);
+        while (cap < end && cap <= SIZE_MAX / 2) cap *= 2;
+        char *d = cap < end ? NULL : realloc(b->data, cap);
         if (!d) {
             b->failed = true;
             return;
@@ -23,9 +28,12 @@ void amp__bytes_put(amp__bytes *b, const void *p, size_t n)
         b->data = d;
         b->cap = cap;
     }
-    memcpy(b->data + b->n, p, n);
-    b->n += n;
+    if (at > b->n) memset(b->data + b->n, 0, at - b->n);
+    memcpy(b->data + at, p, n);
+    if (end > b->n) b->n = end;
 }
+
+void amp__bytes_put(amp__bytes *b, const void *p, size_t n) { amp__bytes_put_at(b, b->n, p, n); }
 
 char *amp__strdup(const char *s)
 {

@@ -74,6 +74,20 @@ static int thread_count(int chunks)
     return n > chunks ? chunks : n;
 }
 
+/* Runs work(job) on this thread and, for an image of `texels` in `chunks` chunks large
+ * enough, on thread_count's others beside it; returns once all are done. */
+static void run_threads(void *(*work)(void *), void *job, size_t texels, int chunks)
+{
+    int threads = texels >= THREADED_TEXELS ? thread_count(chunks) : 1, started = 0;
+    pthread_t tid[MAX_THREADS];
+    for (int t = 1; t < threads; t++) {
+        if (pthread_create(&tid[started], NULL, work, job) != 0) break;
+        started++;
+    }
+    work(job);
+    for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+}
+
 static const char *const COMPRESSION_NAMES[EXR_COMPRESSION_LAST_TYPE] = {
     "uncompressed", "RLE", "ZIPS", "ZIP", "PIZ", "PXR24", "B44", "B44A", "DWAA", "DWAB"};
 
@@ -81,8 +95,7 @@ static const char *const COMPRESSION_NAMES[EXR_COMPRESSION_LAST_TYPE] = {
 typedef struct exr_stream {
     const unsigned char *data; /* reading */
     size_t size;
-    unsigned char *out; /* writing: a growing buffer of `size` bytes (cap allocated) */
-    size_t cap;
+    amp__bytes out; /* writing */
     bool out_of_memory;
     atomic_bool past_end; /* a read asked for bytes past the end of the file */
     atomic_flag said;     /* message holds the first message */
@@ -140,20 +153,11 @@ static int64_t write_memory(exr_const_context_t ctxt, void *user, const void *bu
 {
     (void)ctxt, (void)error_cb;
     exr_stream *s = user;
-    uint64_t end = offset + sz;
-    if (end > s->cap) {
-        size_t cap = s->cap ? s->cap : 65536;
-        while (cap < end) cap *= 2;
-        unsigned char *p = realloc(s->out, cap);
-        if (!p) {
-            s->out_of_memory = true;
-            return -1;
-        }
-        s->out = p;
-        s->cap = cap;
+    if (offset <= SIZE_MAX && sz <= SIZE_MAX) amp__bytes_put_at(&s->out, (size_t)offset, buffer, (size_t)sz);
+    if (offset > SIZE_MAX || sz > SIZE_MAX || s->out.failed) {
+        s->out_of_memory = true;
+        return -1;
     }
-    memcpy(s->out + offset, buffer, (size_t)sz);
-    if (end > s->size) s->size = (size_t)end;
     return (int64_t)sz;
 }
 
@@ -589,16 +593,7 @@ static amp_status exr_decode(const amp__file *f, void *state, const amp_image *h
     atomic_init(&j.next, 0);
     atomic_init(&j.failed, false);
     /* large images on up to one thread per core, never more than a thread per chunk */
-    int threads = 1;
-    if (texels >= THREADED_TEXELS) threads = thread_count(j.count);
-    pthread_t tid[MAX_THREADS];
-    int started = 0;
-    for (int t = 1; t < threads; t++) {
-        if (pthread_create(&tid[started], NULL, decode_chunks, &j) != 0) break;
-        started++;
-    }
-    decode_chunks(&j);
-    for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+    run_threads(decode_chunks, &j, texels, j.count);
     if (!atomic_load(&j.failed) && s->storage == EXR_STORAGE_TILED) {
         exr_result_t rv = check_levels(s);
         if (rv != EXR_ERR_SUCCESS) {
@@ -750,11 +745,13 @@ static void *encode_chunks(void *arg)
  * doubling's copies of the whole file); false when out of memory. */
 static bool reserve(exr_stream *s, uint64_t n)
 {
-    if (s->size + n <= s->cap) return true;
-    unsigned char *p = realloc(s->out, (size_t)(s->size + n));
+    amp__bytes *b = &s->out;
+    if (n > SIZE_MAX - b->n) return false;
+    if (b->n + n <= b->cap) return true;
+    char *p = realloc(b->data, b->n + (size_t)n);
     if (!p) return false;
-    s->out = p;
-    s->cap = (size_t)(s->size + n);
+    b->data = p;
+    b->cap = b->n + (size_t)n;
     return true;
 }
 
@@ -779,16 +776,7 @@ static exr_result_t write_chunks(exr_context_t ctx, exr_stream *st, const float 
     if (rv == EXR_ERR_SUCCESS) {
         atomic_init(&j.next, 0);
         atomic_init(&j.failed, false);
-        int threads = 1;
-        if ((size_t)width * (size_t)height >= THREADED_TEXELS) threads = thread_count(count);
-        pthread_t tid[MAX_THREADS];
-        int started = 0;
-        for (int t = 1; t < threads; t++) {
-            if (pthread_create(&tid[started], NULL, encode_chunks, &j) != 0) break;
-            started++;
-        }
-        encode_chunks(&j);
-        for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+        run_threads(encode_chunks, &j, (size_t)width * (size_t)height, count);
         if (atomic_load(&j.failed)) rv = j.rv;
     }
     uint64_t total = (uint64_t)count * 16; /* each chunk's row and size; the table's offsets */
@@ -846,11 +834,11 @@ static amp_status exr_encode(const char *who, const amp_image *img, int bits, co
     }
     free(owned);
     if (rv != EXR_ERR_SUCCESS || st.out_of_memory) {
-        free(st.out);
+        free(st.out.data);
         return exr_write_fail(who, &st, rv);
     }
-    *data = st.out;
-    *size = st.size;
+    *data = (unsigned char *)st.out.data;
+    *size = st.out.n;
     return AMP_OK;
 }
 

@@ -300,36 +300,16 @@ void *amp__stb_load(const unsigned char *data, size_t size, int channels, int *w
     return px;
 }
 
-/* stb_image_write's output, gathered in a growing buffer. */
-typedef struct sink {
-    unsigned char *data;
-    size_t size, cap;
-    bool failed;
-} sink;
-
+/* stb_image_write's output, gathered in a growing buffer (an amp__bytes). */
 static void sink_write(void *user, void *data, int n)
 {
-    sink *s = user;
-    if (s->failed || n <= 0) return;
-    if (s->size + (size_t)n > s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 1 << 16;
-        while (cap < s->size + (size_t)n) cap *= 2;
-        unsigned char *p = realloc(s->data, cap);
-        if (!p) {
-            s->failed = true;
-            return;
-        }
-        s->data = p;
-        s->cap = cap;
-    }
-    memcpy(s->data + s->size, data, (size_t)n);
-    s->size += (size_t)n;
+    if (n > 0) amp__bytes_put(user, data, (size_t)n);
 }
 
 unsigned char *amp__stb_write(int format, int w, int h, int channels, const void *pixels,
                               size_t *out_size)
 {
-    sink s = {0};
+    amp__bytes s = {0};
     int ok = 0;
     switch (format) {
     case AMP_IMAGE_FORMAT_BMP:
@@ -348,8 +328,8 @@ unsigned char *amp__stb_write(int format, int w, int h, int channels, const void
         free(s.data);
         return NULL;
     }
-    *out_size = s.size;
-    return s.data;
+    *out_size = s.n;
+    return (unsigned char *)s.data;
 }
 
 void amp__stb_free(void *pixels) { stbi_image_free(pixels); }

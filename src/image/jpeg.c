@@ -198,21 +198,23 @@ static amp_status jpeg_encode(const char *who, const amp_image *img, int bits, c
     static const int formats[5] = {0, TJPF_GRAY, TJPF_GRAY, TJPF_RGB, TJPF_RGBA};
     int sub = channels == 1 ? TJSAMP_GRAY : d->subsampling == 444 ? TJSAMP_444 : d->subsampling == 422 ? TJSAMP_422
                                                                                                           : TJSAMP_420;
-    unsigned char *jpeg = NULL;
-    unsigned long jsize = 0;
-    int err = tjCompress2(tj, samples, img->width, 0, img->height, formats[channels], &jpeg, &jsize, sub,
-                          d->quality ? d->quality : 90, TJFLAG_ACCURATEDCT);
+    /* compressed straight into our own buffer of the worst case's size (its untouched
+       pages cost nothing), trimmed after: no copy of the file */
+    unsigned long cap = tjBufSize(img->width, img->height, sub), jsize = cap;
+    unsigned char *jpeg = cap != (unsigned long)-1 ? malloc(cap) : NULL;
     amp_status s = AMP_OK;
-    if (err) {
+    if (!jpeg) {
+        s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
+    } else if (tjCompress2(tj, samples, img->width, 0, img->height, formats[channels], &jpeg, &jsize, sub,
+                           d->quality ? d->quality : 90, TJFLAG_ACCURATEDCT | TJFLAG_NOREALLOC)) {
         s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: cannot encode a %dx%d JPEG: %s", who, img->width, img->height,
                       tjGetErrorStr2(tj));
-    } else if (!(*data = malloc(jsize))) {
-        s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
+        free(jpeg);
     } else {
-        memcpy(*data, jpeg, jsize);
+        unsigned char *fit = realloc(jpeg, jsize); /* shrinking: fails only in name */
+        *data = fit ? fit : jpeg;
         *size = jsize;
     }
-    tjFree(jpeg);
     tjDestroy(tj);
     free(owned);
     free(gray);

@@ -124,3 +124,4 @@ const void *amp__image_packed(const amp_image *im, int bits, void **owned)
     *owned = p;
     return p;
 }
+

@@ -38,56 +38,55 @@
 #define MAX_CHUNK_BYTES ((uint64_t)256 << 20)    /* one decoded tile or plane strip */
 #define STRIP_BYTES 65536                        /* the strips written */
 
-/* A file in memory that libtiff reads or writes: data of size bytes (cap allocated
- * when writing), and the position; the first libtiff error message. */
+/* A file in memory that libtiff reads (data, size bytes) or writes (out), and the
+ * position; the first libtiff error message. */
 typedef struct tiff_io {
-    unsigned char *data;
-    size_t size, cap, pos;
+    const unsigned char *data;
+    size_t size, pos;
+    amp__bytes out;
     bool writing, no_memory;
     int errors;
     char error[256];
 } tiff_io;
 
+/* The file's bytes and length, read or written so far. */
+static const unsigned char *io_bytes(const tiff_io *io)
+{
+    return io->writing ? (const unsigned char *)io->out.data : io->data;
+}
+
+static size_t io_length(const tiff_io *io) { return io->writing ? io->out.n : io->size; }
+
 static tmsize_t io_read(thandle_t h, void *buf, tmsize_t n)
 {
     tiff_io *io = h;
-    if (n <= 0 || io->pos >= io->size) return 0;
-    size_t k = io->size - io->pos < (size_t)n ? io->size - io->pos : (size_t)n;
-    memcpy(buf, io->data + io->pos, k);
+    size_t size = io_length(io);
+    if (n <= 0 || io->pos >= size) return 0;
+    size_t k = size - io->pos < (size_t)n ? size - io->pos : (size_t)n;
+    memcpy(buf, io_bytes(io) + io->pos, k);
     io->pos += k;
     return (tmsize_t)k;
 }
 
-/* Writes at the position, growing the buffer (doubling) and zero-filling a gap a seek
- * past the end left. */
+/* Writes at the position, growing the buffer and zero-filling a gap a seek past the
+ * end left. */
 static tmsize_t io_write(thandle_t h, void *buf, tmsize_t n)
 {
     tiff_io *io = h;
     if (!io->writing || n < 0) return -1;
-    size_t end = io->pos + (size_t)n;
-    if (end < io->pos) return -1;
-    if (end > io->cap) {
-        size_t cap = io->cap ? io->cap : 4096;
-        while (cap < end) cap = cap > SIZE_MAX / 2 ? end : cap * 2;
-        unsigned char *d = realloc(io->data, cap);
-        if (!d) {
-            io->no_memory = true;
-            return -1;
-        }
-        io->data = d;
-        io->cap = cap;
+    amp__bytes_put_at(&io->out, io->pos, buf, (size_t)n);
+    if (io->out.failed) {
+        io->no_memory = true;
+        return -1;
     }
-    if (io->pos > io->size) memset(io->data + io->size, 0, io->pos - io->size);
-    memcpy(io->data + io->pos, buf, (size_t)n);
-    io->pos = end;
-    if (end > io->size) io->size = end;
+    io->pos += (size_t)n;
     return n;
 }
 
 static toff_t io_seek(thandle_t h, toff_t off, int whence)
 {
     tiff_io *io = h;
-    uint64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? io->pos : io->size;
+    uint64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? io->pos : io_length(io);
     uint64_t at = base + off; /* a negative offset arrives wrapped */
     if (at > (uint64_t)INT64_MAX || at > SIZE_MAX / 2) return (toff_t)-1;
     io->pos = (size_t)at;
@@ -100,14 +99,14 @@ static int io_close(thandle_t h)
     return 0;
 }
 
-static toff_t io_size(thandle_t h) { return ((tiff_io *)h)->size; }
+static toff_t io_size(thandle_t h) { return io_length(h); }
 
 /* Reading maps the buffer: libtiff decodes the strips where they lie. */
 static int io_map(thandle_t h, void **base, toff_t *size)
 {
     tiff_io *io = h;
     if (io->writing) return 0;
-    *base = io->data;
+    *base = (void *)io->data;
     *size = io->size;
     return 1;
 }
@@ -229,7 +228,7 @@ static amp_status tiff_open(const amp__file *f, amp_image *head, void **state)
 {
     tiff_state *s = calloc(1, sizeof *s);
     if (!s) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory decoding %s", f->who, f->path);
-    s->io.data = (unsigned char *)f->data;
+    s->io.data = f->data;
     s->io.size = f->size;
     *state = s;
     if (!(s->tif = open_tiff(f->path, "r", &s->io))) return lib_fail(f, &s->io, "its header does not read");
@@ -523,8 +522,8 @@ static amp_status tiff_encode(const char *who, const amp_image *img, int bits, c
     if (rps > h) rps = h;
     tiff_io io = {.writing = true};
     /* room for the file at once (LZW grows noise by a fifth; pages never written cost nothing) */
-    io.cap = rowbytes * h + rowbytes * h / 4 + (size_t)(h / rps + 1) * 16 + 4096;
-    if (!(io.data = malloc(io.cap))) {
+    io.out.cap = rowbytes * h + rowbytes * h / 4 + (size_t)(h / rps + 1) * 16 + 4096;
+    if (!(io.out.data = malloc(io.out.cap))) {
         free(owned);
         return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
     }
@@ -551,13 +550,13 @@ static amp_status tiff_encode(const char *who, const amp_image *img, int bits, c
     }
     free(owned);
     if (!ok || io.errors || io.no_memory) {
-        free(io.data);
+        free(io.out.data);
         if (io.no_memory || !io.errors) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
         return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: cannot encode a %ux%u TIFF: %s", who, w, h, io.error);
     }
-    unsigned char *fit = realloc(io.data, io.size); /* the room not used handed back */
-    *data = fit ? fit : io.data;
-    *size = io.size;
+    char *fit = realloc(io.out.data, io.out.n); /* the room not used handed back */
+    *data = (unsigned char *)(fit ? fit : io.out.data);
+    *size = io.out.n;
     return AMP_OK;
 }
 
