@@ -327,6 +327,33 @@ static void test_huge_headers(amp_accelerator_view *v)
     }
 }
 
+/* max_pixels refuses a file whose header claims more, from the header (with a view and
+ * without), and lets one of exactly that many through. */
+static void test_max_pixels(amp_accelerator_view *v)
+{
+    const char *path = FMT "jpeg_rgb.jpg";
+    amp_image info;
+    REQUIRE_OK(amp_image_info(path, &info));
+    uint64_t pixels = (uint64_t)info.width * (uint64_t)info.height;
+    char text[160];
+    snprintf(text, sizeof text, "image %dx%d is %llu pixels; max_pixels allows %llu", info.width, info.height,
+             (unsigned long long)pixels, (unsigned long long)(pixels - 1));
+    amp_image im = {.width = 1};
+    amp_image_load_desc small = {.max_pixels = pixels - 1}, exact = {.max_pixels = pixels};
+    if (!v) {
+        REQUIRE_FAIL(amp_image_load(path, &small, &im), AMP_ERROR_OUT_OF_BOUNDS, text);
+        REQUIRE(im.pixels == NULL && im.width == 0);
+        REQUIRE_OK(amp_image_load(path, &exact, &im));
+        REQUIRE_INT(im.width, info.width);
+        amp_image_free(&im);
+    } else {
+        REQUIRE_NULL_FAIL(amp_texture_load(v, path, &small), AMP_ERROR_OUT_OF_BOUNDS, text);
+        amp_texture *t = amp_texture_load(v, path, &exact);
+        REQUIRE(t != NULL);
+        amp_texture_destroy(&t);
+    }
+}
+
 static void test_load_errors(void)
 {
     static const char *files[] = {"bmp24.bmp", "tga_rgb.tga", "tga_rgb_rle.tga", "psd_rgb8.psd", "psd_rgb8_rle.psd",
@@ -1318,6 +1345,7 @@ int main(void)
     /* the host functions need no device; the huge headers first, while the peak
        memory is low */
     test_huge_headers(NULL);
+    test_max_pixels(NULL);
     test_load_formats();
     test_load_conversions();
     test_load_jpeg();
@@ -1335,6 +1363,7 @@ int main(void)
     test_texture_round_trips(v);
     test_texture_files(v);
     test_huge_headers(v);
+    test_max_pixels(v);
     test_check_golden(v);
     return test_end();
 }

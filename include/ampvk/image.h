@@ -92,7 +92,9 @@
  * an added alpha is opaque, a dropped one is discarded); `bits` 8 or 16 converts
  * the depth exactly upward (v * 257) and rounds to nearest downward
  * ((v * 255 + 32767) / 65535); `mip_levels` asks for a mip chain, which
- * amp_texture_generate_mips() fills from the image.
+ * amp_texture_generate_mips() fills from the image; `max_pixels` bounds the images
+ * an untrusted file may claim (a few hundred bytes of lossless WebP or TIFF can hold
+ * a gigabyte of pixels), checked from the header before anything is allocated.
  *
  * amp_texture_load_hdr() reads a Radiance .hdr (RGBE) file into a 32-bit float
  * texture, AMP_FLOAT_4 with alpha 1 by default (channels 3: AMP_FLOAT_3; 1: the
@@ -202,6 +204,8 @@ typedef struct amp_image_load_desc {
     int bits;       /* 0: as the file; 8 or 16 for integer files, 32 for float ones (HDR, EXR, float TIFF) */
     int mip_levels; /* textures only. 0: 1; n or AMP_MIP_FULL: that many levels, generated from level 0 */
     bool ignore_orientation; /* JPEG: the pixels as stored, not turned as the EXIF orientation says */
+    uint64_t max_pixels; /* 0: ampvk's limits only; n: a file whose header claims more than n pixels fails
+                            with AMP_ERROR_OUT_OF_BOUNDS before anything is allocated (untrusted files) */
 } amp_image_load_desc;
 
 /* Image file formats: found from the content on load, from the name's extension on

@@ -224,6 +224,11 @@ static amp_status check_header(const amp__file *f, const amp__codec *c, amp_acce
     amp_status s = check_size(f->who, f->path, view, (uint32_t)head->width, (uint32_t)head->height, head->channels,
                               head->bits);
     uint64_t pixels = (uint64_t)(uint32_t)head->width * (uint32_t)head->height, most = (uint64_t)f->size * c->densest;
+    uint64_t allowed = f->desc->max_pixels;
+    if (s == AMP_OK && allowed && pixels > allowed)
+        return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "%s: %s: image %ux%u is %llu pixels; max_pixels allows %llu",
+                         f->who, f->path, (uint32_t)head->width, (uint32_t)head->height, (unsigned long long)pixels,
+                         (unsigned long long)allowed);
     if (s == AMP_OK && pixels > most)
         return amp__fail(AMP_ERROR_FORMAT,
                          "%s: %s is truncated: its header claims %ux%u pixels but %s %s file of %zu bytes holds %llu "
