@@ -73,23 +73,38 @@ AMP_HIDDEN amp_status amp__texture_buffer(amp_texture *t, amp_accelerator_view *
 AMP_HIDDEN amp_status amp__texture_buffer_copy(amp_texture *t, amp_accelerator_view *v, VkBuffer buf,
                                                VkDeviceSize offset, uint32_t row_texels, bool to_image);
 
+/* A device-side transform of a texture's level 0 into a buffer whose results go to
+ * the host, passed in by a layer above with its kernels (the image layer's, for one):
+ * the data layer records it between the texture's barrier and the download, knowing
+ * nothing of what the kernels compute. */
+typedef struct amp__texture_transform {
+    const char *name;                     /* the profile's span */
+    size_t profile_bytes;                 /* the profile's byte count */
+    VkDeviceSize buffer_bytes;            /* the device buffer the kernels work in */
+    VkDeviceSize zero_offset, zero_bytes; /* a range of it zeroed before they run */
+    VkBufferCopy downloads[2];            /* ranges of it staged for the host */
+    uint32_t download_count;
+    /* makes what record needs on d (its pipelines); under the device lock, before
+     * anything is recorded */
+    amp_status (*prepare)(amp__device *d);
+    /* records the kernels in b on image (a sampled view of level 0 in the texture's uint
+     * format, GENERAL layout) and buf, ordered after the zeroing; the caller orders
+     * what follows */
+    amp_status (*record)(amp_accelerator_view *v, amp__batch *b, VkImageView image, VkBuffer buf,
+                         const void *arg);
+    const void *arg; /* record's, for the call only */
+} amp__texture_transform;
+/* Records x on t's level 0 (t takes uint views: amp__texture_uint_ok), submits it with
+ * the download of x's ranges, and returns a future whose wait hands them to unpack
+ * (with ctx_size bytes of ctx), one after another. NULL with the error, which names
+ * `who`. */
+AMP_HIDDEN amp_future *amp__texture_transform_download(const char *who, amp_texture *t,
+                                                       const amp__texture_transform *x, amp__unpack_fn unpack,
+                                                       const void *ctx, size_t ctx_size);
+
 /* ---- sampler.c ---- */
 /* The device's sampler for s, created once (NULL with an error if impossible). The
  * caller holds the device lock. */
-/* Whether amp__texture_png_rows can take t: a 2-D texture of 1-4 channels of 8 or 16
- * bits whose copies run as shaders (GPUs; CPU devices when forced, for the tests),
- * and whose buffer fits a storage buffer. */
-AMP_HIDDEN bool amp__texture_png_possible(const amp_texture *t, uint32_t block);
-/* The layout of png_rows.comp's buffer for t's level 0 in blocks of `block` bytes:
- * where amp__texture_png_rows's results lie. */
-AMP_HIDDEN amp__png_layout amp__texture_png_layout(const amp_texture *t, uint32_t block);
-/* Records PNG's row filtering of t's level 0 on the device (png_rows.comp, blocks of
- * `block` bytes), submits it with the download of its results, and returns a future
- * whose wait hands them to unpack (with ctx_size bytes of ctx): the filtered stream
- * (amp__png_layout's stream_bytes, padded to 4) and then each block's 257 counts.
- * NULL with the error, which names `who`. */
-AMP_HIDDEN amp_future *amp__texture_png_rows(const char *who, amp_texture *t, uint32_t block, amp__unpack_fn unpack,
-                                             const void *ctx, size_t ctx_size);
 AMP_HIDDEN VkSampler amp__sampler_get(amp__device *d, const amp_sampler *s);
 
 #endif

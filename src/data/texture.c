@@ -845,41 +845,21 @@ amp_status amp_texture_reserve_transfers(amp_texture *t, bool to_device, bool to
     return s;
 }
 
-amp__png_layout amp__texture_png_layout(const amp_texture *t, uint32_t block)
-{
-    return amp__png_layout_of((uint32_t)t->extent.dims[1], (uint32_t)t->extent.dims[0], (uint32_t)t->fmt.components,
-                              (uint32_t)t->fmt.bits / 8, block);
-}
-
-bool amp__texture_png_possible(const amp_texture *t, uint32_t block)
-{
-    if (!t || t->extent.rank != 2 || !t->shader_copy || (t->fmt.bits != 8 && t->fmt.bits != 16) || block % 1024)
-        return false;
-    amp__png_layout l = amp__texture_png_layout(t, block);
-    return l.buffer_bytes <= t->dev->props.limits.maxStorageBufferRange &&
-           l.height <= t->dev->props.limits.maxComputeWorkGroupCount[1];
-}
-
-amp_future *amp__texture_png_rows(const char *who, amp_texture *t, uint32_t block, amp__unpack_fn unpack,
-                                  const void *ctx, size_t ctx_size)
+amp_future *amp__texture_transform_download(const char *who, amp_texture *t, const amp__texture_transform *x,
+                                            amp__unpack_fn unpack, const void *ctx, size_t ctx_size)
 {
     amp_status s = check_not_held(t, who);
     if (s != AMP_OK) return NULL;
-    if (!amp__texture_png_possible(t, block)) {
-        amp__fail(AMP_ERROR_UNSUPPORTED, "%s: this texture cannot be filtered for PNG on its device", who);
-        return NULL;
-    }
-    amp__png_layout l = amp__texture_png_layout(t, block);
-    VkDeviceSize stream = 4 * l.types_at, counts = 4 * 257 * l.blocks;
+    VkDeviceSize staged = 0;
+    for (uint32_t i = 0; i < x->download_count; i++) staged += x->downloads[i].size;
     amp_accelerator_view *v = t->home ? t->home : t->av;
     amp__device *d = t->dev;
     amp__lock(d);
     s = amp__device_check(d);
-    VkImageView view = s == AMP_OK ? image_view(t, 0, 1, false, t->fmt.uint_vk) : VK_NULL_HANDLE;
-    for (int k = AMP__IMAGE_PNG_TYPES; view && k <= AMP__IMAGE_PNG_COUNT; k++)
-        if (amp__image_kernel_prepare(d, (amp__image_kernel)k, 2) != AMP_OK) view = VK_NULL_HANDLE;
-    amp__staging *work = view ? amp__staging_get(d, l.buffer_bytes, AMP__MEM_DEVICE) : NULL;
-    amp__staging *st = work ? amp__staging_get(d, stream + counts, AMP__MEM_READBACK) : NULL;
+    VkImageView view = s == AMP_OK ? amp__texture_uint_view(t, 0, 1, false, false) : VK_NULL_HANDLE;
+    if (view && x->prepare(d) != AMP_OK) view = VK_NULL_HANDLE;
+    amp__staging *work = view ? amp__staging_get(d, x->buffer_bytes, AMP__MEM_DEVICE) : NULL;
+    amp__staging *st = work ? amp__staging_get(d, staged, AMP__MEM_READBACK) : NULL;
     amp__batch *b = st ? amp__batch_current(v) : NULL;
     if (!b) {
         if (work) amp__staging_put(d, work);
@@ -890,32 +870,31 @@ amp_future *amp__texture_png_rows(const char *who, amp_texture *t, uint32_t bloc
     amp__batch_keep_staging(b, work);
     VkCommandBuffer cmd = amp__batch_cmd(b);
     uint64_t serial = amp__batch_serial(b);
-    uint32_t timing = amp__profile_begin(b, "PNG rows", (size_t)l.stream_bytes);
+    uint32_t timing = amp__profile_begin(b, x->name, x->profile_bytes);
     amp__barrier bar = {0};
     amp__track_image_access(&t->track, t->image, &t->layout, VK_IMAGE_LAYOUT_GENERAL,
                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT, false, serial, &bar);
     amp__barrier_record(v, cmd, &bar);
-    /* the counts from zero, then the kernels, then their results to staging */
+    /* the range zeroed, then the transform's kernels, then their results to staging */
     amp__track moved = {0};
     VkBuffer buf = work->buf.buffer;
-    vkCmdFillBuffer(cmd, buf, 4 * l.counts_at, counts, 0);
+    if (x->zero_bytes) vkCmdFillBuffer(cmd, buf, x->zero_offset, x->zero_bytes, 0);
     amp__track_access(&moved, buf, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, true, serial, &bar);
     amp__track_access(&moved, buf, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT, true, serial, &bar);
     amp__barrier_record(v, cmd, &bar);
-    s = amp__record_png_rows(v, b, view, &l, buf);
+    s = x->record(v, b, view, buf, x->arg);
     if (s == AMP_OK) {
         amp__track_access(&moved, buf, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT, false, serial,
                           &bar);
         amp__barrier_record(v, cmd, &bar);
-        VkBufferCopy regions[2] = {{0, 0, stream}, {4 * l.counts_at, stream, counts}};
-        vkCmdCopyBuffer(cmd, buf, st->buf.buffer, 2, regions);
+        vkCmdCopyBuffer(cmd, buf, st->buf.buffer, x->download_count, x->downloads);
         amp__barrier_to_host(cmd, st->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     }
     amp__profile_end(b, timing);
     if (s == AMP_OK) {
         v->stats.downloads++;
-        v->stats.download_bytes += stream + counts;
+        v->stats.download_bytes += staged;
         s = amp__view_submit(v);
     }
     if (s != AMP_OK) {
