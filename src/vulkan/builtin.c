@@ -264,7 +264,8 @@ amp_status amp__record_shader_pack(amp_accelerator_view *v, amp__batch *batch, i
                                    VkImageView image, const int32_t offset[3], const uint32_t extent[3],
                                    uint32_t channel_bytes, VkBuffer buf)
 {
-    amp__image_push push = {{offset[0], offset[1], offset[2], 0}, {0}, {extent[0], extent[1], extent[2], channel_bytes}};
+    amp__image_push push = {{offset[0], offset[1], offset[2], 0}, {0},
+                            {extent[0], extent[1], extent[2], channel_bytes}};
     size_t texels = (size_t)extent[0] * extent[1] * extent[2];
     VkDeviceSize size = amp__packed_texels_size(texels, channel_bytes);
     if (!bind_image_kernel(v, batch, widen ? AMP__IMAGE_WIDEN : AMP__IMAGE_PACK, rank, widen ? VK_NULL_HANDLE : image,
