@@ -244,7 +244,7 @@ typedef struct amp__texture_transform {
     size_t profile_bytes;                 /* the profile's byte count */
     VkDeviceSize buffer_bytes;            /* the device buffer the kernels work in */
     VkDeviceSize zero_offset, zero_bytes; /* a range of it zeroed before they run */
-    VkBufferCopy downloads[2];            /* ranges of it staged for the host */
+    VkBufferCopy downloads[2];            /* ranges of it staged for the host (1 or 2) */
     uint32_t download_count;
     /* makes what record needs on d (its pipelines); under the device lock, before
      * anything is recorded */

@@ -99,10 +99,6 @@ static VkPipeline image_pipeline(amp__device *d, amp__builtin *b, amp__image_ker
         {&amp__builtin_pack_image_1d_size, &amp__builtin_pack_image_2d_size, &amp__builtin_pack_image_3d_size}};
     VkPipeline *p = &b->image_kernels[k][rank - 1];
     if (*p) return *p;
-    if (!spirv[k][rank - 1]) {
-        amp__fail(AMP_ERROR_UNSUPPORTED, "built-in image kernel %d has no %d-D version", (int)k, rank);
-        return VK_NULL_HANDLE;
-    }
     if (layout_pipeline(d, b, spirv[k][rank - 1], *size[k][rank - 1], p) != AMP_OK) return VK_NULL_HANDLE;
     return *p;
 }
