@@ -303,7 +303,7 @@ static uint64_t dispatches(void)
  * round either way). Fused ops, passes that end in grayscale (gray and alpha) and a
  * 3-component image (into gray) included. */
 __attribute__((weak)) void amp__filter_force_gpu_paths(bool on);
-/* (the same for this switch of src/data/texture.c: textures made while it is on keep
+/* (the same for this switch of src/data/texture_create.c: textures made while it is on keep
  * optimal tiling, so packed.comp's passes copy them to and from a buffer) */
 __attribute__((weak)) void amp__force_optimal_textures(bool on);
 __attribute__((weak)) uint64_t amp__texture_row_pitch(const amp_texture *t); /* a VkDeviceSize */

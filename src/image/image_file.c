@@ -653,7 +653,7 @@ typedef struct device_png_job {
     amp_status *status;
 } device_png_job;
 
-/* The readback of amp__texture_png_rows: codes the filtered rows into a PNG file
+/* The readback of amp__png_rows_download: codes the filtered rows into a PNG file
  * (the host's part, straight from the staging memory) and writes it. */
 static void code_device_rows(void *ctx, const void *staged, bool ok)
 {
@@ -683,7 +683,7 @@ static bool png_on_device(amp_texture *t, const amp_image_save_desc *d)
     if (!t || d->format != AMP_IMAGE_FORMAT_PNG || d->png_level != 0) return false;
     int bits = amp_texture_bits_per_scalar_element(t);
     return amp_type_scalar(amp_texture_type(t)) == AMP_SCALAR_UNORM && (bits == 8 || bits == 16) &&
-           (d->bits == 0 || d->bits == bits) && amp__texture_png_possible(t, DEVICE_PNG_BLOCK);
+           (d->bits == 0 || d->bits == bits) && amp__png_rows_possible(t, DEVICE_PNG_BLOCK);
 }
 
 /* Saves t as a PNG at path with its rows filtered and counted on the device
@@ -691,8 +691,8 @@ static bool png_on_device(amp_texture *t, const amp_image_save_desc *d)
 static amp_status save_png_on_device(const char *who, amp_texture *t, const char *path)
 {
     amp_status coded = AMP_OK;
-    device_png_job j = {who, path, amp__texture_png_layout(t, DEVICE_PNG_BLOCK), &coded};
-    amp_future *f = amp__texture_png_rows(who, t, DEVICE_PNG_BLOCK, code_device_rows, &j, sizeof j);
+    device_png_job j = {who, path, amp__png_rows_layout(t, DEVICE_PNG_BLOCK), &coded};
+    amp_future *f = amp__png_rows_download(who, t, DEVICE_PNG_BLOCK, code_device_rows, &j, sizeof j);
     if (!f) return amp_last_status();
     amp_status s = amp_future_wait(f);
     amp_future_destroy(&f);

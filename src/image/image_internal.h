@@ -1,7 +1,8 @@
 /* The image layer (src/image): image files (image_file.c), the PNG decoder
  * (png_read.c: libdeflate, libspng), the PNG encoder (png_write.c) and the stb_image wrappers
  * (image_stb.c, Radiance HDR). It uses the public API of the layers below
- * (textures, mips) and, for device limits, src/vulkan. Not installed. */
+ * (textures, mips), src/vulkan for device limits and the image kernels' layout, and
+ * src/data for a texture's transforms on the device (png_rows.c). Not installed. */
 #ifndef AMPVK_IMAGE_INTERNAL_H
 #define AMPVK_IMAGE_INTERNAL_H
 
@@ -200,5 +201,29 @@ AMP_HIDDEN amp_status amp__png_encode_filtered(const uint8_t *stream, size_t str
 AMP_HIDDEN void amp__compare_force_views(bool on);
 AMP_HIDDEN amp_status amp__png_encode(const void *samples, int width, int height, int channels, int bits, int level,
                                       unsigned char **png, size_t *png_size);
+
+/* ---- png_rows.c: PNG's row filtering on the device (png_rows.comp) ---- */
+/* The layout of png_rows.comp's buffer for a 2-D image of width x height texels of
+ * `channels` channels of channel_bytes (1 or 2) each, blocks of `block` bytes (a
+ * multiple of 1024): the filtered stream's bytes (from 0), the rows' types (from
+ * word types_at) and the blocks' 257 counts each (from word counts_at, `blocks`). */
+typedef struct amp__png_layout {
+    uint32_t width, height, channels, channel_bytes, block;
+    uint64_t row_bytes, stream_bytes, types_at, counts_at, blocks, buffer_bytes;
+} amp__png_layout;
+/* Whether amp__png_rows_download can take t: a 2-D texture of 1-4 channels of 8 or 16
+ * bits whose copies run as shaders (GPUs; CPU devices when forced, for the tests),
+ * and whose buffer fits a storage buffer. */
+AMP_HIDDEN bool amp__png_rows_possible(const amp_texture *t, uint32_t block);
+/* The layout of png_rows.comp's buffer for t's level 0 in blocks of `block` bytes:
+ * where amp__png_rows_download's results lie. */
+AMP_HIDDEN amp__png_layout amp__png_rows_layout(const amp_texture *t, uint32_t block);
+/* Records PNG's row filtering of t's level 0 on the device (blocks of `block` bytes),
+ * submits it with the download of its results, and returns a future whose wait hands
+ * them to unpack (with ctx_size bytes of ctx): the filtered stream (amp__png_layout's
+ * stream_bytes, padded to 4) and then each block's 257 counts. NULL with the error,
+ * which names `who`. */
+AMP_HIDDEN amp_future *amp__png_rows_download(const char *who, amp_texture *t, uint32_t block,
+                                              amp__unpack_fn unpack, const void *ctx, size_t ctx_size);
 
 #endif

@@ -9,12 +9,11 @@
 extern const uint32_t amp__builtin_copy[], amp__builtin_copy_image_1d[], amp__builtin_copy_image_2d[],
     amp__builtin_copy_image_3d[], amp__builtin_pack_image_1d[], amp__builtin_pack_image_2d[],
     amp__builtin_pack_image_3d[], amp__builtin_widen_image_1d[], amp__builtin_widen_image_2d[],
-    amp__builtin_widen_image_3d[], amp__builtin_png_types[], amp__builtin_png_rows[], amp__builtin_png_count[];
+    amp__builtin_widen_image_3d[];
 extern const size_t amp__builtin_copy_size, amp__builtin_copy_image_1d_size, amp__builtin_copy_image_2d_size,
     amp__builtin_copy_image_3d_size, amp__builtin_pack_image_1d_size, amp__builtin_pack_image_2d_size,
     amp__builtin_pack_image_3d_size, amp__builtin_widen_image_1d_size, amp__builtin_widen_image_2d_size,
-    amp__builtin_widen_image_3d_size, amp__builtin_png_types_size, amp__builtin_png_rows_size,
-    amp__builtin_png_count_size;
+    amp__builtin_widen_image_3d_size;
 
 struct amp__builtin {
     VkDescriptorSetLayout set_layout;
@@ -28,12 +27,6 @@ struct amp__builtin {
     VkPipelineLayout image_layout;
     VkPipeline image_kernels[AMP__IMAGE_KERNELS][3];
 };
-
-/* The image kernels' push constants: copy_image.comp's and pack_image.comp's push_t. */
-typedef struct image_copy_push {
-    int32_t src_offset[4], dst_offset[4];
-    uint32_t extent[4];
-} image_copy_push;
 
 static atomic_bool force_image_copy;
 
@@ -74,7 +67,7 @@ static amp_status make_image_copy_layout(amp__device *d, amp__builtin *b)
                                            .bindingCount = 3, .pBindings = bind};
     r = b->image_set_layout ? VK_SUCCESS : vkCreateDescriptorSetLayout(d->device, &dci, NULL, &b->image_set_layout);
     if (r != VK_SUCCESS) return amp__vk_fail(r, "vkCreateDescriptorSetLayout");
-    VkPushConstantRange pc = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(image_copy_push)};
+    VkPushConstantRange pc = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(amp__image_push)};
     VkPipelineLayoutCreateInfo lci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
                                       .pSetLayouts = &b->image_set_layout, .pushConstantRangeCount = 1,
                                       .pPushConstantRanges = &pc};
@@ -83,32 +76,30 @@ static amp_status make_image_copy_layout(amp__device *d, amp__builtin *b)
     return AMP_OK;
 }
 
+/* A pipeline of spirv on the image kernels' layout (made first where there is none). */
+static amp_status layout_pipeline(amp__device *d, amp__builtin *b, const uint32_t *spirv, size_t size, VkPipeline *out)
+{
+    if (!b->image_layout) {
+        amp_status s = make_image_copy_layout(d, b);
+        if (s != AMP_OK) return s;
+    }
+    return amp__compute_pipeline(d, spirv, size, b->image_layout, out);
+}
+
 /* An image kernel's pipeline for images of a rank, made on first use. */
 static VkPipeline image_pipeline(amp__device *d, amp__builtin *b, amp__image_kernel k, int rank)
 {
     static const uint32_t *const spirv[AMP__IMAGE_KERNELS][3] = {
         {amp__builtin_copy_image_1d, amp__builtin_copy_image_2d, amp__builtin_copy_image_3d},
         {amp__builtin_widen_image_1d, amp__builtin_widen_image_2d, amp__builtin_widen_image_3d},
-        {amp__builtin_pack_image_1d, amp__builtin_pack_image_2d, amp__builtin_pack_image_3d},
-        {NULL, amp__builtin_png_types, NULL},
-        {NULL, amp__builtin_png_rows, NULL},
-        {NULL, amp__builtin_png_count, NULL}};
+        {amp__builtin_pack_image_1d, amp__builtin_pack_image_2d, amp__builtin_pack_image_3d}};
     const size_t *const size[AMP__IMAGE_KERNELS][3] = {
         {&amp__builtin_copy_image_1d_size, &amp__builtin_copy_image_2d_size, &amp__builtin_copy_image_3d_size},
         {&amp__builtin_widen_image_1d_size, &amp__builtin_widen_image_2d_size, &amp__builtin_widen_image_3d_size},
-        {&amp__builtin_pack_image_1d_size, &amp__builtin_pack_image_2d_size, &amp__builtin_pack_image_3d_size},
-        {NULL, &amp__builtin_png_types_size, NULL},
-        {NULL, &amp__builtin_png_rows_size, NULL},
-        {NULL, &amp__builtin_png_count_size, NULL}};
+        {&amp__builtin_pack_image_1d_size, &amp__builtin_pack_image_2d_size, &amp__builtin_pack_image_3d_size}};
     VkPipeline *p = &b->image_kernels[k][rank - 1];
     if (*p) return *p;
-    if (!spirv[k][rank - 1]) {
-        amp__fail(AMP_ERROR_UNSUPPORTED, "built-in image kernel %d has no %d-D version", (int)k, rank);
-        return VK_NULL_HANDLE;
-    }
-    if (!b->image_layout && make_image_copy_layout(d, b) != AMP_OK) return VK_NULL_HANDLE;
-    if (amp__compute_pipeline(d, spirv[k][rank - 1], *size[k][rank - 1], b->image_layout, p) != AMP_OK)
-        return VK_NULL_HANDLE;
+    if (layout_pipeline(d, b, spirv[k][rank - 1], *size[k][rank - 1], p) != AMP_OK) return VK_NULL_HANDLE;
     return *p;
 }
 
@@ -185,16 +176,19 @@ amp_status amp__image_kernel_prepare(amp__device *d, amp__image_kernel k, int ra
     return b && image_pipeline(d, b, k, rank) ? AMP_OK : amp_last_status();
 }
 
-/* Binds image kernel k's pipeline for rank and a set of its resources (src, dst and
- * buf where given) and pushes its constants; false on failure (the message left). */
-static bool bind_image_kernel(amp_accelerator_view *v, amp__batch *batch, amp__image_kernel k, int rank,
-                              VkImageView src, VkImageView dst, VkBuffer buf, VkDeviceSize size,
-                              const image_copy_push *push)
+amp_status amp__image_kernel_pipeline(amp__device *d, const uint32_t *spirv, size_t size, VkPipeline *out)
+{
+    amp__builtin *b = amp__device_cache_get(d, &builtins);
+    return b ? layout_pipeline(d, b, spirv, size, out) : amp_last_status();
+}
+
+/* Binds pipe (a kernel on the image kernels' layout) and a set of its resources (src,
+ * dst and buf where given) and pushes its constants; false on failure (the message left). */
+static bool bind_image_pipeline(amp_accelerator_view *v, amp__batch *batch, amp__builtin *b, VkPipeline pipe,
+                                VkImageView src, VkImageView dst, VkBuffer buf, VkDeviceSize size,
+                                const amp__image_push *push)
 {
     amp__device *d = v->dev;
-    amp__builtin *b = amp__device_cache_get(d, &builtins);
-    VkPipeline pipe = b ? image_pipeline(d, b, k, rank) : VK_NULL_HANDLE;
-    if (!pipe) return false;
     VkDescriptorSet set = amp__batch_descriptor_set(batch, b->image_set_layout);
     if (!set) return false;
     VkDescriptorImageInfo images[2] = {{VK_NULL_HANDLE, src, VK_IMAGE_LAYOUT_GENERAL},
@@ -222,11 +216,29 @@ static bool bind_image_kernel(amp_accelerator_view *v, amp__batch *batch, amp__i
     return true;
 }
 
+/* Binds image kernel k's pipeline for rank, its resources and constants (as
+ * bind_image_pipeline). */
+static bool bind_image_kernel(amp_accelerator_view *v, amp__batch *batch, amp__image_kernel k, int rank,
+                              VkImageView src, VkImageView dst, VkBuffer buf, VkDeviceSize size,
+                              const amp__image_push *push)
+{
+    amp__builtin *b = amp__device_cache_get(v->dev, &builtins);
+    VkPipeline pipe = b ? image_pipeline(v->dev, b, k, rank) : VK_NULL_HANDLE;
+    return pipe && bind_image_pipeline(v, batch, b, pipe, src, dst, buf, size, push);
+}
+
+amp_status amp__record_image_kernel(amp_accelerator_view *v, amp__batch *batch, VkPipeline pipe, VkImageView src,
+                                    VkImageView dst, VkBuffer buf, VkDeviceSize size, const amp__image_push *push)
+{
+    amp__builtin *b = amp__device_cache_get(v->dev, &builtins);
+    return b && bind_image_pipeline(v, batch, b, pipe, src, dst, buf, size, push) ? AMP_OK : amp_last_status();
+}
+
 amp_status amp__record_shader_image_copy(amp_accelerator_view *v, amp__batch *batch, int rank, VkImageView src,
                                          const int32_t src_offset[3], VkImageView dst, const int32_t dst_offset[3],
                                          const uint32_t extent[3])
 {
-    image_copy_push push = {{src_offset[0], src_offset[1], src_offset[2], 0},
+    amp__image_push push = {{src_offset[0], src_offset[1], src_offset[2], 0},
                             {dst_offset[0], dst_offset[1], dst_offset[2], 0},
                             {extent[0], extent[1], extent[2], 0}};
     if (!bind_image_kernel(v, batch, AMP__IMAGE_COPY, rank, src, dst, VK_NULL_HANDLE, 0, &push))
@@ -248,7 +260,8 @@ amp_status amp__record_shader_pack(amp_accelerator_view *v, amp__batch *batch, i
                                    VkImageView image, const int32_t offset[3], const uint32_t extent[3],
                                    uint32_t channel_bytes, VkBuffer buf)
 {
-    image_copy_push push = {{offset[0], offset[1], offset[2], 0}, {0}, {extent[0], extent[1], extent[2], channel_bytes}};
+    amp__image_push push = {{offset[0], offset[1], offset[2], 0}, {0},
+                            {extent[0], extent[1], extent[2], channel_bytes}};
     size_t texels = (size_t)extent[0] * extent[1] * extent[2];
     VkDeviceSize size = amp__packed_texels_size(texels, channel_bytes);
     if (!bind_image_kernel(v, batch, widen ? AMP__IMAGE_WIDEN : AMP__IMAGE_PACK, rank, widen ? VK_NULL_HANDLE : image,
@@ -258,56 +271,5 @@ amp_status amp__record_shader_pack(amp_accelerator_view *v, amp__batch *batch, i
     uint64_t groups = (size / 12 + 255) / 256;
     uint32_t max = v->dev->props.limits.maxComputeWorkGroupCount[0];
     vkCmdDispatch(amp__batch_cmd(batch), groups < max ? (uint32_t)groups : max, 1, 1);
-    return AMP_OK;
-}
-
-amp__png_layout amp__png_layout_of(uint32_t width, uint32_t height, uint32_t channels, uint32_t channel_bytes,
-                                   uint32_t block)
-{
-    amp__png_layout l = {.width = width, .height = height, .channels = channels, .channel_bytes = channel_bytes,
-                         .block = block};
-    l.row_bytes = (uint64_t)width * channels * channel_bytes;
-    l.stream_bytes = (uint64_t)height * (l.row_bytes + 1);
-    l.types_at = (l.stream_bytes + 3) / 4;
-    l.counts_at = l.types_at + height;
-    l.blocks = (l.stream_bytes + block - 1) / block;
-    l.buffer_bytes = 4 * (l.counts_at + 257 * l.blocks);
-    return l;
-}
-
-/* Orders the next of png_rows.comp's kernels after the one before (they share the
- * buffer: the types, then the stream). */
-static void png_step_barrier(VkCommandBuffer cmd)
-{
-    VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                          .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT,
-                          .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0,
-                         NULL, 0, NULL);
-}
-
-amp_status amp__record_png_rows(amp_accelerator_view *v, amp__batch *batch, VkImageView image,
-                                const amp__png_layout *l, VkBuffer buf)
-{
-    /* png_rows.comp's push_t: image (width, height, channels, bytes a channel), at
-       (types_at, counts_at, stream bytes, block bytes), row (bytes a row, a pixel) */
-    image_copy_push push = {{(int32_t)l->width, (int32_t)l->height, (int32_t)l->channels, (int32_t)l->channel_bytes},
-                            {(int32_t)l->types_at, (int32_t)l->counts_at, (int32_t)l->stream_bytes, (int32_t)l->block},
-                            {(uint32_t)l->row_bytes, l->channels * l->channel_bytes, 0, 0}};
-    VkCommandBuffer cmd = amp__batch_cmd(batch);
-    uint32_t max = v->dev->props.limits.maxComputeWorkGroupCount[0];
-    uint64_t words = (l->stream_bytes + 3) / 4, chunks = (l->stream_bytes + 1023) / 1024;
-    if (!bind_image_kernel(v, batch, AMP__IMAGE_PNG_TYPES, 2, image, VK_NULL_HANDLE, buf, l->buffer_bytes, &push))
-        return amp_last_status();
-    vkCmdDispatch(cmd, 1, l->height, 1);
-    png_step_barrier(cmd);
-    if (!bind_image_kernel(v, batch, AMP__IMAGE_PNG_ROWS, 2, image, VK_NULL_HANDLE, buf, l->buffer_bytes, &push))
-        return amp_last_status();
-    uint64_t groups = (words + 255) / 256;
-    vkCmdDispatch(cmd, groups < max ? (uint32_t)groups : max, 1, 1);
-    png_step_barrier(cmd);
-    if (!bind_image_kernel(v, batch, AMP__IMAGE_PNG_COUNT, 2, image, VK_NULL_HANDLE, buf, l->buffer_bytes, &push))
-        return amp_last_status();
-    vkCmdDispatch(cmd, chunks < max ? (uint32_t)chunks : max, 1, 1);
     return AMP_OK;
 }

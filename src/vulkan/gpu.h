@@ -422,13 +422,27 @@ typedef enum amp__image_kernel {
     AMP__IMAGE_COPY,
     AMP__IMAGE_WIDEN,
     AMP__IMAGE_PACK,
-    AMP__IMAGE_PNG_TYPES, /* png_rows.comp's three kernels: 2-D only */
-    AMP__IMAGE_PNG_ROWS,
-    AMP__IMAGE_PNG_COUNT,
     AMP__IMAGE_KERNELS
 } amp__image_kernel;
 /* Makes image kernel k's pipeline for rank-D images (once a device). */
 AMP_HIDDEN amp_status amp__image_kernel_prepare(amp__device *d, amp__image_kernel k, int rank);
+/* The image kernels' push constants: copy_image.comp's and pack_image.comp's push_t
+ * (a kernel brought from above gives the words its own meanings). */
+typedef struct amp__image_push {
+    int32_t src_offset[4], dst_offset[4];
+    uint32_t extent[4];
+} amp__image_push;
+/* A pipeline for a kernel that a layer above brings (its SPIR-V of size bytes) on the
+ * image kernels' layout: binding 0 a sampled image (nearest, clamped), 1 a storage
+ * image, 2 a storage buffer, amp__image_push's constants. The caller keeps it (a
+ * device cache of its own) and destroys it. */
+AMP_HIDDEN amp_status amp__image_kernel_pipeline(amp__device *d, const uint32_t *spirv, size_t size,
+                                                 VkPipeline *out);
+/* Binds pipe (from amp__image_kernel_pipeline) with src, dst and buf (size bytes from
+ * 0), each where given, and push; the caller dispatches and orders it with barriers. */
+AMP_HIDDEN amp_status amp__record_image_kernel(amp_accelerator_view *v, amp__batch *b, VkPipeline pipe,
+                                               VkImageView src, VkImageView dst, VkBuffer buf, VkDeviceSize size,
+                                               const amp__image_push *push);
 /* Records a copy of a box of extent texels (x, y, z) of rank-D images as a compute
  * dispatch: from src (a sampled view of one level in the uint format) at src_offset
  * to dst (a storage view of one level in the same format) at dst_offset. Both are
@@ -447,21 +461,6 @@ AMP_HIDDEN VkDeviceSize amp__packed_texels_size(size_t texels, uint32_t channel_
 AMP_HIDDEN amp_status amp__record_shader_pack(amp_accelerator_view *v, amp__batch *b, int rank, bool widen,
                                               VkImageView image, const int32_t offset[3], const uint32_t extent[3],
                                               uint32_t channel_bytes, VkBuffer buf);
-/* The layout of png_rows.comp's buffer for a 2-D image of width x height texels of
- * `channels` channels of channel_bytes (1 or 2) each, blocks of `block` bytes (a
- * multiple of 1024): the filtered stream's bytes (from 0), the rows' types (from
- * word types_at) and the blocks' 257 counts each (from word counts_at, `blocks`). */
-typedef struct amp__png_layout {
-    uint32_t width, height, channels, channel_bytes, block;
-    uint64_t row_bytes, stream_bytes, types_at, counts_at, blocks, buffer_bytes;
-} amp__png_layout;
-AMP_HIDDEN amp__png_layout amp__png_layout_of(uint32_t width, uint32_t height, uint32_t channels,
-                                               uint32_t channel_bytes, uint32_t block);
-/* Records png_rows.comp's three kernels on image (a sampled 2-D view in the uint
- * format of its channels, GENERAL layout) into buf (l->buffer_bytes, its counts
- * zeroed), each ordered after the one before; the caller orders the first. */
-AMP_HIDDEN amp_status amp__record_png_rows(amp_accelerator_view *v, amp__batch *b, VkImageView image,
-                                           const amp__png_layout *l, VkBuffer buf);
 /* Tests: lets CPU devices copy textures by shader too (textures made after the call). */
 AMP_HIDDEN void amp__force_shader_image_copy(bool on);
 

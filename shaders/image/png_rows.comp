@@ -1,5 +1,6 @@
-// Built-in: PNG's row filtering of a 2-D texture on the device, for amp_texture_save
-// (src/image/png_write.c codes the result on the host). The texture is read through
+// The image layer's: PNG's row filtering of a 2-D texture on the device, for
+// amp_texture_save (src/image/png_rows.c records it, src/image/png_write.c codes the
+// result on the host). The texture is read through
 // the uint view of its channels (an RGB8 texture's RGBA8 image: its first three),
 // as bytes in PNG's order (16-bit samples big-endian). The stream is PNG's: each row
 // a filter type byte, then the row's bytes filtered by it (PNG specification, 9).
