@@ -325,11 +325,8 @@ __attribute__((weak)) void amp__force_shader_image_copy(bool on);
  * max of them: their count. */
 static int parse_chain(const char *chain, amp_image_filter *f, int max)
 {
-    char text[128], *save = NULL;
     int n = 0;
-    snprintf(text, sizeof text, "%s", chain);
-    for (char *tok = strtok_r(text, " ", &save); tok && n < max; tok = strtok_r(NULL, " ", &save))
-        REQUIRE_OK(amp_image_filter_parse(tok, &f[n++]));
+    REQUIRE_OK(amp_image_filter_parse_chain(chain, f, max, &n));
     return n;
 }
 
