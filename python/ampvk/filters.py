@@ -1,0 +1,228 @@
+"""The built-in image filters: ampvk.filter over numpy arrays and textures.
+
+The chain syntax is the ampvk tool's, parsed by the library
+(``amp_image_filter_parse_chain``); the filter list in ``help(ampvk.filter)`` is
+written from the library's own table (``amp_image_filter_describe``).
+"""
+from collections import OrderedDict
+
+import numpy as np
+
+from ._core import accelerator, amp_type, as_buffer, check, check_ptr, fail, ffi, lib, type_name
+from .images import (IMAGE_DTYPES, Texture, _DTYPE_OF, image_dtype, image_shape, packed, result_shape,
+                     unpacked)
+
+__all__ = ["filter", "filter_names", "describe_filters"]
+
+MAX_FILTERS = 64
+_parsed = OrderedDict()  # chain text -> (amp_image_filter[], count), the most recent 256
+# keyword spellings of the C fields whose keys in the chain syntax differ
+_KEY_ALIASES = {"signed_output": "signed", "threshold_type": "type"}
+
+
+def filter_names():
+    """The names of the built-in filters, in the library's order."""
+    out = []
+    for op in range(lib.AMP_IMAGE_OP_COUNT):
+        out.append(ffi.string(lib.amp_image_op_name(op)).decode())
+    return out
+
+
+def describe_filters():
+    """Each filter's syntax, one a line ("gaussian:radius=INT,sigma=FLOAT,..."), from
+    the library's table of keys."""
+    lines = []
+    for op in range(lib.AMP_IMAGE_OP_COUNT):
+        n = lib.amp_image_filter_describe(op, ffi.NULL, 0)
+        buf = ffi.new("char[]", n + 1)
+        lib.amp_image_filter_describe(op, buf, n + 1)
+        lines.append(ffi.string(buf).decode())
+    return "\n".join(lines)
+
+
+def _value_text(key, value):
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return "/".join(_value_text(key, v) for v in value)
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return repr(float(value)) if isinstance(value, (float, np.floating)) else str(int(value))
+    if isinstance(value, str):
+        return value
+    fail(f"filter: {key}={value!r} is not a number, a name or a list of numbers")
+
+
+def chain_text(chain, params):
+    """The chain as the library parses it: chain (a string, or a list of strings) with
+    keyword parameters appended to its only filter."""
+    if chain is None:
+        fail("filter: no filter given (e.g. \"gaussian:sigma=2\")")
+    if not isinstance(chain, str):
+        if not isinstance(chain, (list, tuple)) or not all(isinstance(c, str) for c in chain):
+            fail(f"filter: the chain must be a string or a list of strings, not {type(chain).__name__}")
+        chain = " ".join(chain)
+    if params:
+        specs = chain.split()
+        if len(specs) != 1:
+            fail(f"filter: keyword parameters ({', '.join(params)}) need a chain of one filter, not {len(specs)}")
+        extra = ",".join(f"{_KEY_ALIASES.get(k, k)}={_value_text(k, v)}" for k, v in params.items())
+        chain = specs[0] + ("," if ":" in specs[0] else ":") + extra
+    return chain
+
+
+def parse(chain, params):
+    """The library's filters for a chain and keyword parameters: (array, count)."""
+    text = chain_text(chain, params)
+    got = _parsed.get(text)
+    if got is not None:
+        _parsed.move_to_end(text)
+        return got
+    filters = ffi.new("amp_image_filter[]", MAX_FILTERS)
+    count = ffi.new("int *")
+    check(lib.amp_image_filter_parse_chain(text.encode(), filters, MAX_FILTERS, count))
+    got = _parsed[text] = (filters, count[0])
+    if len(_parsed) > 256:
+        _parsed.popitem(last=False)
+    return got
+
+
+def _output(filters, count, h, w, c):
+    extent = ffi.new("amp_extent *")
+    src = ffi.new("amp_extent *", {"rank": 2, "dims": [h, w, 0]})
+    check(lib.amp_image_filter_output_extent(filters, count, src[0], extent))
+    return extent.dims[0], extent.dims[1], lib.amp_image_filter_output_components(filters, count, c)
+
+
+def _texture_desc(h, w, c, scalar, bits):
+    desc = ffi.new("amp_texture_desc *")
+    desc.extent.rank = 2
+    desc.extent.dims[0] = h
+    desc.extent.dims[1] = w
+    desc.type = amp_type(type_name(scalar, c))
+    desc.bits_per_scalar_element = bits
+    return desc
+
+
+class _Pool:
+    """Textures kept for the next call of the same size and type on a view, so that a
+    repeated ampvk.filter allocates no device memory: at most `size` of them."""
+
+    def __init__(self, size=8):
+        self.size = size
+        self.free = OrderedDict()  # (view, h, w, c, scalar, bits) -> [amp_texture **]
+
+    def take(self, view, h, w, c, scalar, bits):
+        key = (view, h, w, c, scalar, bits)
+        got = self.free.get(key)
+        if got:
+            return got.pop()
+        ptr = ffi.new("amp_texture **")
+        ptr[0] = check_ptr(lib.amp_texture_create(view, _texture_desc(h, w, c, scalar, bits)))
+        return ptr
+
+    def give(self, view, h, w, c, scalar, bits, ptr):
+        key = (view, h, w, c, scalar, bits)
+        self.free.setdefault(key, []).append(ptr)
+        self.free.move_to_end(key)
+        while sum(len(v) for v in self.free.values()) > self.size:
+            old_key, old = next(iter(self.free.items()))
+            lib.amp_texture_destroy(old.pop())
+            if not old:
+                del self.free[old_key]
+
+    def clear(self):
+        for ptrs in self.free.values():
+            for p in ptrs:
+                lib.amp_texture_destroy(p)
+        self.free.clear()
+
+
+_pool = _Pool()
+
+
+def _out_dtype(dtype, default):
+    d = np.dtype(dtype) if dtype is not None else default
+    if d not in IMAGE_DTYPES:
+        fail(f"filter: dtype={d} is not an image type (uint8, uint16, float16, float32)")
+    return d
+
+
+def filter(image, chain=None, *, device=None, bgr=False, dtype=None, **params):
+    """Runs built-in filters (OpenCV's, on the accelerator) on an image.
+
+    image: a numpy array (H x W or H x W x C, C 1..4, uint8, uint16, float16 or
+    float32; RGB(A), or BGR(A) with bgr=True) or a Texture (then the result is a new
+    Texture on its device). chain: filters as the ampvk tool takes them, separated
+    by spaces, "gaussian:sigma=2 sharpen:amount=0.5", or a list of such strings; or
+    one filter's name with its parameters as keywords: filter(a, "gaussian", sigma=2).
+    dtype: the result's dtype (default: the input's; uint8 in, float32 out works).
+    device: the accelerator (default: the default one; an Accelerator, index or name).
+
+    Returns a new array of the chain's size (resizes) and channels (grayscale of an
+    RGB image gives H x W). Values are normalized as in the library (uint8 255 is
+    1.0); a filter's parameters in full-scale units (threshold=0.5) use that scale.
+    Errors: ampvk.Error with the library's message naming the filter and value.
+
+    The filters and their parameters (ampvk/filter.h has what each does):
+    """
+    if isinstance(image, Texture):
+        filters, count = parse(chain, params)
+        if device is not None and accelerator(device) != image.device:
+            fail("filter: a Texture is filtered on its own device; device= names another")
+        return run_chain(image, filters, count, dtype)
+    h, w, c = image_shape(image, "filter")
+    scalar, bits, _ = image_dtype(image, "filter")
+    filters, count = parse(chain, params)
+    out_dtype = _out_dtype(dtype, image.dtype.newbyteorder("="))
+    oscalar, obits, _ = IMAGE_DTYPES[out_dtype]
+    oh, ow, oc = _output(filters, count, h, w, c)
+    data = packed(image, bgr)
+    view = accelerator(device).view
+    src = _pool.take(view, h, w, c, scalar, bits)
+    dst = None
+    try:
+        check(lib.amp_texture_copy_from_host(src[0], ffi.NULL, as_buffer(data), data.nbytes))
+        dst = _pool.take(view, oh, ow, oc, oscalar, obits)
+        check(lib.amp_image_filter_chain(filters, count, src[0], dst[0]))
+        out = np.empty(result_shape(oh, ow, oc, image.ndim, c), out_dtype)
+        check(lib.amp_texture_copy_to_host(dst[0], ffi.NULL, ffi.from_buffer(out, require_writable=True),
+                                           out.nbytes))
+    except BaseException:
+        lib.amp_texture_destroy(src)
+        if dst is not None:
+            lib.amp_texture_destroy(dst)
+        raise
+    _pool.give(view, h, w, c, scalar, bits, src)
+    _pool.give(view, oh, ow, oc, oscalar, obits, dst)
+    return unpacked(out, bgr)
+
+
+def run_chain(texture, filters, count, dtype):
+    """The chain from a Texture into a new Texture on its device."""
+    src = texture.handle
+    h, w, c = texture._height, texture._width, texture._channels
+    if texture._scalar not in ("unorm", "float"):
+        fail(f"filter: a {texture._scalar} texture cannot be filtered (unorm or float textures only)")
+    out_dtype = _out_dtype(dtype, texture.dtype)
+    oscalar, obits, _ = IMAGE_DTYPES[out_dtype]
+    oh, ow, oc = _output(filters, count, h, w, c)
+    dst = check_ptr(lib.amp_texture_create(texture.device.view, _texture_desc(oh, ow, oc, oscalar, obits)))
+    t = Texture._adopt(dst, texture.device, 2 if result_shape(oh, ow, oc, texture._ndim, c) == (oh, ow) else 3,
+                       texture._bgr)
+    check(lib.amp_image_filter_chain(filters, count, src, dst))
+    return t
+
+
+def release_cached_textures():
+    """Frees the textures ampvk.filter keeps for its next call of the same size."""
+    _pool.clear()
+
+
+def _document():
+    lines = ["    " + line for line in describe_filters().splitlines()]
+    filter.__doc__ += "\n" + "\n".join(lines) + (
+        "\n\n    INT and FLOAT are numbers, V[/V/V/V] one value or four (per channel);"
+        "\n    bool keywords (signed) take True/False, lists (border_value) a sequence.\n")
+
+
+_document()
