@@ -159,9 +159,9 @@ typedef struct amp_kernel_param_info {
     const char *name;
     const char *type_name; /* the element or scalar type as declared: "float_4", a struct's name */
     amp_param_kind kind;
-    amp_type type;         /* AMP_TYPE_STRUCT for a struct (and for samplers) */
+    amp_type type;         /* AMP_TYPE_STRUCT for a struct or a GLSL type such as vec4 (and for samplers) */
     int rank;              /* views and textures: 1..3; 0 for scalars and samplers */
-    bool is_const;         /* a read-only view */
+    bool is_const;         /* a read-only view or texture view */
     size_t size;           /* bytes of a scalar, or of one element of a view; 0 where the
                               kernel's code does not use the parameter */
 } amp_kernel_param_info;

@@ -15,6 +15,8 @@ be writable; where it is not C-contiguous (a slice, a transpose) the kernel work
 on a packed copy that is written back into it after the call, so the caller sees
 the results in place either way.
 """
+import re
+
 import numpy as np
 
 from ._core import (SCALAR_DTYPES, Error, accelerator, as_buffer, check, check_ptr, fail, ffi, lib)
@@ -22,6 +24,9 @@ from .images import Texture
 
 __all__ = ["Kernel", "Sampler", "parallel_for_each"]
 
+# GLSL's own vector types as scalar parameters (vec4, ivec2 ...): their values' dtype
+_GLSL_VECTOR = re.compile(r"^(|i|u|d)vec([234])$")
+_GLSL_SCALARS = {"": np.float32, "i": np.int32, "u": np.uint32, "d": np.float64}
 _FILTERS = {"linear": "AMP_FILTER_LINEAR", "point": "AMP_FILTER_POINT"}
 _ADDRESSES = {"clamp": "AMP_ADDRESS_CLAMP", "wrap": "AMP_ADDRESS_WRAP", "mirror": "AMP_ADDRESS_MIRROR",
               "border": "AMP_ADDRESS_BORDER"}
@@ -229,6 +234,12 @@ class _Call:
         if p.type == lib.AMP_TYPE_STRUCT or p.components > 1:
             if isinstance(value, (bytes, bytearray, memoryview)):
                 raw = bytes(value)
+            elif p.type == lib.AMP_TYPE_STRUCT and _GLSL_VECTOR.match(p.type_name):
+                m = _GLSL_VECTOR.match(p.type_name)
+                vals = np.asarray(value, dtype=_GLSL_SCALARS[m.group(1)])
+                if vals.shape != (int(m.group(2)),):
+                    fail(f"{what}: {m.group(2)} values are needed, not {value!r}")
+                raw = vals.tobytes()
             elif p.type == lib.AMP_TYPE_STRUCT:
                 raw = np.asarray(value).tobytes()
             else:

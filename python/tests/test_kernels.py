@@ -37,14 +37,14 @@ def test_views_and_strides(add):
 
 
 def test_rank2_vectors_and_scalars():
-    k = ampvk.Kernel(params="array_view<float_4, 2> img, float gain, int_2 shift",
-                     body="img(idx) = img(idx) * gain + float(shift.x + shift.y);", rank=2)
+    k = ampvk.Kernel(params="array_view<float_4, 2> img, float gain, int_2 shift, vec2 bias",
+                     body="img(idx) = img(idx) * gain + float(shift.x + shift.y) + bias.y;", rank=2)
     img = np.ones((3, 5, 4), np.float32)
     img[1, 2] = [1, 2, 3, 4]
     t = img.transpose(1, 0, 2)      # written through a transposed view
-    ampvk.parallel_for_each((5, 3), k, img=t, gain=2.0, shift=(1, 2))
-    assert img[1, 2].tolist() == [5, 7, 9, 11]
-    assert img[0, 0].tolist() == [5, 5, 5, 5]
+    ampvk.parallel_for_each((5, 3), k, img=t, gain=2.0, shift=(1, 2), bias=(0, 0.5))
+    assert img[1, 2].tolist() == [5.5, 7.5, 9.5, 11.5]
+    assert img[0, 0].tolist() == [5.5, 5.5, 5.5, 5.5]
 
 
 def test_textures_and_samplers():
