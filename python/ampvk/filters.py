@@ -83,6 +83,7 @@ def parse(chain, params):
     got = _parsed[text] = (filters, count[0])
     if len(_parsed) > 256:
         _parsed.popitem(last=False)
+        _shapes.clear()  # keyed by the ids of parsed chains
     return got
 
 
@@ -109,24 +110,31 @@ class _Pool:
 
     def __init__(self, size=8):
         self.size = size
+        self.count = 0
         self.free = OrderedDict()  # (view, h, w, c, scalar, bits) -> [amp_texture **]
 
-    def take(self, view, h, w, c, scalar, bits):
-        key = (view, h, w, c, scalar, bits)
+    def take(self, key):
         got = self.free.get(key)
         if got:
+            self.count -= 1
             return got.pop()
+        view, h, w, c, scalar, bits = key
         ptr = ffi.new("amp_texture **")
         ptr[0] = check_ptr(lib.amp_texture_create(view, _texture_desc(h, w, c, scalar, bits)))
         return ptr
 
-    def give(self, view, h, w, c, scalar, bits, ptr):
-        key = (view, h, w, c, scalar, bits)
-        self.free.setdefault(key, []).append(ptr)
-        self.free.move_to_end(key)
-        while sum(len(v) for v in self.free.values()) > self.size:
+    def give(self, key, ptr):
+        got = self.free.get(key)
+        if got is None:
+            got = self.free[key] = []
+        else:
+            self.free.move_to_end(key)
+        got.append(ptr)
+        self.count += 1
+        while self.count > self.size:
             old_key, old = next(iter(self.free.items()))
             lib.amp_texture_destroy(old.pop())
+            self.count -= 1
             if not old:
                 del self.free[old_key]
 
@@ -135,9 +143,11 @@ class _Pool:
             for p in ptrs:
                 lib.amp_texture_destroy(p)
         self.free.clear()
+        self.count = 0
 
 
 _pool = _Pool()
+_shapes = {}  # (id of a parsed chain, h, w, c) -> the chain's output (h, w, c)
 
 
 def _out_dtype(dtype, default):
@@ -170,19 +180,31 @@ def filter(image, chain=None, *, device=None, bgr=False, dtype=None, **params):
         if device is not None and accelerator(device) != image.device:
             fail("filter: a Texture is filtered on its own device; device= names another")
         return run_chain(image, filters, count, dtype)
+    spec = IMAGE_DTYPES.get(image.dtype) if isinstance(image, np.ndarray) else None
+    if spec is None:  # the checks that name what is wrong
+        image_shape(image, "filter")
+        spec = image_dtype(image, "filter")
     h, w, c = image_shape(image, "filter")
-    scalar, bits, _ = image_dtype(image, "filter")
     filters, count = parse(chain, params)
-    out_dtype = _out_dtype(dtype, image.dtype.newbyteorder("="))
-    oscalar, obits, _ = IMAGE_DTYPES[out_dtype]
-    oh, ow, oc = _output(filters, count, h, w, c)
-    data = packed(image, bgr)
+    out_dtype = image.dtype if dtype is None and image.dtype.isnative else _out_dtype(
+        dtype, image.dtype.newbyteorder("="))
+    ospec = IMAGE_DTYPES[out_dtype]
+    shape_key = (id(filters), h, w, c)
+    out_shape = _shapes.get(shape_key)
+    if out_shape is None:
+        out_shape = _shapes[shape_key] = _output(filters, count, h, w, c)
+        if len(_shapes) > 256:
+            _shapes.clear()
+    oh, ow, oc = out_shape
+    data = image if image.flags.c_contiguous and not bgr and image.dtype.isnative else packed(image, bgr)
     view = accelerator(device).view
-    src = _pool.take(view, h, w, c, scalar, bits)
+    src_key = (view, h, w, c, spec[0], spec[1])
+    dst_key = (view, oh, ow, oc, ospec[0], ospec[1])
+    src = _pool.take(src_key)
     dst = None
     try:
-        check(lib.amp_texture_copy_from_host(src[0], ffi.NULL, as_buffer(data), data.nbytes))
-        dst = _pool.take(view, oh, ow, oc, oscalar, obits)
+        check(lib.amp_texture_copy_from_host(src[0], ffi.NULL, ffi.from_buffer(data), data.nbytes))
+        dst = _pool.take(dst_key)
         check(lib.amp_image_filter_chain(filters, count, src[0], dst[0]))
         out = np.empty(result_shape(oh, ow, oc, image.ndim, c), out_dtype)
         check(lib.amp_texture_copy_to_host(dst[0], ffi.NULL, ffi.from_buffer(out, require_writable=True),
@@ -192,9 +214,9 @@ def filter(image, chain=None, *, device=None, bgr=False, dtype=None, **params):
         if dst is not None:
             lib.amp_texture_destroy(dst)
         raise
-    _pool.give(view, h, w, c, scalar, bits, src)
-    _pool.give(view, oh, ow, oc, oscalar, obits, dst)
-    return unpacked(out, bgr)
+    _pool.give(src_key, src)
+    _pool.give(dst_key, dst)
+    return unpacked(out, bgr) if bgr else out
 
 
 def run_chain(texture, filters, count, dtype):
@@ -203,12 +225,17 @@ def run_chain(texture, filters, count, dtype):
     h, w, c = texture._height, texture._width, texture._channels
     if texture._scalar not in ("unorm", "float"):
         fail(f"filter: a {texture._scalar} texture cannot be filtered (unorm or float textures only)")
-    out_dtype = _out_dtype(dtype, texture.dtype)
+    out_dtype = texture.dtype if dtype is None else _out_dtype(dtype, None)
     oscalar, obits, _ = IMAGE_DTYPES[out_dtype]
-    oh, ow, oc = _output(filters, count, h, w, c)
-    dst = check_ptr(lib.amp_texture_create(texture.device.view, _texture_desc(oh, ow, oc, oscalar, obits)))
-    t = Texture._adopt(dst, texture.device, 2 if result_shape(oh, ow, oc, texture._ndim, c) == (oh, ow) else 3,
-                       texture._bgr)
+    shape_key = (id(filters), h, w, c)
+    out_shape = _shapes.get(shape_key)
+    if out_shape is None:
+        out_shape = _shapes[shape_key] = _output(filters, count, h, w, c)
+    oh, ow, oc = out_shape
+    acc = texture._accelerator
+    dst = check_ptr(lib.amp_texture_create(acc.view, _texture_desc(oh, ow, oc, oscalar, obits)))
+    ndim = 2 if oc == 1 and (texture._ndim == 2 or c != 1) else 3
+    t = Texture._adopt(dst, acc, ndim, texture._bgr, oh, ow, oc, oscalar, obits)
     check(lib.amp_image_filter_chain(filters, count, src, dst))
     return t
 

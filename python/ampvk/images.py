@@ -35,8 +35,6 @@ _DTYPE_OF = {(s, b): d for d, (s, b, _) in IMAGE_DTYPES.items()}
 _DTYPE_OF.update({(s, b): d for d, (s, b) in INTEGER_DTYPES.items()})
 _DTYPE_OF[("norm", 8)] = np.dtype(np.int8)
 _DTYPE_OF[("norm", 16)] = np.dtype(np.int16)
-_SCALAR_NAMES = {lib.AMP_SCALAR_INT: "int", lib.AMP_SCALAR_UINT: "uint", lib.AMP_SCALAR_FLOAT: "float",
-                 lib.AMP_SCALAR_NORM: "norm", lib.AMP_SCALAR_UNORM: "unorm"}
 
 
 def image_shape(array, what="image"):
@@ -155,7 +153,7 @@ class Texture:
         self._scalar, self._bits = scalar, bits
 
     @classmethod
-    def _adopt(cls, handle, acc, ndim, bgr):
+    def _adopt(cls, handle, acc, ndim, bgr, h, w, c, scalar, bits):
         """A Texture owning an amp_texture the library made (filter results)."""
         t = cls.__new__(cls)
         t._handle = handle
@@ -163,11 +161,8 @@ class Texture:
         t._accelerator = acc
         t._bgr = bgr
         t._ndim = ndim
-        e = lib.amp_texture_extent(handle)
-        ty = lib.amp_texture_type(handle)
-        t._height, t._width, t._channels = e.dims[0], e.dims[1], lib.amp_type_components(ty)
-        t._scalar = _SCALAR_NAMES.get(lib.amp_type_scalar(ty), "float")
-        t._bits = lib.amp_texture_bits_per_scalar_element(handle)
+        t._height, t._width, t._channels = h, w, c
+        t._scalar, t._bits = scalar, bits
         return t
 
     @property
