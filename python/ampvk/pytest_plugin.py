@@ -36,6 +36,7 @@ from .images import Texture
 
 
 def pytest_addoption(parser):
+    """The plugin's command-line and ini options."""
     group = parser.getgroup("ampvk", "golden-image tests (ampvk)")
     group.addoption("--ampvk-update-golden", action="store_true", default=False,
                     help="write the golden images from the images checked instead of comparing")
@@ -193,6 +194,7 @@ _SESSION_KEY = pytest.StashKey[_Session]()
 
 
 def pytest_configure(config):
+    """Makes the session's record of failures."""
     config.stash[_SESSION_KEY] = _Session(config)
 
 
@@ -203,12 +205,14 @@ def golden(request):
 
 
 def pytest_sessionfinish(session, exitstatus):
+    """Writes the HTML report of the session's failed checks (when the tool is found)."""
     s = session.config.stash.get(_SESSION_KEY, None)
     if s is not None:
         s.report = s.write_report()
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Names the failure folder and the report."""
     s = config.stash.get(_SESSION_KEY, None)
     if s is None or not s.failed:
         return
