@@ -119,7 +119,10 @@ class Texture:
         else:
             if shape is None:
                 fail("Texture: give an array or a shape")
-            h, w, c = image_shape(np.empty(tuple(shape) or (0,), dtype=np.uint8), "Texture")
+            if (not isinstance(shape, (tuple, list)) or len(shape) not in (2, 3)
+                    or not all(isinstance(d, (int, np.integer)) and d >= 0 for d in shape)):
+                fail(f"Texture: shape={shape!r} is not (H, W) or (H, W, C) of sizes")
+            h, w, c = image_shape(np.empty(tuple(shape), dtype=np.uint8), "Texture")
             scalar, bits = self._format(np.dtype(np.float32 if dtype is None else dtype), normalized)
             data = None
         self._ndim = 2 if (array is not None and array.ndim == 2) or (shape is not None and len(shape) == 2) else 3

@@ -139,6 +139,14 @@ def test_texture_errors(rgb):
         ampvk.Texture(np.zeros((4, 4), np.float64))
     with pytest.raises(ampvk.Error, match="an array or a shape"):
         ampvk.Texture()
+    for shape in [(-1, 3), (4,), 5, (2.0, 3), (4, 4, 5), (0, 4)]:
+        with pytest.raises(ampvk.Error, match="shape"):
+            ampvk.Texture(shape=shape)
+    with pytest.raises(ampvk.Error, match="dtype= is for a texture made from a shape"):
+        ampvk.Texture(rgb, dtype=np.float32)
+    with pytest.raises(ampvk.Error) as e:
+        ampvk.Texture(shape=(70000, 70000))
+    assert e.value.status_name == "AMP_ERROR_OUT_OF_BOUNDS" and "70000" in str(e.value)
     with pytest.raises(ampvk.Error, match="writable C-contiguous array"):
         ampvk.Texture(rgb).numpy(out=np.empty((3, 3), np.uint8))
     with pytest.raises(ampvk.Error, match="a uint texture cannot be filtered"):
