@@ -4,6 +4,8 @@ The chain syntax is the ampvk tool's, parsed by the library
 (``amp_image_filter_parse_chain``); the filter list in ``help(ampvk.filter)`` is
 written from the library's own table (``amp_image_filter_describe``).
 """
+import atexit
+import threading
 from collections import OrderedDict
 
 import numpy as np
@@ -15,7 +17,9 @@ from .images import (IMAGE_DTYPES, Texture, _DTYPE_OF, image_dtype, image_shape,
 __all__ = ["filter", "filter_names", "describe_filters"]
 
 MAX_FILTERS = 64
-_parsed = OrderedDict()  # chain text -> (amp_image_filter[], count), the most recent 256
+# chain text -> (amp_image_filter[], count, {(h, w, c): the chain's output (h, w, c)}),
+# the 256 parsed last
+_parsed = OrderedDict()
 # keyword spellings of the C fields whose keys in the chain syntax differ
 _KEY_ALIASES = {"signed_output": "signed", "threshold_type": "type"}
 
@@ -71,19 +75,19 @@ def chain_text(chain, params):
 
 
 def parse(chain, params):
-    """The library's filters for a chain and keyword parameters: (array, count)."""
+    """The library's filters for a chain and keyword parameters: (array, count, the
+    cache of its output shapes)."""
     text = chain_text(chain, params)
     got = _parsed.get(text)
     if got is not None:
-        _parsed.move_to_end(text)
         return got
     filters = ffi.new("amp_image_filter[]", MAX_FILTERS)
     count = ffi.new("int *")
     check(lib.amp_image_filter_parse_chain(text.encode(), filters, MAX_FILTERS, count))
-    got = _parsed[text] = (filters, count[0])
-    if len(_parsed) > 256:
-        _parsed.popitem(last=False)
-        _shapes.clear()  # keyed by the ids of parsed chains
+    with _pool.lock:
+        got = _parsed.setdefault(text, (filters, count[0], {}))
+        if len(_parsed) > 256:
+            _parsed.popitem(last=False)
     return got
 
 
@@ -111,19 +115,28 @@ class _Pool:
     def __init__(self, size=8):
         self.size = size
         self.count = 0
+        self.lock = threading.Lock()  # ampvk.filter may run on several threads
         self.free = OrderedDict()  # (view, h, w, c, scalar, bits) -> [amp_texture **]
 
     def take(self, key):
-        got = self.free.get(key)
-        if got:
-            self.count -= 1
-            return got.pop()
+        with self.lock:
+            got = self.free.get(key)
+            if got:
+                self.count -= 1
+                ptr = got.pop()
+                if not got:
+                    del self.free[key]
+                return ptr
         view, h, w, c, scalar, bits = key
         ptr = ffi.new("amp_texture **")
         ptr[0] = check_ptr(lib.amp_texture_create(view, _texture_desc(h, w, c, scalar, bits)))
         return ptr
 
     def give(self, key, ptr):
+        with self.lock:
+            self._give(key, ptr)
+
+    def _give(self, key, ptr):
         got = self.free.get(key)
         if got is None:
             got = self.free[key] = []
@@ -139,15 +152,16 @@ class _Pool:
                 del self.free[old_key]
 
     def clear(self):
-        for ptrs in self.free.values():
-            for p in ptrs:
-                lib.amp_texture_destroy(p)
-        self.free.clear()
-        self.count = 0
+        with self.lock:
+            for ptrs in self.free.values():
+                for p in ptrs:
+                    lib.amp_texture_destroy(p)
+            self.free.clear()
+            self.count = 0
 
 
 _pool = _Pool()
-_shapes = {}  # (id of a parsed chain, h, w, c) -> the chain's output (h, w, c)
+atexit.register(_pool.clear)  # before the library's own exit handlers
 
 
 def _out_dtype(dtype, default):
@@ -176,25 +190,22 @@ def filter(image, chain=None, *, device=None, bgr=False, dtype=None, **params):
     The filters and their parameters (ampvk/filter.h has what each does):
     """
     if isinstance(image, Texture):
-        filters, count = parse(chain, params)
+        parsed = parse(chain, params)
         if device is not None and accelerator(device) != image.device:
             fail("filter: a Texture is filtered on its own device; device= names another")
-        return run_chain(image, filters, count, dtype)
+        return run_chain(image, parsed, dtype)
     spec = IMAGE_DTYPES.get(image.dtype) if isinstance(image, np.ndarray) else None
     if spec is None:  # the checks that name what is wrong
         image_shape(image, "filter")
         spec = image_dtype(image, "filter")
     h, w, c = image_shape(image, "filter")
-    filters, count = parse(chain, params)
+    filters, count, shapes = parse(chain, params)
     out_dtype = image.dtype if dtype is None and image.dtype.isnative else _out_dtype(
         dtype, image.dtype.newbyteorder("="))
     ospec = IMAGE_DTYPES[out_dtype]
-    shape_key = (id(filters), h, w, c)
-    out_shape = _shapes.get(shape_key)
+    out_shape = shapes.get((h, w, c))
     if out_shape is None:
-        out_shape = _shapes[shape_key] = _output(filters, count, h, w, c)
-        if len(_shapes) > 256:
-            _shapes.clear()
+        out_shape = shapes[(h, w, c)] = _output(filters, count, h, w, c)
     oh, ow, oc = out_shape
     data = image if image.flags.c_contiguous and not bgr and image.dtype.isnative else packed(image, bgr)
     view = accelerator(device).view
@@ -219,18 +230,18 @@ def filter(image, chain=None, *, device=None, bgr=False, dtype=None, **params):
     return unpacked(out, bgr) if bgr else out
 
 
-def run_chain(texture, filters, count, dtype):
-    """The chain from a Texture into a new Texture on its device."""
+def run_chain(texture, parsed, dtype):
+    """The chain (as parse gives it) from a Texture into a new Texture on its device."""
+    filters, count, shapes = parsed
     src = texture.handle
     h, w, c = texture._height, texture._width, texture._channels
     if texture._scalar not in ("unorm", "float"):
         fail(f"filter: a {texture._scalar} texture cannot be filtered (unorm or float textures only)")
     out_dtype = texture.dtype if dtype is None else _out_dtype(dtype, None)
     oscalar, obits, _ = IMAGE_DTYPES[out_dtype]
-    shape_key = (id(filters), h, w, c)
-    out_shape = _shapes.get(shape_key)
+    out_shape = shapes.get((h, w, c))
     if out_shape is None:
-        out_shape = _shapes[shape_key] = _output(filters, count, h, w, c)
+        out_shape = shapes[(h, w, c)] = _output(filters, count, h, w, c)
     oh, ow, oc = out_shape
     acc = texture._accelerator
     dst = check_ptr(lib.amp_texture_create(acc.view, _texture_desc(oh, ow, oc, oscalar, obits)))

@@ -199,8 +199,7 @@ class Texture:
         """Runs filters (the syntax of ``ampvk.filter``) into a new Texture on the same
         device, of dtype (default: this texture's); nothing moves to or from the host."""
         from .filters import run_chain, parse
-        filters, count = parse(chain, params)
-        return run_chain(self, filters, count, dtype)
+        return run_chain(self, parse(chain, params), dtype)
 
     def numpy(self, out=None):
         """Copies the pixels back into a new array (or into out: a C-contiguous array of

@@ -185,7 +185,7 @@ class _Call:
         self.views = []       # amp_array_view ** to destroy
         self.written = []     # (view **, array the user gave, packed copy or None)
 
-    def view_arg(self, arg, p, array):
+    def view_arg(self, p, array):
         what = f"argument {p.name!r} ({'const ' if p.is_const else ''}{p.type_name}, rank {p.rank})"
         if not isinstance(array, np.ndarray):
             fail(f"{what}: a numpy array is needed, not {type(array).__name__}")
@@ -325,7 +325,7 @@ def parallel_for_each(extent, kernel, *, device=None, **args):
             a.name = cname
             if p.kind == lib.AMP_PARAM_VIEW:
                 a.kind = lib.AMP_ARG_VIEW
-                a.value.view = call.view_arg(a, p, value)
+                a.value.view = call.view_arg(p, value)
             elif p.kind in (lib.AMP_PARAM_TEXTURE, lib.AMP_PARAM_WRITEONLY_TEXTURE, lib.AMP_PARAM_SAMPLED_TEXTURE):
                 if not isinstance(value, Texture):
                     fail(f"argument {name!r} ({p.type_name} texture): an ampvk.Texture is needed, not "

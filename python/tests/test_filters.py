@@ -151,3 +151,14 @@ def test_texture_errors(rgb):
         ampvk.Texture(rgb).numpy(out=np.empty((3, 3), np.uint8))
     with pytest.raises(ampvk.Error, match="a uint texture cannot be filtered"):
         ampvk.Texture(rgb, normalized=False).filter("invert")
+
+
+def test_threads(rgb):
+    # the call releases the GIL in the library; the kept textures are taken by one call each
+    from concurrent.futures import ThreadPoolExecutor
+    want = {k: cv2.GaussianBlur(rgb[: 20 + k], (0, 0), 1 + k % 2) for k in range(4)}
+    with ThreadPoolExecutor(4) as ex:
+        got = list(ex.map(lambda i: (i % 4, ampvk.filter(rgb[: 20 + i % 4], "gaussian", sigma=1 + i % 2)),
+                          range(32)))
+    for k, out in got:
+        assert np.array_equal(out, want[k])
