@@ -263,7 +263,7 @@ amp_status amp_image_filter_parse(const char *spec, amp_image_filter *out);
 /* Parses a chain, filters as amp_image_filter_parse takes them separated by spaces
  * ("gaussian:sigma=2 sharpen:amount=0.5"), into out[0 .. *count - 1], at most max of
  * them. Errors: no filter, more than max, or the first filter that does not parse
- * (its message). */
+ * (its message); out and *count are then as they were. */
 amp_status amp_image_filter_parse_chain(const char *chain, amp_image_filter *out, int max, int *count);
 /* Writes the syntax of op's filter into buf (size bytes, always NUL-terminated when
  * size > 0): its name and, after a colon, each key it uses with the kind of its value

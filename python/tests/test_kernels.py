@@ -135,3 +135,6 @@ def test_accelerators():
     assert ampvk.filter(np.zeros((2, 2), np.uint8), "invert", device=d).tolist() == [[255, 255]] * 2
     with pytest.raises(ampvk.Error, match="give an Accelerator"):
         ampvk.filter(np.zeros((2, 2), np.uint8), "invert", device=1.5)
+    with pytest.raises(ampvk.Error) as e:
+        ampvk.Kernel(params="int a", body="", device=len(accs))
+    assert e.value.status_name == "AMP_ERROR_NOT_FOUND" and str(len(accs)) in str(e.value)

@@ -398,27 +398,33 @@ amp_status amp_image_filter_parse_chain(const char *chain, amp_image_filter *out
     if (!chain || !out || !count || max < 1)
         return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_image_filter_parse_chain: NULL argument or max %d < 1",
                          max);
-    int n = 0;
-    for (const char *p = chain;;) {
-        while (*p == ' ' || *p == '\t' || *p == '\n') p++;
-        if (!*p) break;
-        size_t len = strcspn(p, " \t\n");
-        char spec[256];
-        if (n == max)
-            return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_image_filter_parse_chain: more than %d filters in \"%s\"",
-                             max, chain);
-        if (len >= sizeof spec)
-            return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "filter %d: \"%.*s\" is longer than %zu characters", n,
-                             (int)len, p, sizeof spec - 1);
-        memcpy(spec, p, len);
-        spec[len] = 0;
-        amp_status st = amp_image_filter_parse(spec, &out[n]);
-        if (st != AMP_OK) return st;
-        n++;
-        p += len;
+    /* twice: the first pass checks every filter into f, the second writes out, so that a
+       chain that fails leaves out as it was */
+    for (int pass = 0; pass < 2; pass++) {
+        int n = 0;
+        for (const char *p = chain;;) {
+            while (*p == ' ' || *p == '\t' || *p == '\n') p++;
+            if (!*p) break;
+            size_t len = strcspn(p, " \t\n");
+            char spec[256];
+            amp_image_filter f;
+            if (n == max)
+                return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                                 "amp_image_filter_parse_chain: more than %d filters in \"%s\"", max, chain);
+            if (len >= sizeof spec)
+                return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "filter %d: \"%.*s\" is longer than %zu characters", n,
+                                 (int)len, p, sizeof spec - 1);
+            memcpy(spec, p, len);
+            spec[len] = 0;
+            amp_status st = amp_image_filter_parse(spec, pass ? &out[n] : &f);
+            if (st != AMP_OK) return st;
+            n++;
+            p += len;
+        }
+        if (n == 0)
+            return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_image_filter_parse_chain: no filter in \"%s\"", chain);
+        *count = n;
     }
-    if (n == 0) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_image_filter_parse_chain: no filter in \"%s\"", chain);
-    *count = n;
     return AMP_OK;
 }
 
