@@ -214,6 +214,11 @@ class Texture:
                                            out.nbytes))
         return unpacked(out, self._bgr)
 
+    def __array__(self, dtype=None):
+        """np.asarray(texture): the pixels, as ``numpy()`` gives them."""
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype)
+
     def close(self):
         """Frees the texture (after the work that uses it); closing twice is harmless."""
         if self._handle is not None:

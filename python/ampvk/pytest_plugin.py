@@ -23,6 +23,7 @@ any metric of ``ampvk.diff`` (channel, yiq, ssim, flip) with its tolerance
 - A missing golden is written (and the check passes, with a warning), unless the
   environment has CI set: then the check fails naming the file.
 """
+import contextlib
 import os
 import shutil
 import subprocess
@@ -82,9 +83,10 @@ class Golden:
     def check(self, array, name, *, metric="channel", threshold=None, tolerance=None, bgr=False, device=None,
               **options):
         """Checks an image array (H x W or H x W x C; uint8, uint16, float16, float32)
-        against the golden image name. metric, threshold (alias tolerance) and the
-        other keywords are ampvk.diff's. Returns the Result; raises GoldenFailure (an
-        AssertionError) when the check fails."""
+        or an ampvk.Texture (compared where it is, no copy first) against the golden
+        image name. metric, threshold (alias tolerance) and the other keywords are
+        ampvk.diff's. Returns the Result; raises GoldenFailure (an AssertionError) when
+        the check fails."""
         __tracebackhide__ = True
         path = self.path(name)
         desc = ffi.new("amp_image_golden_desc *")
@@ -102,7 +104,8 @@ class Golden:
         if self.update or not os.path.exists(path):
             os.makedirs(os.path.dirname(path), exist_ok=True)  # for the golden the library writes
         try:
-            with Texture(array, bgr=bgr, device=device) as t:
+            given = isinstance(array, Texture)
+            with contextlib.nullcontext(array) if given else Texture(array, bgr=bgr, device=device) as t:
                 try:
                     check(lib.amp_image_check_golden(t.handle, path.encode(), desc, out))
                 except Error as e:

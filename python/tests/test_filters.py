@@ -87,6 +87,7 @@ def test_texture_chain_stays_on_device(rgb):
     want = cv2.cvtColor(255 - cv2.GaussianBlur(rgb, (0, 0), 2), cv2.COLOR_RGB2GRAY)
     assert np.array_equal(got, want)
     assert np.array_equal(ampvk.filter(ampvk.Texture(rgb), "invert").numpy(), 255 - rgb)
+    assert np.array_equal(np.asarray(ampvk.Texture(rgb, bgr=True)), rgb)
     z = ampvk.Texture(shape=(4, 5, 2), dtype=np.float16)
     assert z.numpy().shape == (4, 5, 2) and not z.numpy().any()
 

@@ -24,6 +24,10 @@ def test_within_threshold(golden):
 def test_different(golden):
     golden.check(image(3), "grad.png", metric="channel", threshold=1)
 
+def test_texture_same(golden):
+    with ampvk.Texture(image()) as t:
+        assert golden.check(t, "grad.png").equal
+
 def test_yiq_different(golden):
     golden.check(255 - image(), "sub/inv.png", metric="yiq", threshold=0.1)
 '''
@@ -39,13 +43,13 @@ def test_update_then_check(pytester, monkeypatch):
     monkeypatch.delenv("AMPVK_TOOL", raising=False)
     failures = pytester.path / "failures"
     # first run: write every golden
-    r = run(pytester, "--ampvk-update-golden", f"--ampvk-failures={failures}", "-k", "same or yiq")
+    r = run(pytester, "--ampvk-update-golden", f"--ampvk-failures={failures}", "-k", "test_same or yiq")
     r.assert_outcomes(passed=2)
     assert (pytester.path / "golden" / "grad.png").exists() and (pytester.path / "golden/sub/inv.png").exists()
     assert np.array_equal(ampvk.load(pytester.path / "golden" / "grad.png")[0, 1], [8, 0, 4])
     # second run: compare
     r = run(pytester, f"--ampvk-failures={failures}", "--ampvk-tool=/no/such/tool")
-    r.assert_outcomes(passed=3, failed=1)
+    r.assert_outcomes(passed=4, failed=1)
     text = r.stdout.str()
     assert "golden grad.png: 768 of 768 pixels (100.00%) differ by the channel metric, 0 allowed" in text
     assert "largest difference 3" in text and "first difference at row 0, column 0" in text
@@ -62,7 +66,7 @@ def test_html_report(pytester, monkeypatch):
         pytest.skip("the ampvk tool is not built (AMPVK_TOOL)")
     monkeypatch.delenv("CI", raising=False)
     failures = pytester.path / "failures"
-    run(pytester, "--ampvk-update-golden", "-k", "same")
+    run(pytester, "--ampvk-update-golden", "-k", "test_same")
     r = run(pytester, f"--ampvk-failures={failures}", "-k", "different and not yiq")
     r.assert_outcomes(failed=1)
     index = failures / "report" / "index.html"
@@ -72,7 +76,7 @@ def test_html_report(pytester, monkeypatch):
 
 def test_missing_golden_under_ci(pytester, monkeypatch):
     monkeypatch.setenv("CI", "1")
-    r = run(pytester, "-k", "same")
+    r = run(pytester, "-k", "test_same")
     r.assert_outcomes(failed=1)
     assert "does not exist and CI is set" in r.stdout.str()
     assert not (pytester.path / "golden" / "grad.png").exists()
@@ -80,7 +84,7 @@ def test_missing_golden_under_ci(pytester, monkeypatch):
 
 def test_missing_golden_written_without_ci(pytester, monkeypatch):
     monkeypatch.delenv("CI", raising=False)
-    r = run(pytester, "-k", "same")
+    r = run(pytester, "-k", "test_same")
     r.assert_outcomes(passed=1)
     assert "golden grad.png did not exist: written from this run" in r.stdout.str()
     assert (pytester.path / "golden" / "grad.png").exists()
