@@ -1,6 +1,5 @@
 """Image comparison: ampvk.diff over numpy arrays, the library's one comparison engine
 (channel differences, pixelmatch's YIQ, SSIM, NVIDIA's FLIP) and its pictures."""
-import numpy as np
 
 from ._core import accelerator, check, fail, ffi, lib
 from .images import _image_to_array, image_struct

@@ -10,8 +10,8 @@ from collections import OrderedDict
 
 import numpy as np
 
-from ._core import accelerator, amp_type, as_buffer, check, check_ptr, fail, ffi, lib, type_name
-from .images import (IMAGE_DTYPES, Texture, _DTYPE_OF, image_dtype, image_shape, packed, result_shape,
+from ._core import accelerator, amp_type, check, check_ptr, fail, ffi, lib, type_name
+from .images import (IMAGE_DTYPES, Texture, image_dtype, image_shape, packed, result_shape,
                      unpacked)
 
 __all__ = ["filter", "filter_names", "describe_filters"]

@@ -14,7 +14,7 @@ refused for its layout.
 """
 import numpy as np
 
-from ._core import Error, accelerator, amp_type, as_buffer, check, check_ptr, fail, ffi, lib, type_name
+from ._core import accelerator, amp_type, as_buffer, check, check_ptr, fail, ffi, lib, type_name
 
 __all__ = ["Texture", "load", "save", "IMAGE_DTYPES"]
 

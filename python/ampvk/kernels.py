@@ -19,7 +19,7 @@ import re
 
 import numpy as np
 
-from ._core import (SCALAR_DTYPES, Error, accelerator, as_buffer, check, check_ptr, fail, ffi, lib)
+from ._core import SCALAR_DTYPES, accelerator, as_buffer, check, check_ptr, fail, ffi, lib
 from .images import Texture
 
 __all__ = ["Kernel", "Sampler", "parallel_for_each"]
