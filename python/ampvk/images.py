@@ -130,14 +130,11 @@ class Texture:
 
     @staticmethod
     def _format(dtype, normalized):
-        spec = IMAGE_DTYPES.get(dtype) if normalized else None
-        if spec is not None:
-            return spec[0], spec[1]
-        spec = INTEGER_DTYPES.get(dtype)
-        if spec is None or normalized and dtype.kind == "i" or normalized and dtype.itemsize == 4:
+        spec = IMAGE_DTYPES.get(dtype) if normalized or dtype.kind == "f" else INTEGER_DTYPES.get(dtype)
+        if spec is None:
             fail(f"Texture: dtype {dtype} is not a texture type (uint8, uint16, float16, float32; with "
                  "normalized=False also int8, int16, int32, uint32)")
-        return spec
+        return spec[0], spec[1]
 
     def _make(self, acc, h, w, c, scalar, bits, data):
         desc = ffi.new("amp_texture_desc *")

@@ -58,6 +58,21 @@ def test_textures_and_samplers():
     assert np.array_equal(out.numpy(), src + 1)
 
 
+def test_integer_textures():
+    codes = np.array([[0, 7], [200, 65535]], np.uint16)
+    t = ampvk.Texture(codes, normalized=False)            # a uint texture: kernels see the codes
+    assert t.dtype == np.uint16 and np.array_equal(t.numpy(), codes)
+    out = np.zeros((2, 2), np.uint32)
+    k = ampvk.Kernel(params="texture<uint, 2> t, array_view<uint, 2> o", body="o(idx) = t(idx) + 1u;", rank=2)
+    ampvk.parallel_for_each((2, 2), k, t=t, o=out)
+    assert out.tolist() == [[1, 8], [201, 65536]]
+    signed = ampvk.Texture(np.array([[-5, 5]], np.int8), normalized=False)
+    assert signed.numpy().tolist() == [[-5, 5]]
+    assert ampvk.Texture(np.ones((2, 2), np.float32), normalized=False).dtype == np.float32
+    with pytest.raises(ampvk.Error, match="dtype int8 is not a texture type"):
+        ampvk.Texture(np.zeros((2, 2), np.int8))
+
+
 def test_struct_arrays():
     k = ampvk.Kernel(declarations="struct pair { int a; float b; };", params="array_view<pair, 1> p",
                      body="p(idx).a += 1; p(idx).b *= 2.0;")
