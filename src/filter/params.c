@@ -289,10 +289,11 @@ typedef struct filter_key {
 } filter_key;
 
 #define OP(x) (1u << AMP_IMAGE_##x)
-#define NEIGHBORHOOD (OP(GAUSSIAN) | OP(BOX) | OP(MEDIAN) | OP(SOBEL) | OP(SHARPEN) | OP(BILATERAL) | OP(ERODE) | OP(DILATE))
+#define BLURS (OP(GAUSSIAN) | OP(BOX) | OP(MEDIAN) | OP(SHARPEN) | OP(ERODE) | OP(DILATE))
+#define NEIGHBORHOOD (BLURS | OP(SOBEL) | OP(BILATERAL))
 #define FIELD(f) offsetof(amp_image_filter, f)
 static const filter_key keys[] = {
-    {"radius", KEY_INT, FIELD(radius), NULL, OP(GAUSSIAN) | OP(BOX) | OP(MEDIAN) | OP(ERODE) | OP(DILATE) | OP(SHARPEN)},
+    {"radius", KEY_INT, FIELD(radius), NULL, BLURS},
     {"sigma", KEY_FLOAT, FIELD(sigma), NULL, OP(GAUSSIAN) | OP(SHARPEN)},
     {"amount", KEY_FLOAT, FIELD(amount), NULL, OP(SHARPEN)},
     {"diameter", KEY_INT, FIELD(diameter), NULL, OP(BILATERAL)},
@@ -316,6 +317,7 @@ static const filter_key keys[] = {
 };
 #undef FIELD
 #undef NEIGHBORHOOD
+#undef BLURS
 #undef OP
 /* enum fields are written as int */
 _Static_assert(sizeof(amp_border) == sizeof(int) && sizeof(amp_interpolation) == sizeof(int), "enum size");
