@@ -38,6 +38,9 @@ def test_perceptual_metrics(rgb, metric):
     assert same.max_score == 0 and other.max_score > 0 and other.mean_score > 0
     if metric == "ssim":
         assert same.ssim == 1 and other.ssim < 1
+    if metric == "flip":  # FLIP's pooled values: a histogram of every pixel, the weighted median
+        assert sum(other.histogram) == other.texels == 40 * 56
+        assert 0 < other.weighted_quartiles[0] <= other.weighted_median <= other.weighted_quartiles[1]
 
 
 def test_ignore_and_mask(rgb):
