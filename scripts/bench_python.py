@@ -6,11 +6,12 @@
 Prints, each the median of --repeat runs after a warm-up:
   overhead   ampvk.filter of a 16 x 16 image minus the C calls it makes, made through
              the same cffi module with the textures and filters ready (us per call);
-             Texture.filter minus amp_texture_create + amp_image_filter_chain
+             Texture.filter (and closing its result) minus amp_image_filter_chain
   gaussian   ampvk.filter(RGB uint8 image, "gaussian:sigma=2"): upload, filter,
              download, beside cv2.GaussianBlur on every core (cv2.setNumThreads)
-  chain5     five filters (gaussian, box, dilate, erode, invert) as a Texture chain
-             (on the device: after the upload, before the download; and whole), beside
+  chain5     five filters (gaussian, box, dilate, erode, invert) as a Texture chain of
+             five calls (on the device: after the upload, before the download; and
+             whole) and as one call of the five (fused where the library fuses), beside
              cv2 doing the same five
   tool       with --tool: `ampvk filter --timings` on the same image as a PNG, its upload
              + filter + download beside ampvk.filter's time
@@ -51,6 +52,23 @@ def median_time(fn, repeat, warmup=2):
     return statistics.median(times)
 
 
+def paired(fn, raw, n, warmup=10):
+    """The median of fn's time minus raw's over n pairs of calls, and raw's median."""
+    for _ in range(warmup):
+        fn()
+        raw()
+    diffs, raws = [], []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        fn()
+        t1 = time.perf_counter()
+        raw()
+        t2 = time.perf_counter()
+        diffs.append((t1 - t0) - (t2 - t1))
+        raws.append(t2 - t1)
+    return statistics.median(diffs), statistics.median(raws)
+
+
 def raw_filter_calls(img, chain, view):
     """The C calls ampvk.filter makes, through the same cffi module, with its textures
     and parsed chain made beforehand: a function that runs them once."""
@@ -73,11 +91,8 @@ def raw_filter_calls(img, chain, view):
         lib.amp_image_filter_chain(filters, count[0], src, dst)
         lib.amp_texture_copy_to_host(dst, ffi.NULL, out_buf, n)
 
-    def texture_filter():
-        t = lib.amp_texture_create(view, desc)
-        lib.amp_image_filter_chain(filters, count[0], src, t)
-        p = ffi.new("amp_texture **", t)
-        lib.amp_texture_destroy(p)
+    def texture_filter():  # Texture.filter takes a kept texture: the chain is its only C call
+        lib.amp_image_filter_chain(filters, count[0], src, dst)
 
     return run, texture_filter
 
@@ -130,21 +145,14 @@ def main():
     # overhead: the same work with and without the package around it
     run, texture_filter = raw_filter_calls(small, "gaussian:sigma=2", acc.view)
     n = max(a.repeat, 200)
-    # interleaved, so that both see the same machine
-    py, raw = [], []
-    for _ in range(5):
-        py.append(median_time(lambda: ampvk.filter(small, "gaussian:sigma=2", device=acc), n // 5, 10))
-        raw.append(median_time(run, n // 5, 10))
-    py, raw = min(py), min(raw)
-    res["overhead_filter_us"] = (py - raw) * 1e6
-    res["raw_filter_small_us"] = raw * 1e6
+    # call by call in pairs, so that both see the same machine: the median difference
+    py_call = lambda: ampvk.filter(small, "gaussian:sigma=2", device=acc)  # noqa: E731
     t = ampvk.Texture(small, device=acc)
-    py_t, raw_t = [], []
-    for _ in range(5):
-        py_t.append(median_time(lambda: t.filter("gaussian:sigma=2").close(), n // 5, 10))
-        raw_t.append(median_time(texture_filter, n // 5, 10))
-    py_t, raw_t = min(py_t), min(raw_t)
-    res["overhead_texture_filter_us"] = (py_t - raw_t) * 1e6
+    tex_call = lambda: t.filter("gaussian:sigma=2").close()  # noqa: E731
+    over, raw_times = paired(py_call, run, n)
+    res["overhead_filter_us"] = over * 1e6
+    res["raw_filter_small_us"] = raw_times * 1e6
+    res["overhead_texture_filter_us"] = paired(tex_call, texture_filter, n)[0] * 1e6
 
     # gaussian of the whole image
     if cv2 is not None:
@@ -183,7 +191,13 @@ def main():
             x.close()
         return out
 
+    def chain_one_call():
+        tex.filter(" ".join(CHAIN5)).close()
+        acc.wait()
+
     d = median_time(chain_on_device, a.repeat, warm)
+    one = median_time(chain_one_call, a.repeat, warm)
+    res["chain5_one_call_ms"] = one * 1e3
     wh = median_time(chain_whole, a.repeat, warm)
     res["chain5_device_ms"] = d * 1e3
     res["chain5_whole_ms"] = wh * 1e3
@@ -191,6 +205,7 @@ def main():
         c5 = median_time(lambda: cv2_five(img), a.repeat)
         res["cv2_chain5_ms"] = c5 * 1e3
         res["chain5_device_ratio"] = c5 / d
+        res["chain5_one_call_ratio"] = c5 / one
         res["chain5_whole_ratio"] = c5 / wh
         diff = np.abs(chain_whole().astype(int) - cv2_five(img).astype(int)).max()
         res["chain5_max_diff_vs_cv2"] = int(diff)
@@ -213,10 +228,12 @@ def main():
         line += (f", cv2.GaussianBlur ({res['cv2_threads']} threads) {res['cv2_gaussian_ms']:.3f} ms: "
                  f"{res['gaussian_ratio']:.2f}x")
     print(line)
-    line = f"chain5    Texture chain {res['chain5_device_ms']:.3f} ms on the device, {res['chain5_whole_ms']:.3f} ms whole"
+    line = (f"chain5    Texture chain {res['chain5_device_ms']:.3f} ms on the device, {res['chain5_whole_ms']:.3f} ms "
+            f"whole, one call {res['chain5_one_call_ms']:.3f} ms")
     if cv2 is not None:
-        line += (f", cv2 {res['cv2_chain5_ms']:.3f} ms: {res['chain5_device_ratio']:.2f}x / "
-                 f"{res['chain5_whole_ratio']:.2f}x (largest difference {res['chain5_max_diff_vs_cv2']})")
+        line += (f"; cv2 {res['cv2_chain5_ms']:.3f} ms: {res['chain5_device_ratio']:.2f}x / "
+                 f"{res['chain5_whole_ratio']:.2f}x / {res['chain5_one_call_ratio']:.2f}x (largest difference "
+                 f"{res['chain5_max_diff_vs_cv2']})")
     print(line)
     if a.tool:
         print(f"tool      ampvk filter upload+filter+download {res['tool_filter_ms']:.3f} ms; ampvk.filter / tool "

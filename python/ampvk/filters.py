@@ -4,15 +4,13 @@ The chain syntax is the ampvk tool's, parsed by the library
 (``amp_image_filter_parse_chain``); the filter list in ``help(ampvk.filter)`` is
 written from the library's own table (``amp_image_filter_describe``).
 """
-import atexit
 import threading
 from collections import OrderedDict
 
 import numpy as np
 
-from ._core import accelerator, amp_type, check, check_ptr, fail, ffi, lib, type_name
-from .images import (IMAGE_DTYPES, Texture, image_dtype, image_shape, packed, result_shape,
-                     unpacked)
+from ._core import accelerator, check, fail, ffi, lib
+from .images import IMAGE_DTYPES, Texture, image_dtype, image_shape, packed, pool, result_shape, unpacked
 
 __all__ = ["filter", "filter_names", "describe_filters"]
 
@@ -20,6 +18,7 @@ MAX_FILTERS = 64
 # chain text -> (amp_image_filter[], count, {(h, w, c): the chain's output (h, w, c)}),
 # the 256 parsed last
 _parsed = OrderedDict()
+_parsed_lock = threading.Lock()
 # keyword spellings of the C fields whose keys in the chain syntax differ
 _KEY_ALIASES = {"signed_output": "signed", "threshold_type": "type"}
 
@@ -84,7 +83,7 @@ def parse(chain, params):
     filters = ffi.new("amp_image_filter[]", MAX_FILTERS)
     count = ffi.new("int *")
     check(lib.amp_image_filter_parse_chain(text.encode(), filters, MAX_FILTERS, count))
-    with _pool.lock:
+    with _parsed_lock:
         got = _parsed.setdefault(text, (filters, count[0], {}))
         if len(_parsed) > 256:
             _parsed.popitem(last=False)
@@ -96,72 +95,6 @@ def _output(filters, count, h, w, c):
     src = ffi.new("amp_extent *", {"rank": 2, "dims": [h, w, 0]})
     check(lib.amp_image_filter_output_extent(filters, count, src[0], extent))
     return extent.dims[0], extent.dims[1], lib.amp_image_filter_output_components(filters, count, c)
-
-
-def _texture_desc(h, w, c, scalar, bits):
-    desc = ffi.new("amp_texture_desc *")
-    desc.extent.rank = 2
-    desc.extent.dims[0] = h
-    desc.extent.dims[1] = w
-    desc.type = amp_type(type_name(scalar, c))
-    desc.bits_per_scalar_element = bits
-    return desc
-
-
-class _Pool:
-    """Textures kept for the next call of the same size and type on a view, so that a
-    repeated ampvk.filter allocates no device memory: at most `size` of them."""
-
-    def __init__(self, size=8):
-        self.size = size
-        self.count = 0
-        self.lock = threading.Lock()  # ampvk.filter may run on several threads
-        self.free = OrderedDict()  # (view, h, w, c, scalar, bits) -> [amp_texture **]
-
-    def take(self, key):
-        with self.lock:
-            got = self.free.get(key)
-            if got:
-                self.count -= 1
-                ptr = got.pop()
-                if not got:
-                    del self.free[key]
-                return ptr
-        view, h, w, c, scalar, bits = key
-        ptr = ffi.new("amp_texture **")
-        ptr[0] = check_ptr(lib.amp_texture_create(view, _texture_desc(h, w, c, scalar, bits)))
-        return ptr
-
-    def give(self, key, ptr):
-        with self.lock:
-            self._give(key, ptr)
-
-    def _give(self, key, ptr):
-        got = self.free.get(key)
-        if got is None:
-            got = self.free[key] = []
-        else:
-            self.free.move_to_end(key)
-        got.append(ptr)
-        self.count += 1
-        while self.count > self.size:
-            old_key, old = next(iter(self.free.items()))
-            lib.amp_texture_destroy(old.pop())
-            self.count -= 1
-            if not old:
-                del self.free[old_key]
-
-    def clear(self):
-        with self.lock:
-            for ptrs in self.free.values():
-                for p in ptrs:
-                    lib.amp_texture_destroy(p)
-            self.free.clear()
-            self.count = 0
-
-
-_pool = _Pool()
-atexit.register(_pool.clear)  # before the library's own exit handlers
 
 
 def _out_dtype(dtype, default):
@@ -194,30 +127,28 @@ def filter(image, chain=None, *, device=None, bgr=False, dtype=None, **params):
         if device is not None and accelerator(device) != image.device:
             fail("filter: a Texture is filtered on its own device; device= names another")
         return run_chain(image, parsed, dtype)
-    spec = IMAGE_DTYPES.get(image.dtype) if isinstance(image, np.ndarray) else None
-    if spec is None:  # the checks that name what is wrong
-        image_shape(image, "filter")
-        spec = image_dtype(image, "filter")
-    h, w, c = image_shape(image, "filter")
-    filters, count, shapes = parse(chain, params)
-    out_dtype = image.dtype if dtype is None and image.dtype.isnative else _out_dtype(
-        dtype, image.dtype.newbyteorder("="))
-    ospec = IMAGE_DTYPES[out_dtype]
-    out_shape = shapes.get((h, w, c))
-    if out_shape is None:
-        out_shape = shapes[(h, w, c)] = _output(filters, count, h, w, c)
-    oh, ow, oc = out_shape
-    data = image if image.flags.c_contiguous and not bgr and image.dtype.isnative else packed(image, bgr)
-    view = accelerator(device).view
-    src_key = (view, h, w, c, spec[0], spec[1])
-    dst_key = (view, oh, ow, oc, ospec[0], ospec[1])
-    src = _pool.take(src_key)
+    plan = None
+    if not params and type(image) is np.ndarray:
+        key = (chain, image.shape, image.dtype, dtype, device, bgr)
+        try:
+            plan = _plans.get(key)
+        except TypeError:  # an unhashable argument: no plan kept
+            key = None
+    if plan is None:
+        plan = _plan(image, chain, params, device, bgr, dtype)
+        if not params and type(image) is np.ndarray and key is not None:
+            if len(_plans) >= 256:
+                _plans.clear()
+            _plans[key] = plan
+    filters, count, src_key, dst_key, out_shape, out_dtype, direct = plan
+    data = image if direct and image.flags.c_contiguous else packed(image, bgr)
+    src = pool.take(src_key)
     dst = None
     try:
         check(lib.amp_texture_copy_from_host(src[0], ffi.NULL, ffi.from_buffer(data), data.nbytes))
-        dst = _pool.take(dst_key)
+        dst = pool.take(dst_key)
         check(lib.amp_image_filter_chain(filters, count, src[0], dst[0]))
-        out = np.empty(result_shape(oh, ow, oc, image.ndim, c), out_dtype)
+        out = np.empty(out_shape, out_dtype)
         check(lib.amp_texture_copy_to_host(dst[0], ffi.NULL, ffi.from_buffer(out, require_writable=True),
                                            out.nbytes))
     except BaseException:
@@ -225,9 +156,32 @@ def filter(image, chain=None, *, device=None, bgr=False, dtype=None, **params):
         if dst is not None:
             lib.amp_texture_destroy(dst)
         raise
-    _pool.give(src_key, src)
-    _pool.give(dst_key, dst)
+    pool.give(src_key, src)
+    pool.give(dst_key, dst)
     return unpacked(out, bgr) if bgr else out
+
+
+# (chain, shape, dtype, dtype=, device=, bgr=) -> what filter() does with such an image
+_plans = {}
+
+
+def _plan(image, chain, params, device, bgr, dtype):
+    """Checks a call of filter() and works out its textures and result: (filters, count,
+    source texture key, destination key, result shape, result dtype, whether the
+    image's memory goes up as it is)."""
+    h, w, c = image_shape(image, "filter")
+    spec = image_dtype(image, "filter")
+    filters, count, shapes = parse(chain, params)
+    native = image.dtype.isnative
+    out_dtype = image.dtype if dtype is None and native else _out_dtype(dtype, image.dtype.newbyteorder("="))
+    ospec = IMAGE_DTYPES[out_dtype]
+    out = shapes.get((h, w, c))
+    if out is None:
+        out = shapes[(h, w, c)] = _output(filters, count, h, w, c)
+    oh, ow, oc = out
+    view = accelerator(device).view
+    return (filters, count, (view, h, w, c, spec[0], spec[1]), (view, oh, ow, oc, ospec[0], ospec[1]),
+            result_shape(oh, ow, oc, image.ndim, c), out_dtype, native and not bgr)
 
 
 def run_chain(texture, parsed, dtype):
@@ -244,16 +198,18 @@ def run_chain(texture, parsed, dtype):
         out_shape = shapes[(h, w, c)] = _output(filters, count, h, w, c)
     oh, ow, oc = out_shape
     acc = texture._accelerator
-    dst = check_ptr(lib.amp_texture_create(acc.view, _texture_desc(oh, ow, oc, oscalar, obits)))
+    key = (acc.view, oh, ow, oc, oscalar, obits)
     ndim = 2 if oc == 1 and (texture._ndim == 2 or c != 1) else 3
-    t = Texture._adopt(dst, acc, ndim, texture._bgr, oh, ow, oc, oscalar, obits)
-    check(lib.amp_image_filter_chain(filters, count, src, dst))
+    t = Texture._adopt(pool.take(key), key, acc, ndim, texture._bgr)
+    check(lib.amp_image_filter_chain(filters, count, src, t._handle))
     return t
 
 
 def release_cached_textures():
-    """Frees the textures ampvk.filter keeps for its next call of the same size."""
-    _pool.clear()
+    """Frees the textures kept for the next call of the same size (ampvk.filter's, and
+    closed Textures')."""
+    _plans.clear()
+    pool.clear()
 
 
 def _document():

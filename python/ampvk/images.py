@@ -12,9 +12,13 @@ read-only: the package copies what is not C-contiguous into a packed buffer befo
 the pixels go to the device (the device takes a copy anyway), so no input is ever
 refused for its layout.
 """
+import atexit
+import threading
+from collections import OrderedDict
+
 import numpy as np
 
-from ._core import accelerator, amp_type, as_buffer, check, check_ptr, fail, ffi, lib, type_name
+from ._core import Error, accelerator, amp_type, as_buffer, check, check_ptr, fail, ffi, lib, type_name
 
 __all__ = ["Texture", "load", "save", "IMAGE_DTYPES"]
 
@@ -87,6 +91,89 @@ def result_shape(h, w, c, like_ndim, like_c):
     return (h, w, c)
 
 
+def texture_desc(h, w, c, scalar, bits):
+    """An amp_texture_desc of a 2-D texture of c components of scalar and bits."""
+    desc = ffi.new("amp_texture_desc *")
+    desc.extent.rank = 2
+    desc.extent.dims[0] = h
+    desc.extent.dims[1] = w
+    desc.type = amp_type(type_name(scalar, c))
+    desc.bits_per_scalar_element = bits
+    return desc
+
+
+def _bytes(key):
+    _, h, w, c, _, bits = key
+    return h * w * (4 if c == 3 else c) * bits // 8  # 3 components are stored as 4
+
+
+class _Pool:
+    """Textures kept for the next use of the same size and type on a view (ampvk.filter's
+    and closed Textures'), so that repeated calls allocate no device memory: at most
+    `size` of them and `max_bytes` in all, the least recently given back going first.
+    The library orders each new use of a texture after the work of the last."""
+
+    def __init__(self, size=8, max_bytes=256 << 20):
+        self.size, self.max_bytes = size, max_bytes
+        self.count = self.bytes = 0
+        self.sizes = {}  # key -> its bytes
+        self.lock = threading.Lock()  # ampvk.filter may run on several threads
+        self.free = OrderedDict()  # (view, h, w, c, scalar, bits) -> [amp_texture **]
+
+    def take(self, key):
+        """A texture of key's size and type: a kept one, else a new one."""
+        with self.lock:
+            got = self.free.get(key)
+            if got:
+                self.count -= 1
+                self.bytes -= self.sizes[key]
+                ptr = got.pop()
+                if not got:
+                    del self.free[key]
+                return ptr
+        ptr = ffi.new("amp_texture **")
+        ptr[0] = check_ptr(lib.amp_texture_create(key[0], texture_desc(*key[1:])))
+        return ptr
+
+    def give(self, key, ptr):
+        """Keeps a texture no longer used (or destroys it, or older ones, over the limits)."""
+        size = self.sizes.get(key)
+        if size is None:
+            size = self.sizes[key] = _bytes(key)
+        with self.lock:
+            if size > self.max_bytes:
+                lib.amp_texture_destroy(ptr)
+                return
+            got = self.free.get(key)
+            if got is None:
+                got = self.free[key] = []
+            else:
+                self.free.move_to_end(key)
+            got.append(ptr)
+            self.count += 1
+            self.bytes += size
+            while self.count > self.size or self.bytes > self.max_bytes:
+                old_key, old = next(iter(self.free.items()))
+                lib.amp_texture_destroy(old.pop())
+                self.count -= 1
+                self.bytes -= self.sizes[old_key]
+                if not old:
+                    del self.free[old_key]
+
+    def clear(self):
+        """Destroys every kept texture."""
+        with self.lock:
+            for ptrs in self.free.values():
+                for p in ptrs:
+                    lib.amp_texture_destroy(p)
+            self.free.clear()
+            self.count = self.bytes = 0
+
+
+pool = _Pool()
+atexit.register(pool.clear)  # before the library's own exit handlers
+
+
 class Texture:
     """An image kept on an accelerator: a 2-D texture.
 
@@ -137,32 +224,32 @@ class Texture:
         return spec[0], spec[1]
 
     def _make(self, acc, h, w, c, scalar, bits, data):
-        desc = ffi.new("amp_texture_desc *")
-        desc.extent.rank = 2
-        desc.extent.dims[0] = h
-        desc.extent.dims[1] = w
-        desc.type = amp_type(type_name(scalar, c))
-        desc.bits_per_scalar_element = bits
-        if data is not None:
-            desc.data = as_buffer(data)
-            desc.data_size = data.nbytes
-        self._handle = check_ptr(lib.amp_texture_create(acc.view, desc))
-        self._ptr = ffi.new("amp_texture **", self._handle)
+        key = (acc.view, h, w, c, scalar, bits)
+        if data is None:  # a new texture is zeros; one from the pool is not
+            ptr = ffi.new("amp_texture **", check_ptr(lib.amp_texture_create(acc.view, texture_desc(*key[1:]))))
+        else:
+            ptr = pool.take(key)
+            try:
+                check(lib.amp_texture_copy_from_host(ptr[0], ffi.NULL, as_buffer(data), data.nbytes))
+            except Error:
+                lib.amp_texture_destroy(ptr)
+                raise
+        self._set(ptr, key, acc)
+
+    def _set(self, ptr, key, acc):
+        self._ptr = ptr
+        self._handle = ptr[0]
+        self._key = key
         self._accelerator = acc
-        self._height, self._width, self._channels = h, w, c
-        self._scalar, self._bits = scalar, bits
+        _, self._height, self._width, self._channels, self._scalar, self._bits = key
 
     @classmethod
-    def _adopt(cls, handle, acc, ndim, bgr, h, w, c, scalar, bits):
-        """A Texture owning an amp_texture the library made (filter results)."""
+    def _adopt(cls, ptr, key, acc, ndim, bgr):
+        """A Texture owning a texture of the pool (filter results)."""
         t = cls.__new__(cls)
-        t._handle = handle
-        t._ptr = ffi.new("amp_texture **", handle)
-        t._accelerator = acc
         t._bgr = bgr
         t._ndim = ndim
-        t._height, t._width, t._channels = h, w, c
-        t._scalar, t._bits = scalar, bits
+        t._set(ptr, key, acc)
         return t
 
     @property
@@ -217,10 +304,11 @@ class Texture:
         return a if dtype is None else a.astype(dtype)
 
     def close(self):
-        """Frees the texture (after the work that uses it); closing twice is harmless."""
+        """Gives the texture back (after the work that uses it, the library's pool of
+        textures keeps a few for the next of the same size); closing twice is harmless."""
         if self._handle is not None:
             self._handle = None
-            lib.amp_texture_destroy(self._ptr)
+            pool.give(self._key, self._ptr)
 
     def __enter__(self):
         return self
@@ -230,7 +318,10 @@ class Texture:
 
     def __del__(self):
         if getattr(self, "_handle", None) is not None:
-            self.close()
+            try:
+                self.close()
+            except Exception:  # the interpreter is shutting down: the pool may be gone
+                pass
 
     def __repr__(self):
         state = "closed" if self.closed else self._accelerator.description

@@ -163,3 +163,33 @@ def test_threads(rgb):
                           range(32)))
     for k, out in got:
         assert np.array_equal(out, want[k])
+
+
+def test_closed_textures_are_used_again(rgb):
+    from ampvk.images import pool
+    ampvk.release_cached_textures()
+    t = ampvk.Texture(rgb)
+    handle = t.handle
+    t.filter("invert").close()
+    t.close()
+    assert pool.count == 2
+    again = ampvk.Texture(255 - rgb)                  # the same size and type: a kept texture
+    assert again.handle == handle and np.array_equal(again.numpy(), 255 - rgb)
+    zeros = ampvk.Texture(shape=rgb.shape, dtype=np.uint8)
+    assert not zeros.numpy().any()                    # made from a shape: new, zeros
+    again.close()
+    zeros.close()
+    assert pool.count == 3
+    for k in range(10):                               # at most 8 kept, the last given back
+        ampvk.Texture(shape=(2, 3 + k), dtype=np.float32).close()
+    assert pool.count == 8 and all(key[2] >= 5 for key in pool.free)
+    assert pool.bytes == sum(2 * key[2] * 4 * len(v) for key, v in pool.free.items())
+    saved = pool.max_bytes
+    try:
+        pool.max_bytes = 1000                         # 40 x 56 x 4 x 4 bytes is more: destroyed
+        ampvk.Texture(shape=rgb.shape, dtype=np.float32).close()
+        assert pool.count == 8 and pool.bytes <= 1000
+    finally:
+        pool.max_bytes = saved
+    ampvk.release_cached_textures()
+    assert pool.count == 0 and pool.bytes == 0
