@@ -113,6 +113,12 @@ class Golden:
                         raise GoldenFailure(f"golden {name}: {path} does not exist and CI is set, so it is not "
                                             f"written ({e}); run pytest --ampvk-update-golden to write it",
                                             None) from None
+                    if e.status == lib.AMP_ERROR_INVALID_ARGUMENT and os.path.exists(path):
+                        # images that cannot be compared (sizes, channels): a failed check
+                        self.session.record(name, path, failure_dir)
+                        raise GoldenFailure(f"golden {name}: {e}\n  golden: {path}\n  images in: {failure_dir}"
+                                            "\n  to accept the new image: pytest --ampvk-update-golden",
+                                            None) from None
                     raise
         finally:
             if saved is None:

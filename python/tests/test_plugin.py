@@ -28,6 +28,9 @@ def test_texture_same(golden):
     with ampvk.Texture(image()) as t:
         assert golden.check(t, "grad.png").equal
 
+def test_other_size(golden):
+    golden.check(image()[:12], "sub/inv.png")
+
 def test_yiq_different(golden):
     golden.check(255 - image(), "sub/inv.png", metric="yiq", threshold=0.1)
 '''
@@ -49,12 +52,14 @@ def test_update_then_check(pytester, monkeypatch):
     assert np.array_equal(ampvk.load(pytester.path / "golden" / "grad.png")[0, 1], [8, 0, 4])
     # second run: compare
     r = run(pytester, f"--ampvk-failures={failures}", "--ampvk-tool=/no/such/tool")
-    r.assert_outcomes(passed=4, failed=1)
+    r.assert_outcomes(passed=4, failed=2)
     text = r.stdout.str()
+    assert "golden sub/inv.png: amp_image_check_golden: cannot compare the texture (unorm_3 of 8 bits, extent " \
+        "(12, 32))" in text and "an image of 32x24 with 3 channels" in text
     assert "golden grad.png: 768 of 768 pixels (100.00%) differ by the channel metric, 0 allowed" in text
     assert "largest difference 3" in text and "first difference at row 0, column 0" in text
     assert "pytest --ampvk-update-golden" in text
-    assert "1 golden check(s) failed" in text
+    assert "2 golden check(s) failed" in text
     for suffix in ("actual.png", "expected.png", "diff.png"):
         assert (failures / f"grad.{suffix}").exists(), suffix
     assert np.array_equal(ampvk.load(failures / "grad.actual.png")[0, 0], [3, 3, 3])
@@ -67,7 +72,7 @@ def test_html_report(pytester, monkeypatch):
     monkeypatch.delenv("CI", raising=False)
     failures = pytester.path / "failures"
     run(pytester, "--ampvk-update-golden", "-k", "test_same")
-    r = run(pytester, f"--ampvk-failures={failures}", "-k", "different and not yiq")
+    r = run(pytester, f"--ampvk-failures={failures}", "-k", "test_different")
     r.assert_outcomes(failed=1)
     index = failures / "report" / "index.html"
     assert index.exists() and f"report: {index}" in r.stdout.str()
