@@ -3,13 +3,16 @@
 # Idempotent: packages already present are not downloaded again.
 # clang, libclang-rt-dev (libFuzzer and the sanitizer runtimes, only recommended by
 # clang) and llvm (llvm-symbolizer, for readable stack traces) are for
-# scripts/fuzz.sh; chromium (headless) is the browser the diff report's test opens.
+# scripts/fuzz.sh; chromium (headless) is the browser the diff report's test opens;
+# python3-cffi, python3-numpy and python3-dev build the Python package (python/),
+# python3-pytest and python3-opencv (the tests compare with OpenCV) test it.
 set -eu
 pkgs="build-essential cmake pkg-config libvulkan-dev mesa-vulkan-drivers \
 vulkan-validationlayers vulkan-tools libshaderc-dev glslang-dev glslc \
 spirv-tools spirv-headers libstb-dev libspng-dev libdeflate-dev libturbojpeg0-dev \
 libopenexr-dev libwebp-dev libtiff-dev clang libclang-rt-dev llvm \
-libopenmpi-dev openmpi-bin chromium"
+libopenmpi-dev openmpi-bin chromium python3-cffi python3-numpy python3-dev \
+python3-pytest python3-opencv"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

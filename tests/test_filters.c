@@ -325,11 +325,8 @@ __attribute__((weak)) void amp__force_shader_image_copy(bool on);
  * max of them: their count. */
 static int parse_chain(const char *chain, amp_image_filter *f, int max)
 {
-    char text[128], *save = NULL;
     int n = 0;
-    snprintf(text, sizeof text, "%s", chain);
-    for (char *tok = strtok_r(text, " ", &save); tok && n < max; tok = strtok_r(NULL, " ", &save))
-        REQUIRE_OK(amp_image_filter_parse(tok, &f[n++]));
+    REQUIRE_OK(amp_image_filter_parse_chain(chain, f, max, &n));
     return n;
 }
 
@@ -862,6 +859,26 @@ static void errors(void)
     REQUIRE_OK(amp_image_filter_parse("resize:width=10,interpolation=lanczos4,border=wrap", &f));
     REQUIRE(f.op == AMP_IMAGE_RESIZE && f.width == 10 && f.interpolation == AMP_INTERP_LANCZOS4 &&
             f.border == AMP_BORDER_WRAP);
+    amp_image_filter chain[3];
+    int count = 0;
+    REQUIRE_OK(amp_image_filter_parse_chain("  gaussian:sigma=2\tsharpen:amount=0.5,border=constant,"
+                                            "border_value=0.25 \n sobel:sobel=x,signed=1 ", chain, 3, &count));
+    REQUIRE(count == 3 && chain[0].op == AMP_IMAGE_GAUSSIAN && chain[0].sigma == 2 &&
+            chain[1].op == AMP_IMAGE_SHARPEN && chain[1].amount == 0.5f && chain[1].border == AMP_BORDER_CONSTANT &&
+            chain[1].border_value[3] == 0.25f && chain[2].sobel == AMP_SOBEL_X && chain[2].signed_output);
+    REQUIRE_FAIL(amp_image_filter_parse_chain("invert invert invert invert", chain, 3, &count),
+                 AMP_ERROR_INVALID_ARGUMENT, "more than 3 filters");
+    REQUIRE_FAIL(amp_image_filter_parse_chain(" ", chain, 3, &count), AMP_ERROR_INVALID_ARGUMENT, "no filter");
+    REQUIRE_FAIL(amp_image_filter_parse_chain("invert blur", chain, 3, &count), AMP_ERROR_INVALID_ARGUMENT,
+                 "\"blur\" is not a filter");
+    REQUIRE(count == 3 && chain[0].op == AMP_IMAGE_GAUSSIAN && chain[2].op == AMP_IMAGE_SOBEL); /* unchanged */
+    char syntax[256];
+    int len = amp_image_filter_describe(AMP_IMAGE_GAUSSIAN, syntax, sizeof syntax);
+    REQUIRE(strcmp(syntax, "gaussian:radius=INT,sigma=FLOAT,border=default|reflect_101|replicate|reflect|wrap|"
+                           "constant,border_value=V[/V/V/V]") == 0 && len == (int)strlen(syntax));
+    REQUIRE(amp_image_filter_describe(AMP_IMAGE_SOBEL, NULL, 0) > 0);
+    REQUIRE(amp_image_filter_describe(AMP_IMAGE_INVERT, syntax, 4) == 6 && strcmp(syntax, "inv") == 0);
+    REQUIRE(amp_image_filter_describe(AMP_IMAGE_OP_COUNT, syntax, sizeof syntax) == -1);
 
     amp_texture *rgb = sample_u8(3, 20, 10), *dst = sample_u8(3, 20, 10), *gray = sample_u8(1, 20, 10);
     size_t n0;

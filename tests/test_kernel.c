@@ -249,8 +249,35 @@ static void struct_elements(amp_accelerator_view *v)
                                        AMP_ARGS(AMP_VIEW("p", wrong), AMP_BYTES("offset", offset, sizeof offset))),
                  AMP_ERROR_ARGUMENT_MISMATCH, "'p' has 12-byte elements but the kernel's particle is 16 bytes");
     amp_array_view_destroy(&wrong);
+    /* the declared parameters, as bindings read them */
+    REQUIRE(amp_kernel_param_count(k) == 2 && amp_kernel_param_count(NULL) == 0);
+    amp_kernel_param_info pi;
+    REQUIRE_OK(amp_kernel_param(k, 0, &pi));
+    REQUIRE(strcmp(pi.name, "p") == 0 && strcmp(pi.type_name, "particle") == 0 && pi.kind == AMP_PARAM_VIEW &&
+            pi.type == AMP_TYPE_STRUCT && pi.rank == 1 && !pi.is_const && pi.size == 16);
+    REQUIRE_OK(amp_kernel_param(k, 1, &pi));
+    REQUIRE(strcmp(pi.name, "offset") == 0 && strcmp(pi.type_name, "vec4") == 0 && pi.kind == AMP_PARAM_SCALAR &&
+            pi.type == AMP_TYPE_STRUCT && pi.rank == 0 && pi.size == 16); /* a GLSL type: bytes */
+    REQUIRE_FAIL(amp_kernel_param(k, 2, &pi), AMP_ERROR_OUT_OF_BOUNDS, "parameter 2 of a kernel with 2");
+    REQUIRE_FAIL(amp_kernel_param(k, -1, &pi), AMP_ERROR_OUT_OF_BOUNDS, "parameter -1");
+    REQUIRE_FAIL(amp_kernel_param(NULL, 0, &pi), AMP_ERROR_INVALID_ARGUMENT, "NULL");
     amp_kernel_destroy(&k);
     amp_array_view_destroy(&vp);
+    amp_kernel *kt = amp_kernel_create(v, &(amp_kernel_desc){
+        .params = "array_view<const int, 2> a, texture_view<const float, 2> t, sampler s, "
+                  "writeonly_texture_view<unorm_4, 2> w, texture<uint_2, 2> rw",
+        .body = "", .rank = 2});
+    REQUIRE(kt);
+    static const amp_param_kind kinds[] = {AMP_PARAM_VIEW, AMP_PARAM_SAMPLED_TEXTURE, AMP_PARAM_SAMPLER,
+                                           AMP_PARAM_WRITEONLY_TEXTURE, AMP_PARAM_TEXTURE};
+    static const int ranks[] = {2, 2, 0, 2, 2};
+    for (int i = 0; i < 5 && kt; i++) {
+        REQUIRE_OK(amp_kernel_param(kt, i, &pi));
+        REQUIRE(pi.kind == kinds[i] && pi.rank == ranks[i] && pi.is_const == (i <= 1));
+    }
+    REQUIRE_OK(amp_kernel_param(kt, 4, &pi));
+    REQUIRE(pi.type == AMP_UINT_2 && strcmp(pi.type_name, "uint_2") == 0);
+    amp_kernel_destroy(&kt);
 }
 
 static void argument_errors(amp_accelerator_view *v)

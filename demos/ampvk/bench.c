@@ -473,25 +473,12 @@ static amp_status run_filter(void *ctx)
  * false with the reason in why. */
 static bool parse_chain(const char *chain, filter_run *r, char *why, size_t size)
 {
-    char spec[1024];
     r->n = 0;
-    if ((size_t)snprintf(spec, sizeof spec, "%s", chain) >= sizeof spec) {
-        snprintf(why, size, "--filter: a chain of %zu characters (at most %zu)", strlen(chain), sizeof spec - 1);
+    if (amp_image_filter_parse_chain(chain, r->f, (int)(sizeof r->f / sizeof *r->f), &r->n) != AMP_OK) {
+        snprintf(why, size, "--filter: %s", amp_last_error());
         return false;
     }
-    char *save = NULL;
-    for (char *tok = strtok_r(spec, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-        if (r->n == (int)(sizeof r->f / sizeof *r->f)) {
-            snprintf(why, size, "--filter: more than %d filters in '%s'", r->n, chain);
-            return false;
-        }
-        if (amp_image_filter_parse(tok, &r->f[r->n++]) != AMP_OK) {
-            snprintf(why, size, "--filter: %s", amp_last_error());
-            return false;
-        }
-    }
-    if (r->n == 0) snprintf(why, size, "--filter: no filter in '%s'", chain);
-    return r->n > 0;
+    return true;
 }
 
 /* Copies src to dst on the device (vkCmdCopyImage). */

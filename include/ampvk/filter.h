@@ -130,6 +130,7 @@
 #define AMPVK_FILTER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "ampvk/errors.h"
 #include "ampvk/shape.h"
@@ -259,6 +260,17 @@ int amp_image_filter_output_components(const amp_image_filter *filters, int coun
  * border=default|reflect_101|replicate|reflect|wrap|constant. Errors name the
  * key and the value. */
 amp_status amp_image_filter_parse(const char *spec, amp_image_filter *out);
+/* Parses a chain, filters as amp_image_filter_parse takes them separated by spaces
+ * ("gaussian:sigma=2 sharpen:amount=0.5"), into out[0 .. *count - 1], at most max of
+ * them. Errors: no filter, more than max, or the first filter that does not parse
+ * (its message); out and *count are then as they were. */
+amp_status amp_image_filter_parse_chain(const char *chain, amp_image_filter *out, int max, int *count);
+/* Writes the syntax of op's filter into buf (size bytes, always NUL-terminated when
+ * size > 0): its name and, after a colon, each key it uses with the kind of its value
+ * ("gaussian:radius=INT,sigma=FLOAT,border=default|reflect_101|...,border_value=V[/V/V/V]"),
+ * from the table that amp_image_filter_parse reads. Returns the length of the whole
+ * text (as snprintf), or -1 for an op that is no filter. buf may be NULL with size 0. */
+int amp_image_filter_describe(amp_image_op op, char *buf, size_t size);
 /* The filter's name ("gaussian", "brightness_contrast", ...), or NULL. */
 const char *amp_image_op_name(amp_image_op op);
 /* The filter named name (as amp_image_op_name gives it); AMP_OK or an error naming it. */

@@ -88,6 +88,7 @@
 #ifndef AMPVK_KERNEL_H
 #define AMPVK_KERNEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -140,6 +141,36 @@ const char *amp_kernel_glsl(const amp_kernel *kernel);
 int amp_kernel_from_cache(const amp_kernel *kernel);
 /* Number of GLSL compilations this process has run (for tests of the cache). */
 uint64_t amp_kernel_compile_count(void);
+
+/* What a kernel parameter is (amp_kernel_param_info.kind). */
+typedef enum amp_param_kind {
+    AMP_PARAM_SCALAR = 0,         /* T name: a value */
+    AMP_PARAM_VIEW,               /* array_view<T, N> or array<T, N> */
+    AMP_PARAM_TEXTURE,            /* texture<T, N> or texture_view<T, N>: read-write */
+    AMP_PARAM_WRITEONLY_TEXTURE,  /* writeonly_texture_view<T, N> */
+    AMP_PARAM_SAMPLED_TEXTURE,    /* texture_view<const T, N>: read-only, sampled */
+    AMP_PARAM_SAMPLER             /* sampler */
+} amp_param_kind;
+
+/* One parameter as the kernel declared it, for bindings that build arguments from the
+ * declaration (the Python package turns a numpy array into a view of the declared
+ * element type and rank). Strings are owned by the kernel. */
+typedef struct amp_kernel_param_info {
+    const char *name;
+    const char *type_name; /* the element or scalar type as declared: "float_4", a struct's name */
+    amp_param_kind kind;
+    amp_type type;         /* AMP_TYPE_STRUCT for a struct or a GLSL type such as vec4 (and for samplers) */
+    int rank;              /* views and textures: 1..3; 0 for scalars and samplers */
+    bool is_const;         /* a read-only view or texture view */
+    size_t size;           /* bytes of a scalar, or of one element of a view; 0 where the
+                              kernel's code does not use the parameter */
+} amp_kernel_param_info;
+
+/* The number of parameters kernel declares (0 for NULL). */
+int amp_kernel_param_count(const amp_kernel *kernel);
+/* Fills *out with parameter i (0-based, in declaration order). AMP_ERROR_OUT_OF_BOUNDS
+ * naming i and the count. */
+amp_status amp_kernel_param(const amp_kernel *kernel, int i, amp_kernel_param_info *out);
 
 /* What an argument holds. */
 typedef enum amp_arg_kind {

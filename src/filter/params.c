@@ -1,5 +1,7 @@
 /* The filters' names, parameter checks and numbers (see ampvk/filter.h). */
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,50 +269,93 @@ static bool parse_int(const char *v, size_t n, int *out)
     return true;
 }
 
-static const char *const borders[] = {"default", "reflect_101", "replicate", "reflect", "wrap", "constant"};
-static const char *const interps[] = {"linear", "nearest", "area", "cubic", "lanczos4"};
-static const char *const sobels[] = {"magnitude", "x", "y"};
-static const char *const thresholds[] = {"binary", "binary_inv", "trunc"};
-static const char *const curves[] = {"reinhard", "aces"};
+static const char *const borders[] = {"default", "reflect_101", "replicate", "reflect", "wrap", "constant", NULL};
+static const char *const interps[] = {"linear", "nearest", "area", "cubic", "lanczos4", NULL};
+static const char *const sobels[] = {"magnitude", "x", "y", NULL};
+static const char *const thresholds[] = {"binary", "binary_inv", "trunc", NULL};
+static const char *const curves[] = {"reinhard", "aces", NULL};
+
+/* How a key's value is written. */
+typedef enum key_kind { KEY_INT, KEY_FLOAT, KEY_BOOL, KEY_ENUM, KEY_VALUES } key_kind;
+
+/* The keys of NAME:key=value: the field each sets, how its value reads and the filters
+ * that use it. Parsing and amp_image_filter_describe both read this table. */
+typedef struct filter_key {
+    const char *name;
+    key_kind kind;
+    size_t offset;
+    const char *const *words; /* KEY_ENUM: the values by name, in the enum's order */
+    uint32_t ops;             /* a bit per amp_image_op that uses the key */
+} filter_key;
+
+#define OP(x) (1u << AMP_IMAGE_##x)
+#define BLURS (OP(GAUSSIAN) | OP(BOX) | OP(MEDIAN) | OP(SHARPEN) | OP(ERODE) | OP(DILATE))
+#define NEIGHBORHOOD (BLURS | OP(SOBEL) | OP(BILATERAL))
+#define FIELD(f) offsetof(amp_image_filter, f)
+static const filter_key keys[] = {
+    {"radius", KEY_INT, FIELD(radius), NULL, BLURS},
+    {"sigma", KEY_FLOAT, FIELD(sigma), NULL, OP(GAUSSIAN) | OP(SHARPEN)},
+    {"amount", KEY_FLOAT, FIELD(amount), NULL, OP(SHARPEN)},
+    {"diameter", KEY_INT, FIELD(diameter), NULL, OP(BILATERAL)},
+    {"sigma_color", KEY_FLOAT, FIELD(sigma_color), NULL, OP(BILATERAL)},
+    {"sigma_space", KEY_FLOAT, FIELD(sigma_space), NULL, OP(BILATERAL)},
+    {"sobel", KEY_ENUM, FIELD(sobel), sobels, OP(SOBEL)},
+    {"signed", KEY_BOOL, FIELD(signed_output), NULL, OP(SOBEL)},
+    {"gamma", KEY_FLOAT, FIELD(gamma), NULL, OP(GAMMA)},
+    {"contrast", KEY_FLOAT, FIELD(contrast), NULL, OP(BRIGHTNESS_CONTRAST)},
+    {"brightness", KEY_FLOAT, FIELD(brightness), NULL, OP(BRIGHTNESS_CONTRAST)},
+    {"type", KEY_ENUM, FIELD(threshold_type), thresholds, OP(THRESHOLD)},
+    {"threshold", KEY_FLOAT, FIELD(threshold), NULL, OP(THRESHOLD)},
+    {"max_value", KEY_FLOAT, FIELD(max_value), NULL, OP(THRESHOLD)},
+    {"width", KEY_INT, FIELD(width), NULL, OP(RESIZE)},
+    {"height", KEY_INT, FIELD(height), NULL, OP(RESIZE)},
+    {"interpolation", KEY_ENUM, FIELD(interpolation), interps, OP(RESIZE)},
+    {"curve", KEY_ENUM, FIELD(curve), curves, OP(TONEMAP)},
+    {"exposure", KEY_FLOAT, FIELD(exposure), NULL, OP(TONEMAP)},
+    {"border", KEY_ENUM, FIELD(border), borders, NEIGHBORHOOD},
+    {"border_value", KEY_VALUES, FIELD(border_value), NULL, NEIGHBORHOOD},
+};
+#undef FIELD
+#undef NEIGHBORHOOD
+#undef BLURS
+#undef OP
+/* enum fields are written as int */
+_Static_assert(sizeof(amp_border) == sizeof(int) && sizeof(amp_interpolation) == sizeof(int), "enum size");
+
+static int word_count(const char *const *words)
+{
+    int n = 0;
+    while (words[n]) n++;
+    return n;
+}
 
 /* One key=value into f; false if the key is unknown or the value is not valid for it. */
 static bool parse_pair(amp_image_filter *f, const char *k, size_t kn, const char *v, size_t vn)
 {
-#define KEY(name) (kn == sizeof(name) - 1 && strncmp(k, name, kn) == 0)
-#define ENUM(field, words)                                                           \
-    do {                                                                              \
-        int i = word_index(v, vn, words, (int)(sizeof words / sizeof *words));        \
-        if (i < 0) return false;                                                      \
-        f->field = i;                                                                 \
-        return true;                                                                  \
-    } while (0)
-    if (KEY("radius")) return parse_int(v, vn, &f->radius);
-    if (KEY("diameter")) return parse_int(v, vn, &f->diameter);
-    if (KEY("width")) return parse_int(v, vn, &f->width);
-    if (KEY("height")) return parse_int(v, vn, &f->height);
-    if (KEY("sigma")) return parse_float(v, vn, &f->sigma);
-    if (KEY("amount")) return parse_float(v, vn, &f->amount);
-    if (KEY("sigma_color")) return parse_float(v, vn, &f->sigma_color);
-    if (KEY("sigma_space")) return parse_float(v, vn, &f->sigma_space);
-    if (KEY("gamma")) return parse_float(v, vn, &f->gamma);
-    if (KEY("contrast")) return parse_float(v, vn, &f->contrast);
-    if (KEY("brightness")) return parse_float(v, vn, &f->brightness);
-    if (KEY("threshold")) return parse_float(v, vn, &f->threshold);
-    if (KEY("max_value")) return parse_float(v, vn, &f->max_value);
-    if (KEY("exposure")) return parse_float(v, vn, &f->exposure);
-    if (KEY("signed")) {
+    const filter_key *key = NULL;
+    for (size_t i = 0; i < sizeof keys / sizeof *keys && !key; i++)
+        if (strlen(keys[i].name) == kn && strncmp(k, keys[i].name, kn) == 0) key = &keys[i];
+    if (!key) return false;
+    void *field = (char *)f + key->offset;
+    switch (key->kind) {
+    case KEY_INT:
+        return parse_int(v, vn, field);
+    case KEY_FLOAT:
+        return parse_float(v, vn, field);
+    case KEY_BOOL: {
         int b;
         if (!parse_int(v, vn, &b) || (b != 0 && b != 1)) return false;
-        f->signed_output = b;
+        *(bool *)field = b;
         return true;
     }
-    if (KEY("border")) ENUM(border, borders);
-    if (KEY("interpolation")) ENUM(interpolation, interps);
-    if (KEY("sobel")) ENUM(sobel, sobels);
-    if (KEY("type")) ENUM(threshold_type, thresholds);
-    if (KEY("curve")) ENUM(curve, curves);
-    if (KEY("border_value")) {
-        float c[4];
+    case KEY_ENUM: {
+        int i = word_index(v, vn, key->words, word_count(key->words));
+        if (i < 0) return false;
+        *(int *)field = i;
+        return true;
+    }
+    case KEY_VALUES: {
+        float c[4], *out = field;
         int n = 0;
         for (const char *p = v, *end = v + vn; p <= end && n < 4;) {
             const char *q = memchr(p, '/', (size_t)(end - p));
@@ -319,11 +364,10 @@ static bool parse_pair(amp_image_filter *f, const char *k, size_t kn, const char
             p = q + 1;
             if (q == end) break;
         }
-        for (int i = 0; i < 4; i++) f->border_value[i] = c[n == 4 ? i : 0];
+        for (int i = 0; i < 4; i++) out[i] = c[n == 4 ? i : 0];
         return n == 1 || n == 4;
     }
-#undef ENUM
-#undef KEY
+    }
     return false;
 }
 
@@ -349,4 +393,70 @@ amp_status amp_image_filter_parse(const char *spec, amp_image_filter *out)
         p = *end ? end + 1 : end;
     }
     return AMP_OK;
+}
+
+amp_status amp_image_filter_parse_chain(const char *chain, amp_image_filter *out, int max, int *count)
+{
+    if (!chain || !out || !count || max < 1)
+        return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_image_filter_parse_chain: NULL argument or max %d < 1",
+                         max);
+    /* twice: the first pass checks every filter into f, the second writes out, so that a
+       chain that fails leaves out as it was */
+    for (int pass = 0; pass < 2; pass++) {
+        int n = 0;
+        for (const char *p = chain;;) {
+            while (*p == ' ' || *p == '\t' || *p == '\n') p++;
+            if (!*p) break;
+            size_t len = strcspn(p, " \t\n");
+            char spec[256];
+            amp_image_filter f;
+            if (n == max)
+                return amp__fail(AMP_ERROR_INVALID_ARGUMENT,
+                                 "amp_image_filter_parse_chain: more than %d filters in \"%s\"", max, chain);
+            if (len >= sizeof spec)
+                return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "filter %d: \"%.*s\" is longer than %zu characters", n,
+                                 (int)len, p, sizeof spec - 1);
+            memcpy(spec, p, len);
+            spec[len] = 0;
+            amp_status st = amp_image_filter_parse(spec, pass ? &out[n] : &f);
+            if (st != AMP_OK) return st;
+            n++;
+            p += len;
+        }
+        if (n == 0)
+            return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_image_filter_parse_chain: no filter in \"%s\"", chain);
+        *count = n;
+    }
+    return AMP_OK;
+}
+
+int amp_image_filter_describe(amp_image_op op, char *buf, size_t size)
+{
+    const char *name = amp_image_op_name(op);
+    if (!name || (!buf && size)) return -1;
+    size_t len = 0;
+#define PUT(...)                                                                                \
+    do {                                                                                        \
+        int k_ = snprintf(buf ? buf + (len < size ? len : size) : NULL,                         \
+                          len < size ? size - len : 0, __VA_ARGS__);                            \
+        len += k_ > 0 ? (size_t)k_ : 0;                                                         \
+    } while (0)
+    PUT("%s", name);
+    int used = 0;
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        const filter_key *key = &keys[i];
+        if (!(key->ops & 1u << op)) continue;
+        PUT("%s%s=", used++ ? "," : ":", key->name);
+        switch (key->kind) {
+        case KEY_INT: PUT("INT"); break;
+        case KEY_FLOAT: PUT("FLOAT"); break;
+        case KEY_BOOL: PUT("0|1"); break;
+        case KEY_VALUES: PUT("V[/V/V/V]"); break;
+        case KEY_ENUM:
+            for (int w = 0; key->words[w]; w++) PUT("%s%s", w ? "|" : "", key->words[w]);
+            break;
+        }
+    }
+#undef PUT
+    return (int)len;
 }

@@ -416,3 +416,24 @@ void amp_kernel_destroy(amp_kernel **pk)
 
 const char *amp_kernel_glsl(const amp_kernel *k) { return k ? k->glsl : NULL; }
 int amp_kernel_from_cache(const amp_kernel *k) { return k && k->from_cache; }
+
+int amp_kernel_param_count(const amp_kernel *k) { return k ? k->param_count : 0; }
+
+amp_status amp_kernel_param(const amp_kernel *k, int i, amp_kernel_param_info *out)
+{
+    if (!k || !out) return amp__fail(AMP_ERROR_INVALID_ARGUMENT, "amp_kernel_param: NULL argument");
+    if (i < 0 || i >= k->param_count)
+        return amp__fail(AMP_ERROR_OUT_OF_BOUNDS, "amp_kernel_param: parameter %d of a kernel with %d", i,
+                         k->param_count);
+    /* the public kinds in the order of amp__param_kind */
+    static const amp_param_kind kinds[] = {
+        [AMP__PARAM_SCALAR] = AMP_PARAM_SCALAR,       [AMP__PARAM_VIEW] = AMP_PARAM_VIEW,
+        [AMP__PARAM_STORAGE] = AMP_PARAM_TEXTURE,     [AMP__PARAM_WRITEONLY] = AMP_PARAM_WRITEONLY_TEXTURE,
+        [AMP__PARAM_SAMPLED] = AMP_PARAM_SAMPLED_TEXTURE, [AMP__PARAM_SAMPLER] = AMP_PARAM_SAMPLER};
+    const amp__param *p = &k->params[i];
+    bool shaped = p->kind != AMP__PARAM_SCALAR && p->kind != AMP__PARAM_SAMPLER;
+    *out = (amp_kernel_param_info){.name = p->name, .type_name = p->type_name, .kind = kinds[p->kind],
+                                   .type = p->type, .rank = shaped ? p->rank : 0, .is_const = p->is_const,
+                                   .size = p->kind == AMP__PARAM_VIEW ? p->stride : p->size};
+    return AMP_OK;
+}

@@ -64,4 +64,22 @@ echo "== pkg-config, static: $static_libs"
 $cc -std=c11 $san -o "$work/pc-static" "$src/tests/install/consumer/main.c" $(pkg-config --cflags ampvk) $static_libs
 check "pkg-config static" "$work/pc-static"
 needs_shared "pkg-config static" "$work/pc-static" no
+
+# The Python package, where the build made it: imported from the prefix alone (its module
+# finds libampvk.so there by its rpath), and its pytest plugin found by its entry point.
+init=$(find "$prefix" -path '*/ampvk/__init__.py' | head -n 1)
+python=$(sed -n 's/^Python3_EXECUTABLE:FILEPATH=//p' "$build/CMakeCache.txt")
+if [ -n "$init" ] && [ -n "$python" ]; then
+    site=$(dirname "$(dirname "$init")")
+    echo "== python: $site"
+    out=$(cd "$work" && PYTHONPATH="$site" "$python" -c '
+import numpy as np, ampvk, importlib.metadata as m
+s = ampvk.filter(np.array([[1, 2, 3, 4, 5]], np.uint8), "invert")
+print("sums:", " ".join(str(2 * (255 - int(v)) + 5) for v in s[0]))  # the inputs back, as the C consumer sums
+print("plugin:", [e.value for e in m.entry_points(group="pytest11") if e.value.startswith("ampvk")])
+') || { echo "python: the package failed"; echo "$out"; exit 1; }
+    echo "$out" | sed "s/^/  python: /"
+    echo "$out" | grep -qx 'sums: 7 9 11 13 15' || { echo "python: wrong sums"; exit 1; }
+    echo "$out" | grep -qx "plugin: \['ampvk.pytest_plugin'\]" || { echo "python: no pytest11 entry point"; exit 1; }
+fi
 echo "install test: ok"
