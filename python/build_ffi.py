@@ -205,6 +205,7 @@ typedef struct amp_image_load_desc {
     int bits;
     int mip_levels;
     bool ignore_orientation;
+    uint64_t max_pixels;
 } amp_image_load_desc;
 typedef enum amp_image_format {
     AMP_IMAGE_FORMAT_AUTO, AMP_IMAGE_FORMAT_PNG, AMP_IMAGE_FORMAT_JPEG, AMP_IMAGE_FORMAT_BMP,

@@ -352,16 +352,19 @@ def image_struct(array, what, bgr=False):
     return img, data
 
 
-def load(path, *, channels=0, bits=0, bgr=False, ignore_orientation=False):
+def load(path, *, channels=0, bits=0, bgr=False, ignore_orientation=False, max_pixels=0):
     """Reads an image file of any format the library reads (PNG, JPEG, WebP, OpenEXR,
     TIFF, Radiance HDR, BMP, TGA, PSD; told apart by content) into a new array.
 
     Returns H x W (one channel) or H x W x C (RGB(A), or BGR(A) with bgr=True) of
     uint8, uint16 (16-bit files) or float32 (HDR, OpenEXR, float TIFF).
     channels=1..4 and bits=8/16 convert as ``amp_image_load`` converts.
+    max_pixels=n refuses a file whose header claims more than n pixels (ampvk.Error,
+    before anything is allocated): for untrusted files.
     """
     desc = ffi.new("amp_image_load_desc *")
     desc.channels, desc.bits, desc.ignore_orientation = channels, bits, bool(ignore_orientation)
+    desc.max_pixels = max_pixels
     img = ffi.new("amp_image *")
     check(lib.amp_image_load(str(path).encode(), desc, img))
     try:

@@ -64,6 +64,12 @@ def test_errors(tmp_path, rgb):
     with pytest.raises(ampvk.Error) as e:
         ampvk.load(tmp_path / "bad.png")
     assert e.value.status_name == "AMP_ERROR_FORMAT"
+    ampvk.save(tmp_path / "big.png", rgb)
+    h, w = rgb.shape[:2]
+    with pytest.raises(ampvk.Error, match=f"image {w}x{h} is {w * h} pixels; max_pixels allows {w * h - 1}") as e:
+        ampvk.load(tmp_path / "big.png", max_pixels=w * h - 1)
+    assert e.value.status_name == "AMP_ERROR_OUT_OF_BOUNDS"
+    assert ampvk.load(tmp_path / "big.png", max_pixels=w * h).shape[:2] == (h, w)
     with pytest.raises(ampvk.Error, match="no image format for this name"):
         ampvk.save(tmp_path / "x.unknown", rgb)
     with pytest.raises(ampvk.Error, match="format 'gif'"):
