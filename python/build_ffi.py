@@ -1,9 +1,9 @@
 """Generates the C source of ampvk._ampvk, the cffi extension over the C library.
 
 cffi's API mode, out of line: the declarations below are checked against
-ampvk/ampvk.h when CMake compiles the generated file (a struct field or a function
-whose type drifted from the header fails the build), and the module links
-libampvk.so. Run by CMake:
+ampvk/ampvk.h, a function whose type drifted from the header when CMake compiles
+the generated file, a struct whose fields drifted at its first use (test_python
+uses every one); the module links libampvk.so. Run by CMake:
 
     python3 build_ffi.py OUT.c
 """
