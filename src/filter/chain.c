@@ -9,38 +9,21 @@
 #include "filter/filter_internal.h"
 
 #define MAX_CHAIN 64
-#define TILE_RADIUS 4 /* conv.comp's TILE_R: larger radii take two passes */
-#define BLOCK_SPAN 64 /* conv_block.comp: pixels a work group covers in each direction */
+#define BLOCK_SPAN (16 * BLOCK_OUTPUTS) /* conv_block.comp: pixels a work group covers in each direction */
 #define BLOCK_MIN_PIXELS (1 << 20) /* the smallest destination that conv_block.comp is for */
-#define BLOCK_RADIUS 4            /* and its largest radius (its BLOCK_R) */
-#define SUBGROUP_RADIUS 4   /* conv_subgroup.comp's largest radius (its SUB_R) */
 #define SUBGROUP_STRIP 32   /* and the rows of a subgroup's strip (16 as fast; 64 slower) */
-#define SUBGROUP_GROUP 128  /* and its work group's invocations */
-#define SUBGROUP_PRE_STRIP 8 /* its strip for integer sums and erode and dilate in 16-bit floats (its PRE_STRIP) */
 #define INTEGER_SUM_MAX 16  /* the largest sum S of integer weights W_k / S (255 S^2 < 2^16) */
-#define RUN 8 /* filter.glsl's RUN: outputs per invocation of conv_run.comp and sobel.comp */
 #define MEDIAN_WIDE_W 2   /* median_net.glsl's AMP_MEDIAN_WIDE_W x _H: a GPU's 5 x 5 medians an invocation */
 #define MEDIAN_WIDE_H 4
 #define MEDIAN_NARROW_W 1 /* and AMP_MEDIAN_NARROW_W x _H: a CPU device's */
 #define MEDIAN_NARROW_H 2
-#define RUN_GROUP_X 32 /* conv_run.comp's work group */
-#define RUN_GROUP_Y 8
-#define POINT_ROWS 4 /* filter.glsl's POINT_ROWS: texels per invocation of pointwise.comp */
-#define EQUALIZE_ROWS 64 /* equalize.comp's ROWS: the rows of its work groups' bands */
 #define MMA_MIN_RADIUS 9 /* conv_mma.comp's smallest radius (below, conv_run.comp is as fast) */
 #define MMA_MIN_FIXED 5  /* and for fixed sums (conv_run.comp's rows there are 32-bit, slower) */
-#define MMA_RADIUS 16    /* and its largest (its KC_MAX 3) */
-#define MMA_COLUMNS 32   /* and the columns of a work group's strip (its TW) */
 #define MMA_PER_SM 2     /* and its work groups for each SM of the device, what an SM runs at once \
                             (the fastest of 1 to 4, and faster than strips of 512 rows each a
                             group's) */
 #define MMA_ROWS 512     /* and, where the device does not say its SMs, the rows of a group's share */
-#define MMA_GROUP 256    /* and its work group's invocations (its GROUP) */
 #define MMA_SHARED 20736 /* and the bytes of shared memory it declares */
-#define PACKED_POINT_STRIP 4 /* packed.comp's POINT_STRIP: rows a pointwise invocation walks, a pair of quads a row */
-#define PACKED_RESIZE_STRIP 4 /* and its RESIZE_STRIP: of a resize's */
-#define PACKED_RADIUS 8   /* and its largest radius (its R_MAX) */
-#define PACKED_WIDE_RADIUS 16 /* packed_wide's (the same shader's R_MAX there) */
 #define PACKED_MIN_PIXELS (1 << 18) /* and the smallest image it is for at once, 512 x 512: its
                                        first call about as long as the image path's, the next
                                        ones several times as fast (docs/perf.md) */
@@ -55,8 +38,6 @@
                                          quads inside and those at the edges; below, one pass of
                                          the edges' code, whose one pipeline is quicker to make
                                          and as fast on images this small */
-#define PACKED_GROUP_X 64 /* and its work group */
-#define PACKED_GROUP_Y 1
 
 /* Whether f is one of conv.comp's separable filters. */
 static bool separable(const amp_image_filter *f)
@@ -88,7 +69,7 @@ void amp__filter_tables_off(bool on) { atomic_store(&tables_off, on); }
 static bool gpu_paths(const amp_accelerator_view *v) { return !amp__device_is_cpu(v->dev) || atomic_load(&force_gpu); }
 
 /* The rows an invocation of packed.comp's sums of radius r walks down (its PACKED_STRIP). */
-static int packed_strip(int r) { return r < 4 ? 32 : r < 12 ? 64 : 128; }
+static int packed_strip(int r) { return PACKED_STRIP_OF(r); }
 
 /* The quads each side that packed.comp's window of radius r reaches (its quads_aside). */
 static int packed_aside(int r) { return (r + 3) / 4; }
@@ -102,21 +83,7 @@ static int packed_edge(int w, int r)
     return edge > packed_aside(r) ? edge : packed_aside(r);
 }
 
-/* packed.comp's modes */
-#define PACKED_POINTWISE AMP__PACKED_POINTWISE
-#define PACKED_SUM 1 /* 2 where T is a power of two */
-#define PACKED_ERODE 3
-#define PACKED_DILATE 4
-#define PACKED_FLOAT_SUM 5
-#define PACKED_SHARPEN 6
-#define PACKED_MEDIAN 7 /* 3 x 3 */
-#define PACKED_MEDIAN5 11 /* 5 x 5 */
-#define PACKED_BILATERAL 12
-#define PACKED_BILATERAL_RADIUS 4 /* its largest radius (packed.comp's BILATERAL_R) */
-#define PACKED_SHRINK 8 /* the means of k x k blocks (k: spec.radius), a resize */
-#define PACKED_PICK 10  /* every k-th texel of every k-th row: a nearest resize */
-#define PACKED_EQUALIZE 9 /* of 8-bit gray, in three passes */
-#define PACKED_COUNTS 256 /* and the invocations that count its codes, each into its own 256 words */
+#define PACKED_COUNTS 256 /* packed.comp's equalize: the invocations that count its codes, each into its own 256 words */
 
 static atomic_bool tier_now;
 
@@ -156,9 +123,9 @@ static bool earned(const amp_accelerator_view *v, const amp__filter_dispatch *d,
 {
     if (atomic_load(&tier_now)) return true;
     int m = d[0].spec.mode;
-    bool exact = m == PACKED_SUM || m == PACKED_SUM + 1 || m == PACKED_ERODE || m == PACKED_DILATE ||
-                 m == PACKED_MEDIAN || m == PACKED_MEDIAN5 || m == PACKED_EQUALIZE ||
-                 (m == PACKED_FLOAT_SUM && (d[0].spec.flags & AMP__FLAG_FIXED));
+    bool exact = m == PACKED_MODE_SUM || m == PACKED_MODE_SUM_SHIFT || m == PACKED_MODE_ERODE || m == PACKED_MODE_DILATE ||
+                 m == PACKED_MODE_MEDIAN3 || m == PACKED_MODE_MEDIAN5 || m == PACKED_MODE_EQUALIZE ||
+                 (m == PACKED_MODE_FLOAT_SUM && (d[0].spec.flags & FLAG_FIXED));
     if (!exact || d[0].spec.ops) return false;
     int64_t pixels = (int64_t)d[0].params.size[0] * d[0].params.size[1];
     return amp__filter_tier(v, d, n, pixels, PACKED_TIER_PIXELS);
@@ -233,7 +200,7 @@ static int packed_window(amp__filter_dispatch *d, int w)
  * through the edges' code: one pipeline to make, not two). The dispatches it made, or 0. */
 static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, int mode)
 {
-    bool resize = mode == PACKED_SHRINK || mode == PACKED_PICK, sum = mode != PACKED_POINTWISE && !resize;
+    bool resize = mode == PACKED_MODE_SHRINK || mode == PACKED_MODE_PICK, sum = mode != PACKED_MODE_POINTWISE && !resize;
     const amp__format *in = amp__texture_format(d->src), *out = amp__texture_format(d->dst);
     int w = d->params.size[0], h = d->params.size[1], quads = (w + 3) / 4;
     int ow = d->params.size[2], oh = d->params.size[3], k = resize ? d->spec.radius : 1;
@@ -245,27 +212,27 @@ static int packed_pass(const amp_accelerator_view *v, amp__filter_dispatch *d, i
     if (!takes || in->vk != VK_FORMAT_R8G8B8A8_UNORM || !(same || gray) || w != k * ow || h != k * oh) return 0;
     amp__filter_dispatch p[2] = {*d};
     p->shader = p->spec.radius > PACKED_RADIUS ? AMP__SHADER_PACKED_WIDE : AMP__SHADER_PACKED;
-    if (table_program(&p->spec)) p->spec.flags |= AMP__FLAG_TABLE | (shape_program(&p->spec) ? AMP__FLAG_SHAPE : 0);
+    if (table_program(&p->spec)) p->spec.flags |= FLAG_TABLE | (shape_program(&p->spec) ? FLAG_SHAPE : 0);
     int strip = sum ? packed_strip(p->spec.radius) : resize ? PACKED_RESIZE_STRIP : PACKED_POINT_STRIP;
     int rows = ((sum ? h : oh) + strip - 1) / strip; /* invocations down */
     p->groups[1] = (uint32_t)(rows + PACKED_GROUP_Y - 1) / PACKED_GROUP_Y;
     if (!sum) {
         p->spec.mode = mode;
-        int across = mode == PACKED_POINTWISE ? ((ow + 3) / 4 + 1) / 2 : (ow + 3) / 4; /* pairs of quads, or quads */
+        int across = mode == PACKED_MODE_POINTWISE ? ((ow + 3) / 4 + 1) / 2 : (ow + 3) / 4; /* pairs of quads, or quads */
         p->groups[0] = (uint32_t)(across + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
         return take_packed(v, d, p, 1, takes);
     }
     uint32_t t = (uint32_t)p->params.counts[1]; /* T: a power of two rounds by a shift */
-    p->spec.mode = mode == PACKED_SUM && !(t & (t - 1)) ? PACKED_SUM + 1 : mode;
+    p->spec.mode = mode == PACKED_MODE_SUM && !(t & (t - 1)) ? PACKED_MODE_SUM_SHIFT : mode;
     if ((int64_t)w * h >= PACKED_SPLIT_PIXELS || atomic_load(&split_now))
         return take_packed(v, d, p, packed_window(p, w), takes);
     p->spec.pass = 1; /* one pass: PASS 1's code for every quad */
-    p->spec.flags |= AMP__FLAG_WHOLE_ROWS;
+    p->spec.flags |= FLAG_WHOLE_ROWS;
     p->groups[0] = (uint32_t)(quads + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
     return take_packed(v, d, p, 1, takes);
 }
 
-/* Makes d[0..2] packed.comp's equalize (PACKED_EQUALIZE: count, table, map) where it can
+/* Makes d[0..2] packed.comp's equalize (PACKED_MODE_EQUALIZE: count, table, map) where it can
  * take the pass, an 8-bit gray image of 512 x 512 pixels or more (from 4096 pixels where the pass
  * has earned its pipelines: packed_takes) into one on a CPU device: the
  * bytes of memory its passes need (their table, and counts of each code by each of
@@ -279,7 +246,7 @@ static size_t packed_equalize(const amp_accelerator_view *v, amp__filter_dispatc
     amp__filter_dispatch p[3];
     p[0] = d[0];
     p[0].shader = AMP__SHADER_PACKED;
-    p[0].spec.mode = PACKED_EQUALIZE;
+    p[0].spec.mode = PACKED_MODE_EQUALIZE;
     p[0].params.counts[1] = counts;
     p[1] = p[2] = p[0];
     p[0].groups[0] = (uint32_t)(counts + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
@@ -289,11 +256,11 @@ static size_t packed_equalize(const amp_accelerator_view *v, amp__filter_dispatc
     p[2].groups[0] = (uint32_t)(quads + PACKED_GROUP_X - 1) / PACKED_GROUP_X;
     p[2].groups[1] = (uint32_t)(h + PACKED_POINT_STRIP - 1) / PACKED_POINT_STRIP;
     if (!take_packed(v, d, p, 3, takes)) return 0;
-    return AMP__PACKED_TABLE_BYTES + (size_t)counts * 256 * sizeof(uint32_t);
+    return PACKED_TABLE_BYTES + (size_t)counts * 256 * sizeof(uint32_t);
 }
 
 /* The factor k by which resize f makes out from in where that is packed.comp's mean of
- * k x k blocks (PACKED_SHRINK) or its every k-th texel (PACKED_PICK), else 0: a whole k up
+ * k x k blocks (PACKED_MODE_SHRINK) or its every k-th texel (PACKED_MODE_PICK), else 0: a whole k up
  * to PACKED_RADIUS both ways, for INTER_AREA, INTER_NEAREST, and INTER_LINEAR's halving
  * (OpenCV's 11-bit weights of 1/2 round to the same bytes). */
 static int shrink_factor(const amp_image_filter *f, amp_extent in, amp_extent out)
@@ -473,8 +440,8 @@ static bool eight_bits(const amp__filter_spec *s) { return s->src_levels == 255.
 static bool codes_between(amp__filter_dispatch *d)
 {
     if (!amp__texture_uint_ok(d->src, false) || !amp__texture_uint_ok(d->dst, false)) return false;
-    if (amp__texture_uint_ok(d->src, true) && amp__texture_uint_ok(d->dst, true)) d->spec.flags |= AMP__FLAG_WORDS;
-    if (d->spec.src_n == 4 && table_program(&d->spec)) d->spec.flags |= AMP__FLAG_TABLE;
+    if (amp__texture_uint_ok(d->src, true) && amp__texture_uint_ok(d->dst, true)) d->spec.flags |= FLAG_WORDS;
+    if (d->spec.src_n == 4 && table_program(&d->spec)) d->spec.flags |= FLAG_TABLE;
     return true;
 }
 
@@ -520,7 +487,7 @@ static bool integer_sum(amp__filter_dispatch *d, const amp_image_filter *f, cons
         }
         if (k <= r || total != sum) continue;
         uint32_t t = (uint32_t)(sum * sum);
-        d->spec.flags |= AMP__FLAG_INTEGER;
+        d->spec.flags |= FLAG_INTEGER;
         memcpy(d->params.weights, iw, (size_t)(r + 1) * sizeof(float));
         d->params.counts[1] = (int32_t)t;
         d->params.counts[2] = (int32_t)(uint32_t)((((uint64_t)1 << 32) + 2 * t - 1) / (2 * t)); /* ceil(2^32 / 2T) */
@@ -536,7 +503,7 @@ static bool integer_sum(amp__filter_dispatch *d, const amp_image_filter *f, cons
 static bool mma_pass(const amp_accelerator_view *v, bool sum, const amp__filter_spec *s)
 {
     const VkPhysicalDeviceLimits *lim = &v->dev->props.limits;
-    int least = s->flags & AMP__FLAG_FIXED ? MMA_MIN_FIXED : MMA_MIN_RADIUS;
+    int least = s->flags & FLAG_FIXED ? MMA_MIN_FIXED : MMA_MIN_RADIUS;
     return sum && s->radius >= least && s->radius <= MMA_RADIUS && eight_bits(s) &&
            v->dev->coop_matrix && lim->maxComputeSharedMemorySize >= MMA_SHARED &&
            lim->maxComputeWorkGroupInvocations >= MMA_GROUP && lim->maxComputeWorkGroupSize[0] >= MMA_GROUP;
@@ -559,7 +526,7 @@ static bool fixed_gaussian(amp__filter_dispatch *d, const amp_image_filter *f, f
         return false;
     amp__gaussian_fixed(r, f->sigma, fixed);
     for (int k = 0; k <= r; k++) w[k] = (float)fixed[k] / 256.0f;
-    d->spec.flags |= AMP__FLAG_FIXED;
+    d->spec.flags |= FLAG_FIXED;
     return true;
 }
 
@@ -637,7 +604,7 @@ static amp_status plan(const amp_image_filter *fs, int count, amp_extent src, in
         amp_status st = amp__filter_check(f, i);
         if (st != AMP_OK) return st;
         bool pw = amp__op_pointwise(f->op);
-        if (!pw || n == 0 || g[n - 1].count == AMP__MAX_POINTWISE) {
+        if (!pw || n == 0 || g[n - 1].count == MAX_POINTWISE) {
             g[n] = (group){pw ? NULL : f, i, i + (pw ? 0 : 1), 0, components, components, e, e};
             n++;
         }
@@ -703,7 +670,7 @@ static void base_dispatch(const group *gr, const amp_image_filter *fs, amp_textu
     /* every index a window of the radius reaches lies within one reflection of the source:
        border_at without a division (a resize's border, which reaches no farther than its
        taps, is its own) */
-    if (lead && p->size[0] > s->radius && p->size[1] > s->radius) s->flags |= AMP__FLAG_NEAR;
+    if (lead && p->size[0] > s->radius && p->size[1] > s->radius) s->flags |= FLAG_NEAR;
     s->src_levels = codes(i.scalar, i.bits);
     s->mid_levels = src.scalar == AMP_SCALAR_UNORM ? codes(src.scalar, src.bits) : src.bits == 16 ? -1.0f : 0.0f;
     s->dst_levels = codes(o.scalar, o.bits);
@@ -714,7 +681,7 @@ static void base_dispatch(const group *gr, const amp_image_filter *fs, amp_textu
         if (f->op == AMP_IMAGE_GRAYSCALE) components = after_gray(components);
         if (f->op != AMP_IMAGE_COPY) amp__pointwise_add(s, p, f, components, s->mid_levels);
     }
-    if (lead && s->ops > 0) s->flags |= AMP__FLAG_QUANTIZE_RAW;
+    if (lead && s->ops > 0) s->flags |= FLAG_QUANTIZE_RAW;
     cover(d, 16);
 }
 
@@ -753,7 +720,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
             for (int k = 0; k <= r; k++) weights[k] = 1.0f / (float)(2 * r + 1);
         else if (sum) amp__gaussian_weights(r, f->op == AMP_IMAGE_SHARPEN && f->sigma <= 0 ? 1.0 : f->sigma, weights);
         d[0].shader = AMP__SHADER_CONV;
-        d[0].spec.mode = sum ? 0 : f->op == AMP_IMAGE_ERODE ? 1 : 2;
+        d[0].spec.mode = sum ? CONV_MODE_SUM : f->op == AMP_IMAGE_ERODE ? CONV_MODE_ERODE : CONV_MODE_DILATE;
         if (f->op == AMP_IMAGE_SHARPEN) {
             float amount = f->amount != 0 ? f->amount : 1.0f;
             d[0].params.f[0] = 1.0f + amount;
@@ -766,8 +733,8 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         bool fixed = !integer && fixed_gaussian(&d[0], f, weights);
         size_t wsize = sum && r >= 64 ? (size_t)(r + 1) * sizeof(float) : 0;
         if (sum && r < 64 && !integer) memcpy(d[0].params.weights, weights, (size_t)(r + 1) * sizeof(float));
-        int mode = integer ? PACKED_SUM : f->op == AMP_IMAGE_ERODE ? PACKED_ERODE : f->op == AMP_IMAGE_DILATE
-            ? PACKED_DILATE : f->op == AMP_IMAGE_SHARPEN ? PACKED_SHARPEN : PACKED_FLOAT_SUM;
+        int mode = integer ? PACKED_MODE_SUM : f->op == AMP_IMAGE_ERODE ? PACKED_MODE_ERODE : f->op == AMP_IMAGE_DILATE
+            ? PACKED_MODE_DILATE : f->op == AMP_IMAGE_SHARPEN ? PACKED_MODE_SHARPEN : PACKED_MODE_FLOAT_SUM;
         int packed = r <= PACKED_WIDE_RADIUS && border_codes(&d[0]) ? packed_pass(v, &d[0], mode) : 0;
         if (packed) return amp__filter_record(v, d, packed, NULL, 0);
         if (r <= TILE_RADIUS) {
@@ -830,12 +797,12 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         d[0].shader = AMP__SHADER_SOBEL;
         d[0].spec.mode = (int)f->sobel;
         d[0].groups[1] = (uint32_t)((h + 16 * RUN - 1) / (16 * RUN));
-        if (f->signed_output) d[0].spec.flags |= AMP__FLAG_SIGNED;
+        if (f->signed_output) d[0].spec.flags |= FLAG_SIGNED;
         /* 8 bits into 8 bits between textures with uint views: conv_subgroup_int's walk */
         int sub = subgroup_pass(v, f, 1);
         if (sub && eight_bits(&d[0].spec) && border_codes(&d[0]) && codes_between(&d[0])) {
             d[0].shader = AMP__SHADER_CONV_SUBGROUP_INT;
-            d[0].spec.flags |= AMP__FLAG_SOBEL;
+            d[0].spec.flags |= FLAG_SOBEL;
             subgroup_cover(&d[0], sub, SUBGROUP_PRE_STRIP);
         }
         break;
@@ -852,7 +819,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
            the search of larger windows would take 32 bits of keys instead of 8 of codes */
         bool keys = d[0].spec.src_levels == 0 || (!gpu_paths(v) && r <= 2);
         d[0].shader = keys ? AMP__SHADER_MEDIAN_KEYS : AMP__SHADER_MEDIAN;
-        if (wide) d[0].spec.flags |= AMP__FLAG_WIDE;
+        if (wide) d[0].spec.flags |= FLAG_WIDE;
         /* 5 x 5 from 8 bits to 8 bits in 16-bit floats: a GPU's, which has them (lavapipe
            emulates them) */
         if (wide && eight_bits(&d[0].spec) && v->dev->float16) d[0].shader = AMP__SHADER_MEDIAN_HALF;
@@ -861,7 +828,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         /* 8-bit RGBA of 512 x 512 pixels or more on CPU devices: packed.comp's 3 x 3 walk, or its
            5 x 5 tile (several times as fast as median_keys, though its pipelines are slow to
            make with Mesa's shader cache empty) */
-        int packed = r <= 2 && border_codes(&d[0]) ? packed_pass(v, &d[0], r == 1 ? PACKED_MEDIAN : PACKED_MEDIAN5) : 0;
+        int packed = r <= 2 && border_codes(&d[0]) ? packed_pass(v, &d[0], r == 1 ? PACKED_MODE_MEDIAN3 : PACKED_MODE_MEDIAN5) : 0;
         if (packed) return amp__filter_record(v, d, packed, NULL, 0);
         /* 3 x 3 from 8 bits into 8 bits on GPUs whose subgroups shuffle and that have 16-bit
            floats: conv_subgroup's walk across the subgroup (MODE 3), the codes themselves
@@ -870,7 +837,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
            the median's code.) */
         int sub = r == 1 && eight_bits(&d[0].spec) && v->dev->float16 ? subgroup_pass(v, f, 1) : 0;
         if (sub) {
-            d[0].spec.mode = 3;
+            d[0].spec.mode = CONV_MODE_MEDIAN3;
             d[0].shader = codes_between(&d[0]) ? AMP__SHADER_CONV_SUBGROUP_HALF_CODES : AMP__SHADER_CONV_SUBGROUP_HALF;
             subgroup_cover(&d[0], sub, SUBGROUP_PRE_STRIP);
         }
@@ -881,10 +848,10 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         d[0].shader = AMP__SHADER_BILATERAL;
         d[0].params.f[0] = (float)(-0.5 / (sc * sc));
         d[0].params.f[1] = (float)(-0.5 / (ss * ss));
-        if (d[0].spec.src_levels == 255.0f) d[0].spec.flags |= AMP__FLAG_CODES;
+        if (d[0].spec.src_levels == 255.0f) d[0].spec.flags |= FLAG_CODES;
         /* 8-bit RGBA of 512 x 512 pixels or more on CPU devices, diameters up to 9: packed.comp
            (several times as fast as bilateral.comp there) */
-        int packed = r <= PACKED_BILATERAL_RADIUS && border_codes(&d[0]) ? packed_pass(v, &d[0], PACKED_BILATERAL) : 0;
+        int packed = r <= PACKED_BILATERAL_RADIUS && border_codes(&d[0]) ? packed_pass(v, &d[0], PACKED_MODE_BILATERAL) : 0;
         if (packed) return amp__filter_record(v, d, packed, NULL, 0);
         break;
     }
@@ -894,7 +861,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
         /* the means of k x k blocks (resize.comp and packed.comp take them as integers) */
         d[0].spec.radius = shrink_factor(f, amp_extent2(d[0].params.size[1], d[0].params.size[0]), amp_extent2(h, w));
         if (d[0].spec.radius &&
-            packed_pass(v, &d[0], f->interpolation == AMP_INTERP_NEAREST ? PACKED_PICK : PACKED_SHRINK))
+            packed_pass(v, &d[0], f->interpolation == AMP_INTERP_NEAREST ? PACKED_MODE_PICK : PACKED_MODE_SHRINK))
             break;
         return resize_pass(v, &d[0], f->interpolation);
     }
@@ -921,7 +888,7 @@ static amp_status run_pass(amp_accelerator_view *v, const group *gr, const amp_i
     default: /* 16 x 16 invocations, POINT_ROWS texels each */
         d[0].shader = AMP__SHADER_POINTWISE;
         d[0].groups[1] = (uint32_t)((h + 16 * POINT_ROWS - 1) / (16 * POINT_ROWS));
-        packed_pass(v, &d[0], PACKED_POINTWISE);
+        packed_pass(v, &d[0], PACKED_MODE_POINTWISE);
         break;
     }
     return amp__filter_record(v, d, 1, NULL, 0);

@@ -7,6 +7,23 @@
 
 #include "ampvk/filter.h"
 #include "data/data.h"
+/* the flags, modes and sizes shared with the shaders (shaders/filter/filter_shared.h) */
+#include "filter/filter_shared.h"
+_Static_assert(SOBEL_MODE_MAGNITUDE == AMP_SOBEL_MAGNITUDE && SOBEL_MODE_X == AMP_SOBEL_X && SOBEL_MODE_Y == AMP_SOBEL_Y,
+               "sobel's modes are amp_sobel_output's values");
+_Static_assert(RESIZE_MODE_LINEAR == AMP_INTERP_LINEAR && RESIZE_MODE_NEAREST == AMP_INTERP_NEAREST &&
+                   RESIZE_MODE_AREA == AMP_INTERP_AREA && RESIZE_MODE_CUBIC == AMP_INTERP_CUBIC &&
+                   RESIZE_MODE_LANCZOS4 == AMP_INTERP_LANCZOS4,
+               "resize's modes are amp_interpolation's values");
+_Static_assert(OP_GRAYSCALE == AMP_IMAGE_GRAYSCALE && OP_SEPIA == AMP_IMAGE_SEPIA && OP_INVERT == AMP_IMAGE_INVERT &&
+                   OP_GAMMA == AMP_IMAGE_GAMMA && OP_BRIGHTNESS_CONTRAST == AMP_IMAGE_BRIGHTNESS_CONTRAST &&
+                   OP_THRESHOLD == AMP_IMAGE_THRESHOLD && OP_SRGB_TO_LINEAR == AMP_IMAGE_SRGB_TO_LINEAR &&
+                   OP_LINEAR_TO_SRGB == AMP_IMAGE_LINEAR_TO_SRGB && OP_TONEMAP == AMP_IMAGE_TONEMAP,
+               "the shaders' op codes are amp_image_op's values");
+_Static_assert(BORDER_REFLECT_101 == AMP_BORDER_REFLECT_101 && BORDER_REPLICATE == AMP_BORDER_REPLICATE &&
+                   BORDER_REFLECT == AMP_BORDER_REFLECT && BORDER_WRAP == AMP_BORDER_WRAP &&
+                   BORDER_CONSTANT == AMP_BORDER_CONSTANT,
+               "the shaders' borders are amp_border's values");
 
 /* The shaders, one per family of filters. */
 typedef enum amp__filter_shader {
@@ -34,11 +51,10 @@ typedef enum amp__filter_shader {
 
 /* A pass's structure: the shaders' specialization constants 0..26, in order
  * (shaders/filter/filter.glsl). A pipeline is made per shader and spec. */
-#define AMP__MAX_POINTWISE 16
 typedef struct amp__filter_spec {
     int32_t src_n, dst_n;   /* components of the source and destination */
     int32_t ops;            /* pointwise ops */
-    int32_t op[AMP__MAX_POINTWISE]; /* op | components after it << 8 */
+    int32_t op[MAX_POINTWISE]; /* op | components after it << 8 */
     int32_t flags, mode, pass, border, radius;
     float src_levels;       /* codes of a unorm source (0: float) */
     float mid_levels;       /* the intermediate type: codes, 0 float32, -1 float16 */
@@ -52,25 +68,10 @@ typedef struct amp__filter_params {
     float f[4];        /* the filter's numbers */
     int32_t counts[4]; /* conv_subgroup.comp: the rows of a strip ([0]); integer sums: T = S^2, ceil(2^32 / 2T)
                           ([1], [2]); packed.comp: quads a row ([0]), the result's first quad ([3]) */
-    float pw_arg[AMP__MAX_POINTWISE * 3][4];
+    float pw_arg[MAX_POINTWISE * 3][4];
     float weights[64]; /* conv: w[0..radius] when radius < 64 */
 } amp__filter_params;
 
-/* flags */
-#define AMP__FLAG_QUANTIZE_RAW 1
-#define AMP__FLAG_SIGNED 2
-#define AMP__FLAG_CODES 4
-#define AMP__FLAG_INTEGER 8 /* an integer sum (conv.glsl; chain.c's integer_sum) */
-#define AMP__FLAG_FIXED 16  /* OpenCV's fixed-point 8-bit gaussian (conv.glsl; chain.c's fixed_gaussian) */
-#define AMP__FLAG_WIDE 32   /* median.comp: a GPU's 2 x 4 tile of 5 x 5 windows (else 1 x 2) */
-#define AMP__FLAG_TABLE 64  /* packed.comp, words.glsl: the pointwise program as a table of codes (chain.c's table_program) */
-#define AMP__FLAG_SHAPE 128 /* packed.comp: and that table as shapes, arithmetic on the codes (chain.c's shape_program) */
-#define AMP__FLAG_WORDS 256 /* the codes as a word a texel, the images' word views (shaders/filter/words.glsl) */
-#define AMP__FLAG_SOBEL 512 /* conv_subgroup_int: sobel on 8-bit codes */
-#define AMP__FLAG_NEAR 1024 /* the source wider and taller than the radius: borders of one reflection (filter.glsl's border_at) */
-#define AMP__FLAG_WHOLE_ROWS 2048 /* packed.comp: PASS 1 takes every quad of its rows (chain.c's packed_pass: small images) */
-#define AMP__PACKED_TABLE_PASS 3 /* packed.comp's pass that makes the table (one work group, before the others) */
-#define AMP__PACKED_POINTWISE 0 /* packed.comp's mode of the copy and pointwise filters, which stores pairs of quads */
 /* The bytes of packed.comp's source of `quads` quads a row and h rows in the view's buffer,
  * to the next 32 (a pair of quads: the result follows it there; pass.c's record_packed). */
 static inline uint64_t amp__packed_source_bytes(int quads, int h)
@@ -134,9 +135,8 @@ typedef struct amp__filter_dispatch {
 /* Records count dispatches on v in one batch, in order, sharing a scratch buffer
  * of scratch_size bytes (copied from scratch, or zeros when it is NULL) with a
  * barrier on it between them; packed.comp's passes (all the dispatches or none) have
- * it as their memory (binding 7), its first AMP__PACKED_TABLE_BYTES their table of codes.
+ * it as their memory (binding 7), its first PACKED_TABLE_BYTES their table of codes.
  * The caller holds the device lock. */
-#define AMP__PACKED_TABLE_BYTES 1280 /* a word for each of 256 codes, then the codes' shapes (packed.comp) */
 AMP_HIDDEN amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, int count,
                                          const void *scratch, size_t scratch_size);
 /* A texture for intermediate results on v, from the device's pool (made on first

@@ -337,7 +337,7 @@ static amp_status prepare(amp_accelerator_view *v, filter_state *s, amp__batch *
 {
     VkImageView views[5] = {VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE};
     amp_texture *tex[3] = {fd->src, fd->orig ? fd->orig : fd->src, fd->dst};
-    bool images = !on_buffers(fd->shader), words = (fd->spec.flags & AMP__FLAG_WORDS) != 0;
+    bool images = !on_buffers(fd->shader), words = (fd->spec.flags & FLAG_WORDS) != 0;
     for (int i = 0; i < 3 && images; i++) {
         amp__texture_use u = amp__texture_use_of(tex[i]);
         u.mip_count = 1;
@@ -449,7 +449,7 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
 {
     int per = (int)(16 / amp__texture_format(fd->src)->image_texel); /* texels a quad: 4 (RGBA), 16 (gray) */
     int quads = (fd->params.size[0] + per - 1) / per, out_quads = (fd->params.size[2] + per - 1) / per; /* a row's */
-    bool pairs = fd->spec.mode == AMP__PACKED_POINTWISE;
+    bool pairs = fd->spec.mode == PACKED_MODE_POINTWISE;
     int out_row = pairs ? (out_quads + 1) & ~1 : out_quads; /* the result's quads a row in the view's buffer */
     /* the source's quads, then the result's from a multiple of 32 bytes (a pair) */
     VkDeviceSize source = amp__packed_source_bytes(quads, fd->params.size[1]);
@@ -460,12 +460,12 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
     int out_pitch = fd->src == fd->dst ? 0 : pitch_in_quads(fd->dst, out_row, out_quad);
     if (pairs && out_pitch % 2) out_pitch = 0;
     VkDeviceSize result = (VkDeviceSize)out_row * out_quad * (VkDeviceSize)fd->params.size[3]; /* in the buffer */
-    /* the dispatch that makes the table: one work group, a pipeline of its own (PASS 3) */
-    bool tabled = fd->spec.flags & AMP__FLAG_TABLE;
+    /* the dispatch that makes the table: one work group, a pipeline of its own (PACKED_TABLE_PASS) */
+    bool tabled = fd->spec.flags & FLAG_TABLE;
     amp__filter_dispatch table = *fd;
     table.groups[0] = table.groups[1] = 1;
-    table.spec.pass = AMP__PACKED_TABLE_PASS;
-    table.spec.flags &= ~AMP__FLAG_WHOLE_ROWS; /* the same table pipeline for one pass or two */
+    table.spec.pass = PACKED_TABLE_PASS;
+    table.spec.flags &= ~FLAG_WHOLE_ROWS; /* the same table pipeline for one pass or two */
     VkPipeline table_pipe = tabled ? pipeline_get(v->dev, s, table.shader, &table.spec) : VK_NULL_HANDLE;
     if (tabled && !table_pipe) return amp_last_status();
     amp__staging *copies = in_pitch && out_pitch ? NULL : packed_buffer_get(v, s, b, source + result);
@@ -492,7 +492,7 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
        first dispatch (table) where the program is one (FLAG_TABLE) */
     pass_buffers bufs = {.buf = {{VK_NULL_HANDLE, 0, 0},
                                  {out, 0, VK_WHOLE_SIZE},
-                                 {memory->buffer, memory->offset, AMP__PACKED_TABLE_BYTES},
+                                 {memory->buffer, memory->offset, PACKED_TABLE_BYTES},
                                  *memory},
                          .quads = quads_in};
     /* the dispatches bind whole buffers (which is what the validation layer sees them
@@ -557,7 +557,7 @@ amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, 
     if (!b) return amp_last_status();
     VkDeviceSize least = 16, off;
     for (int i = 0; i < count; i++)
-        if (on_buffers(d[i].shader)) least = AMP__PACKED_TABLE_BYTES;
+        if (on_buffers(d[i].shader)) least = PACKED_TABLE_BYTES;
     VkDeviceSize size = scratch_size < least ? least : scratch_size;
     VkBuffer sbuf;
     void *mem = amp__batch_scratch(b, size, &sbuf, &off);
