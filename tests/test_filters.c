@@ -307,7 +307,7 @@ __attribute__((weak)) void amp__filter_force_gpu_paths(bool on);
  * optimal tiling, so packed.comp's passes copy them to and from a buffer) */
 __attribute__((weak)) void amp__force_optimal_textures(bool on);
 __attribute__((weak)) uint64_t amp__texture_row_pitch(const amp_texture *t); /* a VkDeviceSize */
-/* (and this one of src/filter/chain.c: packed.comp computes each pointwise program instead
+/* (and this one of src/filter/plan.c: packed.comp computes each pointwise program instead
  * of looking its codes up in a table made by the same program) */
 __attribute__((weak)) void amp__filter_tables_off(bool on);
 /* (and this one: small images take packed.comp at once, wherever it can take them) */

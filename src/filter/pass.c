@@ -51,6 +51,11 @@ static const struct {
 #undef SHADER
 _Static_assert(sizeof shaders / sizeof *shaders == AMP__SHADER_COUNT, "a module per shader");
 
+const char *amp__filter_shader_name(amp__filter_shader sh)
+{
+    return sh >= 0 && sh < AMP__SHADER_COUNT ? shaders[sh].name + strlen("filter ") : "?";
+}
+
 /* Pooled intermediates beyond this many per device are freed once idle. */
 #define POOL_KEEP 8
 
@@ -178,13 +183,21 @@ static filter_state *state_get(amp__device *d)
     return amp__device_cache_get(d, &filter_cache);
 }
 
+/* The entry of shader sh specialized for spec, or NULL where there is none. */
+static variant *variant_find(filter_state *s, amp__filter_shader sh, const amp__filter_spec *spec)
+{
+    for (variant *v = s->variants; v; v = v->next)
+        if (v->shader == sh && memcmp(&v->spec, spec, sizeof *spec) == 0) return v;
+    return NULL;
+}
+
 /* The entry of shader sh specialized for spec: the one there is, or a new one without a
  * pipeline (NULL where out of host memory). */
 static variant *variant_of(filter_state *s, amp__filter_shader sh, const amp__filter_spec *spec)
 {
-    for (variant *v = s->variants; v; v = v->next)
-        if (v->shader == sh && memcmp(&v->spec, spec, sizeof *spec) == 0) return v;
-    variant *v = calloc(1, sizeof *v);
+    variant *v = variant_find(s, sh, spec);
+    if (v) return v;
+    v = calloc(1, sizeof *v);
     if (!v) return NULL;
     v->shader = sh;
     v->spec = *spec;
@@ -215,17 +228,21 @@ static VkPipeline pipeline_get(amp__device *d, filter_state *s, amp__filter_shad
 }
 
 bool amp__filter_tier(const amp_accelerator_view *v, const amp__filter_dispatch *d, int count, int64_t pixels,
-                      int64_t threshold)
+                      int64_t threshold, bool credit)
 {
-    filter_state *s = state_get(v->dev);
-    variant *first = s ? variant_of(s, d[0].shader, &d[0].spec) : NULL;
-    if (!first) return false; /* (out of memory: the other pipelines, which need no entry here) */
-    bool made = first->pipeline != VK_NULL_HANDLE;
+    /* without credit: what the pass would take now, changing nothing (no entries made) */
+    filter_state *s = credit ? state_get(v->dev) : amp__device_cache(v->dev, &filter_cache);
+    variant *first = !s       ? NULL
+                     : credit ? variant_of(s, d[0].shader, &d[0].spec)
+                              : variant_find(s, d[0].shader, &d[0].spec);
+    if (!first && credit) return false; /* (out of memory: the other pipelines, which need no entry here) */
+    bool made = first && first->pipeline != VK_NULL_HANDLE;
     for (int i = 1; i < count && made; i++) {
-        variant *e = variant_of(s, d[i].shader, &d[i].spec);
+        variant *e = credit ? variant_of(s, d[i].shader, &d[i].spec) : variant_find(s, d[i].shader, &d[i].spec);
         made = e && e->pipeline;
     }
     if (made) return true;
+    if (!credit) return (first ? first->credit : 0) + pixels >= threshold;
     first->credit += pixels;
     return first->credit >= threshold;
 }
