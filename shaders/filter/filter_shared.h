@@ -11,7 +11,7 @@
 #define FLAG_QUANTIZE_RAW 1 /* the raw result passes through the intermediate type first */
 #define FLAG_SIGNED 2       /* sobel: keep the derivative's sign */
 #define FLAG_CODES 4        /* the source is unorm: SRC_LEVELS codes */
-#define FLAG_INTEGER 8      /* an integer sum: 8 bits, integer weights (conv.glsl; plan.c's integer_sum) */
+#define FLAG_INTEGER 8      /* an integer sum: 8 bits, integer weights (conv.glsl; chain.c's integer_sum) */
 #define FLAG_FIXED 16       /* OpenCV's fixed-point 8-bit gaussian, weights W_k / 256 (conv.glsl; chain.c's fixed_gaussian) */
 #define FLAG_WIDE 32        /* median.comp: a GPU's MEDIAN_WIDE_W x _H tile of 5 x 5 windows (else the narrow one) */
 #define FLAG_TABLE 64       /* packed.comp, words.glsl: the pointwise program of 8-bit codes as a table */

@@ -79,7 +79,7 @@ void store_codes(ivec2 p, uint word)
 #endif
 }
 // The source at column x and row y as border_at gives them (-1: the constant border), as halves.
-// The border as codes in [0, 255]: whole codes for the sums and sobel (chain.c's
+// The border as codes in [0, 255]: whole codes for the sums and sobel (plan.c's
 // border_codes); for erode, dilate and the median any value, whose order against the codes
 // clamping and rounding keep, rounded as the result's store rounds it (halves up: 0.3 is
 // 76.5 codes, which split_codes's mantissa rounds to 76, the store to 77).
