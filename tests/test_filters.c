@@ -307,7 +307,7 @@ __attribute__((weak)) void amp__filter_force_gpu_paths(bool on);
  * optimal tiling, so packed.comp's passes copy them to and from a buffer) */
 __attribute__((weak)) void amp__force_optimal_textures(bool on);
 __attribute__((weak)) uint64_t amp__texture_row_pitch(const amp_texture *t); /* a VkDeviceSize */
-/* (and this one of src/filter/chain.c: packed.comp computes each pointwise program instead
+/* (and this one of src/filter/plan.c: packed.comp computes each pointwise program instead
  * of looking its codes up in a table made by the same program) */
 __attribute__((weak)) void amp__filter_tables_off(bool on);
 /* (and this one: small images take packed.comp at once, wherever it can take them) */
@@ -719,7 +719,7 @@ static void packed_resizes(void)
 /* The shaders that loop over their grid's rows (conv_subgroup.comp's modules and
  * median.comp's, forced here) dispatched with one and with two rows of work groups give
  * the texels of the whole grid, so that their loops' later rounds cover the image as the
- * grid's rows do (chain.c's grids have a row for every strip: a loop runs once there); and
+ * grid's rows do (plan.c's grids have a row for every strip: a loop runs once there); and
  * conv_mma.comp (GPUs with cooperative matrices: sigma 5, box 12) with one, two and seven
  * work groups, whose shares of the 38 row blocks (2 strips of 19) are the whole image, a
  * strip each, and 6 or 5 blocks, which start inside a strip and go on into the next. */
@@ -1325,7 +1325,7 @@ static void tiered_small_images(void)
     amp_texture_destroy(&dst);
 }
 
-/* src/filter/chain.c's switch for tests (not in the installed headers; hidden in the
+/* src/filter/plan.c's switch for tests (not in the installed headers; hidden in the
  * shared library, so weak: NULL where the tests link that, and the forced pass is skipped) */
 
 /* ---- groups ---- */

@@ -2,7 +2,7 @@
  * ampvk bench: what ampvk costs on an accelerator, and the host image codecs.
  *
  *     ampvk bench [--json] [--device SPEC] [--size-mb N] [--filters] [--only SECTIONS]
- *                 [--filter CHAIN]... [--image FILE.png] [--quick]
+ *                 [--filter CHAIN]... [--explain CHAIN]... [--image FILE.png] [--quick]
  *
  * Sections (--only takes a comma-separated list of their names, or all: every one but
  * image; by default every section but image, or with --image only image):
@@ -26,7 +26,10 @@
  *              evaluations each (device time from the view's profile); the same loop as
  *              scripts/bench_math_cuda.cu, which runs CUDA's functions for comparison
  * --filter CHAIN (repeatable) times those chains (filters as `ampvk filter` takes them,
- * separated by spaces) instead of the built-in list, and implies --filters. --filters is
+ * separated by spaces) instead of the built-in list, and implies --filters. --explain CHAIN
+ * (repeatable) prints instead how the filters section's image would run each chain: for
+ * each pass the planner's rule (docs/filters.md), and each dispatch's module, mode and
+ * work groups (amp_image_filter_explain); it times nothing. --filters is
  * --only filters; --image adds its section to --only's or --filters'. --quick
  * (for tests) makes everything small: a 960x540 image and few repetitions. The table goes
  * to stdout; with --json one JSON object goes to stdout and the table to stderr.
@@ -51,7 +54,7 @@ extern char **environ;
 
 static const char bench_help[] =
     "usage: ampvk bench [--json] [--device SPEC] [--size-mb N] [--filters] [--only SECTIONS]\n"
-    "                   [--filter CHAIN]... [--image FILE.png] [--quick]\n"
+    "                   [--filter CHAIN]... [--explain CHAIN]... [--image FILE.png] [--quick]\n"
     "\n"
     "Times what ampvk costs on an accelerator, section by section (by default every\n"
     "section but image; with --image, only image):\n"
@@ -76,6 +79,9 @@ static const char bench_help[] =
     "  --filter CHAIN    time this chain in the filters section instead of the built-in\n"
     "                    list (repeatable; filters as ampvk filter takes them, separated by\n"
     "                    spaces, e.g. 'gaussian:sigma=2 invert'); implies --filters\n"
+    "  --explain CHAIN   print how the filters section's image would run this chain\n"
+    "                    (repeatable): each pass's planner rule, module, mode and work\n"
+    "                    groups (docs/filters.md); times nothing\n"
     "  --only SECTIONS   only these sections, comma-separated (bandwidth,dispatch,...), or\n"
     "                    all: every one but image\n"
     "  --image FILE.png  time FILE's load and save (any format ampvk reads): the image\n"
@@ -161,6 +167,7 @@ typedef struct bench {
     int filter_width, filter_height;
     const char *const *specs; /* the chains the filters section times: filter_specs or --filter's */
     int spec_count;
+    bool explain; /* --explain: the chains' plans, not their times */
     double device_copy_ms, copy_filter_ms, filter_ms[FILTER_COUNT > MAX_FILTER_ARGS ? FILTER_COUNT : MAX_FILTER_ARGS];
     double cold_ms, warm_ms;
     double filter_cold_ms, filter_warm_ms; /* the first filter of a new process */
@@ -509,12 +516,49 @@ static int make_image(const bench *b, int comps, amp_extent e, bool fill, amp_te
 
 /* Every built-in filter on the 4K image (--quick: 960x540), with its ratio to the copy
  * filter (one texel read, one written: the filters' floor) and to a device copy. */
+/* Parses chain i of the filters section into r and makes its source (RGBA8 of extent e, or
+ * gray for equalize) and destination: 0, or 1 having printed the error. */
+static int filter_images(bench *b, int i, amp_extent e, filter_run *r)
+{
+    char why[512];
+    if (!parse_chain(b->specs[i], r, why, sizeof why)) {
+        tool_error("bench", "%s", why);
+        return 1;
+    }
+    int comps = strncmp(b->specs[i], "equalize", 8) == 0 ? 1 : 4;
+    amp_extent out;
+    if (failed(amp_image_filter_output_extent(r->f, r->n, e, &out), b->specs[i])) return 1;
+    /* a gray result of an RGBA source into one component, as OpenCV's COLOR_RGBA2GRAY
+       writes it, so that the peers do the same work (the filters keep alpha where the
+       destination has a second component: the tool's default for such a chain) */
+    int dst_comps = amp_image_filter_output_components(r->f, r->n, comps);
+    if (comps == 4 && dst_comps == 2) dst_comps = 1;
+    return make_image(b, comps, e, true, &r->src) || make_image(b, dst_comps, out, false, &r->dst);
+}
+
+/* --explain: each chain's plan on the filters section's image. */
+static int explain_filters(bench *b, amp_extent e)
+{
+    static char text[1 << 16];
+    int rc = 0;
+    for (int i = 0; i < b->spec_count && !rc; i++) {
+        filter_run r = {0};
+        rc = filter_images(b, i, e, &r) ||
+             failed(amp_image_filter_explain(r.f, r.n, r.src, r.dst, text, sizeof text), b->specs[i]);
+        if (!rc) fprintf(b->out, "\n%s on %dx%d:\n%s", b->specs[i], e.dims[1], e.dims[0], text);
+        amp_texture_destroy(&r.src);
+        amp_texture_destroy(&r.dst);
+    }
+    return rc;
+}
+
 static int bench_filters(bench *b)
 {
     int rc = 1;
     b->filter_width = b->quick ? 960 : 3840;
     b->filter_height = b->quick ? 540 : 2160;
     amp_extent e = amp_extent2(b->filter_height, b->filter_width);
+    if (b->explain) return explain_filters(b, e);
     filter_run copy = {0};
     double device_s, copy_s;
     if (make_image(b, 4, e, true, &copy.src) || make_image(b, 4, e, false, &copy.dst) ||
@@ -534,23 +578,8 @@ static int bench_filters(bench *b)
     fprintf(b->out, "%-54s %10.3f ms  %8.2f %12.2f\n", "copy filter", b->copy_filter_ms, 1.0, copy_s / device_s);
     for (int i = 0; i < b->spec_count; i++) {
         filter_run r = {0};
-        char why[512];
-        if (!parse_chain(b->specs[i], &r, why, sizeof why)) {
-            tool_error("bench", "%s", why);
-            goto done;
-        }
-        int comps = strncmp(b->specs[i], "equalize", 8) == 0 ? 1 : 4;
-        amp_extent out;
-        if (failed(amp_image_filter_output_extent(r.f, r.n, e, &out), b->specs[i])) goto done;
         double s = 0;
-        /* a gray result of an RGBA source into one component, as OpenCV's COLOR_RGBA2GRAY
-           writes it, so that the peers do the same work (the filters keep alpha where the
-           destination has a second component: the tool's default for such a chain) */
-        int dst_comps = amp_image_filter_output_components(r.f, r.n, comps);
-        if (comps == 4 && dst_comps == 2) dst_comps = 1;
-        int err = make_image(b, comps, e, true, &r.src) ||
-                  make_image(b, dst_comps, out, false, &r.dst) ||
-                  per_call(b, run_filter, &r, b->specs[i], &s);
+        int err = filter_images(b, i, e, &r) || per_call(b, run_filter, &r, b->specs[i], &s);
         amp_texture_destroy(&r.src);
         amp_texture_destroy(&r.dst);
         if (err) goto done;
@@ -1076,6 +1105,7 @@ int ampvk_bench_main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val;
         long n;
+        bool explain = false;
         if (strcmp(a, "--json") == 0) {
             json = true;
         } else if (strcmp(a, "--filters") == 0) {
@@ -1096,10 +1126,12 @@ int ampvk_bench_main(int argc, char **argv)
         } else if (tool_option(argc, argv, &i, "--image", &val)) {
             if (!val || !*val) return tool_usage_error("bench", "--image needs FILE");
             b.image = val;
-        } else if (tool_option(argc, argv, &i, "--filter", &val)) {
+        } else if (tool_option(argc, argv, &i, "--filter", &val) ||
+                   (explain = tool_option(argc, argv, &i, "--explain", &val))) {
             filter_run check;
             char why[512];
-            if (!val || !*val) return tool_usage_error("bench", "--filter needs CHAIN");
+            if (!val || !*val) return tool_usage_error("bench", "%s needs CHAIN", explain ? "--explain" : "--filter");
+            b.explain |= explain;
             if (!parse_chain(val, &check, why, sizeof why)) return tool_usage_error("bench", "%s", why);
             if (b.specs != chains) b.specs = chains, b.spec_count = 0;
             if (b.spec_count == MAX_FILTER_ARGS)

@@ -245,6 +245,15 @@ amp_status amp_image_filter_prepare(amp_accelerator_view *view, const amp_image_
  * error. */
 amp_status amp_image_filter_prepare_extent(amp_accelerator_view *view, const amp_image_filter *filters, int count,
                                            amp_type type, int bits, amp_extent src);
+/* How amp_image_filter_chain would run the chain from src into dst now, as text into
+ * `text` (size bytes; cut short and terminated where it does not fit): for each pass, its
+ * filters, the planner's rule that chose its module (docs/filters.md has the table of
+ * rules) and each dispatch's module, mode, flags and work groups. Records nothing, makes
+ * no pipeline and counts toward no pass's tier (it may make the chain's pooled intermediate
+ * textures, as a run would); a small image's pass on a CPU device shows the passes its
+ * next run would take. Errors as amp_image_filter_chain. */
+amp_status amp_image_filter_explain(const amp_image_filter *filters, int count, amp_texture *src, amp_texture *dst,
+                                    char *text, size_t size);
 /* The extent a chain produces from a source of extent src (rows, columns): the
  * resizes' sizes. A last resize with no size keeps src's extent here. */
 amp_status amp_image_filter_output_extent(const amp_image_filter *filters, int count, amp_extent src,

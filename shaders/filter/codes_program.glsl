@@ -2,7 +2,7 @@
 // them (R | G << 8 | B << 16 | A << 24), for the passes that read and write codes
 // (packed.comp; conv_subgroup.comp's modules conv_subgroup_int and _half_codes through
 // words.glsl). A program of grayscale alone is OpenCV's fixed point on the codes; one that
-// chain.c's table_program allows (FLAG_TABLE: each channel of the result a function of that
+// plan.c's table_program allows (FLAG_TABLE: each channel of the result a function of that
 // channel of the source, after a grayscale first if there is one) looks each channel up
 // in a table of the program's results for the texels (c, c, c, c) of the 256 codes, made
 // by the program itself (finished's), whose words the includer's code_table(c) returns in

@@ -11,10 +11,10 @@ float weight(int k)
     k = abs(k);
     return RADIUS < 64 ? P.weights[k >> 2][k & 3] : W.w[k];
 }
-vec4 take(vec4 acc, vec4 v, int k) { return MODE == 0 ? acc + weight(k) * v : MODE == 1 ? min(acc, v) : max(acc, v); }
+vec4 take(vec4 acc, vec4 v, int k) { return MODE == CONV_MODE_SUM ? acc + weight(k) * v : MODE == CONV_MODE_ERODE ? min(acc, v) : max(acc, v); }
 // (a scalar select: a select of constant vectors on a specialization constant
 // becomes a spec-constant op that some drivers evaluate wrongly)
-vec4 start() { return vec4(MODE == 0 ? 0.0 : MODE == 1 ? 1e38 : -1e38); }
+vec4 start() { return vec4(MODE == CONV_MODE_SUM ? 0.0 : MODE == CONV_MODE_ERODE ? 1e38 : -1e38); }
 
 // Integer sums (FLAG_INTEGER: 8 bits into 8 bits with weights W_k / S, W_k integers,
 // chain.c's integer_sum): the texels enter as their codes and the weights are the
@@ -51,6 +51,6 @@ void finish(ivec2 p, vec4 acc)
              : fixed_sums() ? floor(acc + 0.5) * (1.0 / 255.0)
              : P.f.x != 0.0 ? P.f.x * texelFetch(orig, p, 0) + P.f.y * acc
                             : acc;
-    store(p, c, integer_sums() || fixed_sums() || (MODE != 0 && texel_exact()));
+    store(p, c, integer_sums() || fixed_sums() || (MODE != CONV_MODE_SUM && texel_exact()));
 }
 

@@ -6,14 +6,14 @@
 // horizontal results go to the outputs it reaches, in the order of additions of
 // conv.comp's tile. Its loops are unrolled to compile-time bounds (the radius, a
 // specialization constant, only guards): more code than conv.comp, which lavapipe takes
-// longer to compile, so chain.c uses it only for large images.
+// longer to compile, so plan.c takes it only for large images.
 #extension GL_EXT_control_flow_attributes : require
 #include "filter.glsl"
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "conv.glsl"
 
-#define BLOCK 4   // outputs per invocation in each direction (chain.c's BLOCK_SPAN / 16)
-#define BLOCK_R 4 // the largest radius (chain.c's BLOCK_RADIUS): the loops' bound
+#define BLOCK BLOCK_OUTPUTS // outputs per invocation in each direction
+#define BLOCK_R BLOCK_RADIUS // the largest radius: the loops' bound
 
 void main()
 {

@@ -26,7 +26,7 @@
 //
 // Weights are 16-bit floats, the center one taking the others' rounding so that they sum
 // as the 32-bit ones (a flat image stays flat). Gaussians take OpenCV's fixed-point
-// kernel (FLAG_FIXED, from radius 5: chain.c's MMA_MIN_FIXED), exact as 16-bit floats,
+// kernel (FLAG_FIXED, from radius 5: plan.c's MMA_MIN_FIXED), exact as 16-bit floats,
 // and their row sums go into the column products as whole part and fraction: OpenCV's
 // bytes, at no measurable cost (with the float kernel, most but not all values had been
 // equal).
@@ -36,15 +36,15 @@
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #include "filter.glsl"
-// A work group's invocations (chain.c's MMA_GROUP): 8 subgroups of 32, one for each
+// A work group's invocations (MMA_GROUP): 8 subgroups of 32, one for each
 // component and column block.
-#define GROUP 256
+#define GROUP MMA_GROUP
 layout(local_size_x = GROUP) in;
 #include "conv.glsl"
 
-#define BW 2          // blocks of 16 columns a work group writes (chain.c's MMA_COLUMNS / 16)
+#define BW (MMA_COLUMNS / 16) // blocks of 16 columns a work group writes
 #define TW (16 * BW)
-#define KC_MAX 3      // radius <= 16 (chain.c's MMA_RADIUS)
+#define KC_MAX (1 + (2 * MMA_RADIUS + 15) / 16) // the most products of a row: radius <= MMA_RADIUS
 const int KC = 1 + (2 * RADIUS + 15) / 16;
 const int IW = 16 * (BW + KC - 1); // a step's input columns
 #define IW_MAX (16 * (BW + KC_MAX - 1))
@@ -56,7 +56,7 @@ const bool T_SHARED = KC == 2;
 const int IS = IW + 8;   // in_s
 #define OS (TW + 4)      // out_s
 #define TS 24            // t_s
-// The source is 8-bit unorm (chain.c): its values times SCALE, its codes, are exact as
+// The source is 8-bit unorm (plan.c's mma_pass): its values times SCALE, its codes, are exact as
 // 16-bit floats.
 #define SCALE SRC_LEVELS
 
@@ -66,7 +66,7 @@ const int IS = IW + 8;   // in_s
 shared float16_t t_s[KC_MAX * 16 * TS];       // T_k, row-major
 shared float16_t in_s[4 * 16 * (IW_MAX + 8)]; // [component][row][column] of a step's input
 shared float out_s[4 * 16 * OS];              // [component][row][column] of a step's output
-// (20736 bytes in all: chain.c's MMA_SHARED)
+// (20736 bytes in all: plan.c's MMA_SHARED)
 
 // Weight k as a 16-bit float; the center one takes the others' rounding.
 float16_t half_weight(int k)
@@ -183,9 +183,9 @@ void walk_strip(ivec2 o, int blocks, HALF tk[KC_MAX], HALF tkt[KC_MAX])
 
 // The image's strips, one after another, are a sequence of row blocks (strip 0's from the
 // top, then strip 1's, ...); each work group walks an equal share of it (to a block), so
-// that a grid the size of what the device runs at once (chain.c: two groups an SM) ends in
+// that a grid the size of what the device runs at once (plan.c: two groups an SM) ends in
 // one round with no group idle: a share that reaches past a strip's end goes on at the top
-// of the next. chain.c's MMA_PER_SM says why two groups an SM.
+// of the next. plan.c's MMA_PER_SM says why two groups an SM.
 void main()
 {
     int r = RADIUS;

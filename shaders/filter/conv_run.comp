@@ -9,7 +9,7 @@
 // which is why it is not part of conv.comp.
 #extension GL_EXT_control_flow_attributes : require
 #include "filter.glsl"
-layout(local_size_x = 32, local_size_y = 8) in; // chain.c's RUN_GROUP_X, _Y
+layout(local_size_x = RUN_GROUP_X, local_size_y = RUN_GROUP_Y) in;
 #include "conv.glsl"
 
 // The inputs of RUN outputs in a line come in chunks of RUN: the input
@@ -31,13 +31,14 @@ void chunk(int c, bool every, ivec2 o, ivec2 dir, bool all_inside, inout vec4 ac
     float w[2 * RUN - 1]; // w[d + RUN - 1]: the weight of offset c RUN + d - r
     [[unroll]] for (int d = 1 - RUN; d < RUN; d++) {
         int k = c * RUN + d - r;
-        w[d + RUN - 1] = MODE == 0 && abs(k) <= r ? weight(k) : 0.0;
+        w[d + RUN - 1] = MODE == CONV_MODE_SUM && abs(k) <= r ? weight(k) : 0.0;
     }
     [[unroll]] for (int i = 0; i < RUN; i++)
         [[unroll]] for (int m = 0; m < RUN; m++) {
             int j = c * RUN + m;
             if (every || (j - i >= 0 && j - i <= 2 * r && j < n))
-                acc[i] = MODE == 0 ? acc[i] + w[m - i + RUN - 1] * v[m] : MODE == 1 ? min(acc[i], v[m]) : max(acc[i], v[m]);
+                acc[i] = MODE == CONV_MODE_SUM ? acc[i] + w[m - i + RUN - 1] * v[m]
+                         : MODE == CONV_MODE_ERODE ? min(acc[i], v[m]) : max(acc[i], v[m]);
         }
 }
 

@@ -7,7 +7,7 @@
 // column's; the S - 2r middle invocations write. One texel fetch per output (and the
 // halo's: 2r columns of S, 2r rows of the strip), no shared memory, no barrier. The
 // order of additions is conv.comp's tile's (rows first, each over k = -r..r, then the
-// columns over k = -r..r). chain.c works out the work groups from the subgroup size.
+// columns over k = -r..r). plan.c works out the work groups from the subgroup size.
 // (Tried and dropped, both slower: 8-bit texels shuffled as one packed word, whose
 // unpacking cost more than three shuffles, and two columns per invocation.)
 //
@@ -30,8 +30,8 @@
 // before. Its strip is fetched at once, as integer_main's.
 // Built with AMP_CODES as well (the module conv_subgroup_half_codes, where the textures take
 // uint views), it reads the codes themselves and stores words (words.glsl). Both
-// modules take the 3 x 3 median of 8 bits too (MODE 3, median_rows): median.comp's walk,
-// a fetch a texel instead of three.
+// modules take the 3 x 3 median of 8 bits too (CONV_MODE_MEDIAN3, median_rows): median.comp's
+// walk, a fetch a texel instead of three.
 // The other sums of 8 bits between textures with uint views (OpenCV's fixed-point gaussians,
 // sharpen) walk as integer_main does in floats (float_main): columns first, only output rows
 // shuffled, a strip of PRE_STRIP rows.
@@ -48,13 +48,13 @@
 #define AMP_CODES // (words.glsl)
 #endif
 #include "filter.glsl"
-layout(local_size_x = 128) in;
+layout(local_size_x = SUBGROUP_GROUP) in;
 #include "conv.glsl"
 #include "words.glsl"
 
-#define SUB_R 4 // the largest radius (chain.c's SUBGROUP_RADIUS): the loops' bound
+#define SUB_R SUBGROUP_RADIUS // the largest radius: the loops' bound
 #define WINDOW (2 * SUB_R + 1)
-#define PRE_STRIP 8 // the rows of a strip of integer_main and half_main (chain.c's SUBGROUP_PRE_STRIP)
+#define PRE_STRIP SUBGROUP_PRE_STRIP // the rows of a strip of integer_main and half_main
 
 // A subgroup's walk: its radius, this invocation's lane of the subgroup's size, its
 // column x, the strip's first row y0 and its rows, whether the invocation writes (the
@@ -162,7 +162,7 @@ void float_main(walk w)
     }
 }
 
-// FLAG_SOBEL's walk (sobel.comp's filter, MODE its mode, on 8-bit codes; chain.c sends it to
+// FLAG_SOBEL's walk (sobel.comp's filter, MODE its mode, on 8-bit codes; plan.c sends it to
 // conv_subgroup_int, radius 1): Sobel's kernels are separable, d/dx the column's [1 2 1]
 // then the row's [-1 0 1], d/dy the column's [-1 0 1] then the row's [1 2 1]. Each
 // invocation takes its column's two sums of the strip's rows (halves: at most 1020 a lane,
@@ -181,7 +181,7 @@ void sobel_main(walk w)
         uvec2 sl = subgroupShuffle(s, lane_at(w, -1)), sr = subgroupShuffle(s, lane_at(w, 1));
         uvec2 tl = subgroupShuffle(t, lane_at(w, -1)), tr = subgroupShuffle(t, lane_at(w, 1));
         vec4 dx = lanes_float(sr + 0x04000400u - sl) - 1024.0, dy = lanes_float(tl + 2u * t + tr) - 1024.0;
-        vec4 v = MODE == 0 ? sqrt(dx * dx + dy * dy) : abs(MODE == 1 ? dx : dy);
+        vec4 v = MODE == SOBEL_MODE_MAGNITUDE ? sqrt(dx * dx + dy * dy) : abs(MODE == SOBEL_MODE_X ? dx : dy);
         vec4 centre = lanes_float(h[i + 1]);
         if (SRC_N == 2) v.y = centre.y;
         if (SRC_N == 4) v.w = centre.w;
@@ -199,7 +199,7 @@ void sobel_main(walk w)
 #endif
 
 #ifdef AMP_CONV_HALF
-f16vec4 half_take(f16vec4 a, f16vec4 b) { return MODE == 1 ? min(a, b) : max(a, b); }
+f16vec4 half_take(f16vec4 a, f16vec4 b) { return MODE == CONV_MODE_ERODE ? min(a, b) : max(a, b); }
 #ifdef AMP_CODES
 // This invocation's texel of input row y as words.glsl's lanes (1024 + code, r b g a), and
 // a result in lanes as the texel store takes it.
@@ -224,7 +224,7 @@ f16vec4 half_shuffled(walk w, f16vec4 v, int k)
 
 AMP_MEDIAN3_STEPS(f16vec4) // (filter.glsl's)
 
-// MODE 3's outputs (the 3 x 3 median; chain.c sends it here from 8 bits into 8 bits on GPUs):
+// CONV_MODE_MEDIAN3's outputs (the 3 x 3 median; plan.c sends it here from 8 bits into 8 bits on GPUs):
 // median.comp's 3 x 3 walk across the subgroup, each input row's three texels the lane's and
 // its neighbours' (shuffled): one fetch a texel where median.comp takes three, and two codes
 // a min or max.
@@ -248,9 +248,9 @@ void half_main(walk w)
     [[unroll]] for (int j = 0; j < PRE_STRIP + 2 * SUB_R; j++)
         if (j < PRE_STRIP + 2 * r) h[j] = half_row(w, w.y0 - r + j);
     f16vec4 res[PRE_STRIP];
-    if (MODE == 3) median_rows(w, h, res);
+    if (MODE == CONV_MODE_MEDIAN3) median_rows(w, h, res);
     [[unroll]] for (int i = 0; i < PRE_STRIP; i++) { // output row y0 + i: input rows i .. i + 2r
-        if (MODE != 3) {
+        if (MODE != CONV_MODE_MEDIAN3) {
             f16vec4 v = h[i];
             [[unroll]] for (int k = 1; k <= 2 * SUB_R; k++)
                 if (k <= 2 * r) v = half_take(v, h[i + k]);
@@ -277,11 +277,11 @@ void walk_strip(walk w)
 #ifdef AMP_CONV_INT
     if ((FLAGS & FLAG_SOBEL) != 0) sobel_main(w);
     else if (integer_sums()) integer_main(w);
-    else float_main(w); // (chain.c takes this module for sums and sobel only)
+    else float_main(w); // (plan.c takes this module for sums and sobel only)
     return;
 #endif
 #ifdef AMP_CONV_HALF
-    half_main(w); // (chain.c takes this module for erode, dilate and the 3 x 3 median only)
+    half_main(w); // (plan.c takes this module for erode, dilate and the 3 x 3 median only)
     return;
 #endif
     if (integer_sums()) {
@@ -311,7 +311,7 @@ void walk_strip(walk w)
 }
 
 // A subgroup walks strip k of its columns for k = its index among the grid's subgroups down
-// the image and on, a stride of all of them. chain.c's grid has a subgroup for every strip,
+// the image and on, a stride of all of them. plan.c's grid has a subgroup for every strip,
 // so each walks one; the loop is there for speed: without it erode, dilate and the 3 x 3
 // median ran slower (the sums the same). Why the compiler does better with it is not
 // known. Fewer subgroups, each walking two or four strips this way, were slower.

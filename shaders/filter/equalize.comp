@@ -15,7 +15,7 @@
 layout(local_size_x = 256) in;
 layout(set = 0, binding = 3, std430) buffer Scratch { uint h[]; } S;
 
-#define ROWS 64 // rows of a group's band (chain.c's EQUALIZE_ROWS)
+#define ROWS EQUALIZE_ROWS // rows of a group's band
 shared uint local_h[256];
 // At most 256 codes (8 bits): counts and the table work on them in local_h.
 bool small_codes() { return SRC_LEVELS <= 255.0; }

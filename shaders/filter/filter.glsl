@@ -7,42 +7,9 @@
 #extension GL_GOOGLE_include_directive : require
 #include "ampvk/texture.glsl"
 
-// Outputs per invocation of a pass that walks a line of them (conv_run.comp, sobel.comp,
-// median.comp's 3 x 3): each input texel is fetched once for the line, not once per
-// output that reads it (chain.c's RUN).
-#define RUN 8
-// Texels per invocation of pointwise.comp, a column's, 16 rows apart (chain.c's POINT_ROWS).
-#define POINT_ROWS 4
-
-// Pointwise op codes: amp_image_op's values.
-#define OP_GRAYSCALE 9
-#define OP_SEPIA 10
-#define OP_INVERT 11
-#define OP_GAMMA 12
-#define OP_BRIGHTNESS_CONTRAST 13
-#define OP_THRESHOLD 14
-#define OP_SRGB_TO_LINEAR 15
-#define OP_LINEAR_TO_SRGB 16
-#define OP_TONEMAP 19
-// Borders as pass.c resolves them.
-#define BORDER_REFLECT_101 1
-#define BORDER_REPLICATE 2
-#define BORDER_REFLECT 3
-#define BORDER_WRAP 4
-#define BORDER_CONSTANT 5
-// FLAGS
-#define FLAG_QUANTIZE_RAW 1 // the raw result passes through the intermediate type first
-#define FLAG_SIGNED 2       // sobel: keep the derivative's sign
-#define FLAG_CODES 4        // the source is unorm: levels.x codes
-#define FLAG_INTEGER 8      // conv.glsl: an integer sum (8 bits, integer weights)
-#define FLAG_FIXED 16       // conv.glsl: OpenCV's fixed-point 8-bit gaussian (weights W_k / 256)
-#define FLAG_WIDE 32        // median.comp: a GPU's 2 x 4 tile of 5 x 5 windows (else 1 x 2)
-#define FLAG_TABLE 64       // packed.comp, words.glsl: the pointwise program of 8-bit codes as a table
-#define FLAG_SHAPE 128      // packed.comp: and that table as shapes (arithmetic on the codes)
-#define FLAG_WORDS 256      // the codes as a word a texel, the images' word views (words.glsl)
-#define FLAG_SOBEL 512      // conv_subgroup_int: sobel (its sobel_main)
-#define FLAG_NEAR 1024      // the source is wider and taller than the window's radius (border_at)
-#define FLAG_WHOLE_ROWS 2048 // packed.comp: PASS 1 takes every quad of its rows (one pass: small images)
+// The flags, modes, op and border codes and sizes that src/filter shares (RUN: outputs an
+// invocation of a walk; POINT_ROWS: texels an invocation of pointwise.comp).
+#include "filter_shared.h"
 
 // The pass's structure, fixed when its pipeline is made (specialization constants,
 // src/filter/filter_internal.h's amp__filter_spec): the compiler folds away what a
@@ -81,7 +48,7 @@ layout(set = 0, binding = 0, std140) uniform Params {
     vec4 border_value;
     vec4 f;             // the filter's numbers
     ivec4 counts;       // conv_subgroup.comp: the rows of a strip (x); integer sums: T, ceil(2^32 / 2T) (y, z)
-    vec4 pw_arg[48];    // 3 per pointwise op
+    vec4 pw_arg[3 * MAX_POINTWISE]; // 3 per pointwise op
     vec4 weights[16];   // conv: w[0..radius] for radius < 64 (else in the scratch buffer)
 } P;
 layout(set = 0, binding = 1) uniform texture2D src;
@@ -251,7 +218,7 @@ vec4 finished(vec4 raw, bool exact)
     vec4 c = to_logical(raw, SRC_N);
     // one copy of the steps, a loop over the spec-constant ops (16 inlined copies made
     // every module 150 KB larger, and lavapipe's pipelines slower to make by that much)
-    const int ops[16] = int[16](OP0, OP1, OP2, OP3, OP4, OP5, OP6, OP7, OP8, OP9, OP10, OP11, OP12, OP13, OP14, OP15);
+    const int ops[MAX_POINTWISE] = int[MAX_POINTWISE](OP0, OP1, OP2, OP3, OP4, OP5, OP6, OP7, OP8, OP9, OP10, OP11, OP12, OP13, OP14, OP15);
     for (int i = 0; i < NOPS; i++) c = program_step(c, i, ops[i]);
     vec4 o = from_logical(c, DST_N);
     if (DST_LEVELS > 0.0)

@@ -177,13 +177,13 @@ void median_block(ivec2 o, ivec2 block)
 }
 
 // An invocation takes the blocks of its column from row gl_GlobalInvocationID.y on, a
-// stride of the grid's rows (chain.c's grid has an invocation for every block, so each
+// stride of the grid's rows (plan.c's grid has an invocation for every block, so each
 // takes one). The loop is there for speed (the 7 x 7 median is faster with it, docs/perf.md);
 // why the compiler does better with it is not known.
 void main()
 {
     int r = RADIUS;
-    // the outputs of an invocation, as chain.c's dispatch: a column of RUN for 3 x 3
+    // the outputs of an invocation, as plan.c's dispatch: a column of RUN for 3 x 3
     // (scalars: Mesa 22.3 takes a select of vector specialization constants wrong)
     bool wide = (FLAGS & FLAG_WIDE) != 0;
     ivec2 block = ivec2(r != 2 ? 1 : wide ? AMP_MEDIAN_WIDE_W : AMP_MEDIAN_NARROW_W,

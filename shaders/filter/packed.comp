@@ -1,12 +1,12 @@
 #version 450
-// Filters of 8-bit RGBA images on CPU devices (lavapipe), on buffers: the copy and the
-// pointwise filters (MODE 0), the integer sums (conv.glsl's: gaussians and boxes of
-// weights W_k / S; MODE 1, or 2 where T = S^2 is a power of two), erode (MODE 3), dilate
-// (4), the other sums in floats (5: OpenCV's fixed-point gaussians among them),
-// sharpen (6), the 3 x 3 median (7) and the 5 x 5 (11), bilateral (12), of radius up to R_MAX (8; 16 built as
-// packed_wide, whose larger code takes longer to make), resizes that take the means of
-// blocks of k x k texels (8: k = RADIUS up to R_MAX) or take every k-th (10), and
-// equalize (9: 8-bit gray).
+// Filters of 8-bit RGBA images on CPU devices (lavapipe), on buffers (MODE: filter_shared.h's
+// PACKED_MODE_*): the copy and the pointwise filters (POINTWISE), the integer sums
+// (conv.glsl's: gaussians and boxes of weights W_k / S; SUM, or SUM_SHIFT where T = S^2 is a
+// power of two), ERODE, DILATE, the other sums in floats (FLOAT_SUM: OpenCV's fixed-point
+// gaussians among them), SHARPEN, the 3 x 3 median (MEDIAN3) and the 5 x 5 (MEDIAN5),
+// BILATERAL, of radius up to R_MAX (PACKED_RADIUS; PACKED_WIDE_RADIUS built as packed_wide,
+// whose larger code takes longer to make), resizes that take the means of blocks of k x k
+// texels (SHRINK: k = RADIUS up to R_MAX) or take every k-th (PICK), and EQUALIZE (8-bit gray).
 // lavapipe fetches and stores a texel of an image through its sampling code, several
 // times slower than loads and stores of four texels of a storage buffer, and reads a
 // uniform texel buffer faster still (it gathers its texels; a storage buffer's it loads a
@@ -21,8 +21,8 @@
 // apart; a result of a pass that ends in grayscale is a word a quad (gray, DST_N 1) or
 // two (gray and alpha).
 //
-// An invocation takes a column of RESIZE_STRIP result quads (MODE 8, 10), of POINT_STRIP
-// pairs of quads side by side (MODE 0: emit_pair) or of PACKED_STRIP quads (the sums),
+// An invocation takes a column of RESIZE_STRIP result quads (SHRINK, PICK), of POINT_STRIP
+// pairs of quads side by side (POINTWISE: emit_pair) or of PACKED_STRIP quads (the sums),
 // which it walks down taking each input row's horizontal results once, the last 2r + 1 of
 // them in a ring of registers. The integer sums add two channels at once in the halves of
 // a word (R and B, G and A): at most 255 S^2 < 2^16; erode and dilate the texels' words
@@ -33,14 +33,14 @@
 // border, are a pass of their own (PASS 1), and the others (PASS 0), which read their
 // row's quads from Q to the left to Q to the right (Q = ceil(r / 4)), test nothing; on a
 // small image PASS 1 takes them all (FLAG_WHOLE_ROWS: one pipeline for lavapipe to make).
-// P.counts.x: the source's quads from a row to the next; .y: T (MODE 1, 2), the counting
-// invocations (9); .z: the result's; .w: the quad (of 16 bytes) of binding 5 where the
-// result begins. PASS 3: the dispatch that makes the table (FLAG_TABLE), a pipeline of its own.
+// P.counts.x: the source's quads from a row to the next; .y: T (SUM, SUM_SHIFT), the counting
+// invocations (EQUALIZE); .z: the result's; .w: the quad (of 16 bytes) of binding 5 where the
+// result begins. PACKED_TABLE_PASS: the dispatch that makes the table (FLAG_TABLE), a pipeline of its own.
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_ARB_gpu_shader_int64 : require
 #include "filter.glsl"
 #include "median_net.glsl"
-layout(local_size_x = 64, local_size_y = 1) in;
+layout(local_size_x = PACKED_GROUP_X, local_size_y = PACKED_GROUP_Y) in;
 layout(set = 0, binding = 8) uniform utextureBuffer Quads; // the source, texels of 16 bytes
 layout(set = 0, binding = 5, std430) writeonly buffer Results { uvec4 q[]; } D; // the result
 layout(set = 0, binding = 5, std430) writeonly buffer Words { uint w[]; } W;    // the same
@@ -48,16 +48,15 @@ layout(set = 0, binding = 5, std430) writeonly buffer Pairs { uvec2 p[]; } W2;  
 layout(set = 0, binding = 5, std430) writeonly buffer Octets { u64vec4 o[]; } D8; // the same, 32 bytes a store
 
 // rows an invocation of a sum walks down, more for larger windows, whose first 2r rows
-// give no result (chain.c's packed_strip; longer strips slow the small radii, which
-// waste fewer rows)
-const int PACKED_STRIP = RADIUS < 4 ? 32 : RADIUS < 12 ? 64 : 128;
-#define POINT_STRIP 4   // rows an invocation of MODE 0 walks down (chain.c's PACKED_POINT_STRIP)
+// give no result (longer strips slow the small radii, which waste fewer rows)
+const int PACKED_STRIP = PACKED_STRIP_OF(RADIUS);
+#define POINT_STRIP PACKED_POINT_STRIP // rows an invocation of POINTWISE walks down
 #define UNROLL 2        // rows a round of a window's walk (main's)
-#define RESIZE_STRIP 4  // and of MODE 8 and 10 (chain.c's PACKED_RESIZE_STRIP; 8 were slower)
+#define RESIZE_STRIP PACKED_RESIZE_STRIP // and of SHRINK and PICK (8 were slower)
 #ifdef AMP_PACKED_WIDE  // the module packed_wide: radius 9 to 16 (larger code, longer to make)
-#define R_MAX 16        // the largest radius (chain.c's PACKED_WIDE_RADIUS)
+#define R_MAX PACKED_WIDE_RADIUS // the largest radius
 #else
-#define R_MAX 8         // the largest radius (chain.c's PACKED_RADIUS)
+#define R_MAX PACKED_RADIUS
 #endif
 #define Q_MAX ((R_MAX + 3) / 4) // the quads each side that a window of R_MAX reaches
 // The window's radius, for the ring and the loops over it: sized by the pass's radius, not
@@ -73,20 +72,24 @@ int in_pitch;            // P.counts.x: the source's quads from a row to the nex
 int out_pitch, out_base; // P.counts.z and .w: the result's, and where it begins
 uint sum_t;              // P.counts.y: T of the integer sums
 vec2 mixed;              // P.f.xy: sharpen's mix of the texel and the blur
-uint edge_code;          // the constant border's codes (chain.c's border_codes)
+uint edge_code;          // the constant border's codes (plan.c's border_codes)
 float weights[R_MAX + 1];  // P.weights: w[0..R_MAX]
 uvec4 shape_steps, shape_masks; // TB.shape[0] and [1] (FLAG_SHAPE)
 
 int pitch() { return in_pitch; } // the source's quads from a row to the next
 uvec4 quad(int i) { return texelFetch(Quads, i); } // the source's quad i
 int quads() { return (sizes.z + 3) >> 2; } // a result row's quads
-bool single() { return MODE == 0 || MODE == 8 || MODE == 10; } // a quad a row, no window
-// The rows of results an invocation walks down (chain.c's packed_pass: the same numbers).
-int strip() { return MODE == 8 || MODE == 10 ? RESIZE_STRIP : MODE == 0 ? POINT_STRIP : PACKED_STRIP; }
+bool single() { return MODE == PACKED_MODE_POINTWISE || MODE == PACKED_MODE_SHRINK || MODE == PACKED_MODE_PICK; } // no window
+// The rows of results an invocation walks down (plan.c's packed_pass: the same numbers).
+int strip()
+{
+    return MODE == PACKED_MODE_SHRINK || MODE == PACKED_MODE_PICK ? RESIZE_STRIP
+         : MODE == PACKED_MODE_POINTWISE ? POINT_STRIP : PACKED_STRIP;
+}
 int radius() { return single() ? 0 : RADIUS; }
 int quads_aside() { return (radius() + 3) / 4; } // Q
 // The first quad from the left whose window reaches past the right edge, or Q if that is
-// less (chain.c's packed_edge): quads Q up to it are PASS 0's.
+// less (plan.c's packed_edge): quads Q up to it are PASS 0's.
 int right_edge()
 {
     int r = radius();
@@ -113,17 +116,17 @@ uvec4 computed(uvec4 t)
     return t;
 }
 
-// FLAG_TABLE (chain.c sets it where each channel of the result depends on that channel of
+// FLAG_TABLE (plan.c sets it where each channel of the result depends on that channel of
 // the source alone, after a grayscale first if there is one): the program's results for
 // the texels (c, c, c, c) of every code c, made by a dispatch of their own (one work
-// group, PASS 3) into the pass's memory (binding 7) and read from it as a uniform block
+// group, PACKED_TABLE_PASS) into the pass's memory (binding 7) and read from it as a uniform block
 // (binding 6), whose loads lavapipe gathers (its loads from storage and shared memory go
 // a lane at a time). A result channel is then a lookup of its source channel's code;
 // grayscale first: of the gray code, which grayscale leaves as it is (OpenCV's weights
 // sum to 2^15). Looking up is about twice as fast on lavapipe as computing.
 // A channel whose table is a step between two pieces, each a constant or the code with
 // some bits flipped, f(c) = c >= s ? (c & A1) ^ B1 : (c & A0) ^ B0 (A 0 or 255: invert and
-// the thresholds; FLAG_SHAPE, chain.c's shape_program), is that arithmetic on the four
+// the thresholds; FLAG_SHAPE, plan.c's shape_program), is that arithmetic on the four
 // codes of a texel at once instead of four lookups: the table's dispatch finds each
 // channel's shape (shape_of) from the table: a threshold or invert then runs as fast as
 // the copy filter. (shape[0] is not tested at run time: lavapipe runs both sides of a
@@ -133,10 +136,10 @@ layout(set = 0, binding = 6, std140) uniform Table {
     uvec4 shape[2];  // [0].xy: 256 - s of R and B, of G and A (16-bit halves); [1]: A0, B0, A0 ^ A1, B0 ^ B1
 } TB;
 layout(set = 0, binding = 7, std430) buffer Memory { uint w[]; } M; // the table's memory (its start)
-#define TABLE_WORDS 320 // words of the table and its shapes (filter_internal.h's AMP__PACKED_TABLE_BYTES / 4)
+#define TABLE_WORDS (PACKED_TABLE_BYTES / 4) // words of the table and its shapes
 bool tabled() { return (FLAGS & FLAG_TABLE) != 0; }
 uint code_table(uint c) { return TB.codes[c >> 2][c & 3u]; }
-bool table_pass() { return tabled() && PASS == 3; }
+bool table_pass() { return tabled() && PASS == PACKED_TABLE_PASS; }
 bool shaped() { return (FLAGS & FLAG_SHAPE) != 0; }
 // The codes of a texel x through the channels' shapes, each in its byte: (x & A) ^ B, A
 // and B each piece's in the bytes whose code is below s or not.
@@ -197,7 +200,7 @@ uint looked_up(uint x)
     if (shaped()) return as_result(shaped_codes(grayed(x))); // (alpha kept: its shape is the code itself)
     return program_codes(x);
 }
-// A program of grayscale alone needs no table (chain.c's table_program: none made).
+// A program of grayscale alone needs no table (plan.c's table_program: none made).
 uvec4 program(uvec4 t)
 {
     bool look = tabled();
@@ -207,9 +210,9 @@ uvec4 program(uvec4 t)
 
 float weight(int k) { return weights[abs(k)]; }
 
-bool integer_sums() { return MODE == 1 || MODE == 2; }
-bool float_sums() { return MODE == 5 || MODE == 6; }
-bool min_max() { return MODE == 3 || MODE == 4; } // erode, dilate
+bool integer_sums() { return MODE == PACKED_MODE_SUM || MODE == PACKED_MODE_SUM_SHIFT; }
+bool float_sums() { return MODE == PACKED_MODE_FLOAT_SUM || MODE == PACKED_MODE_SHARPEN; }
+bool min_max() { return MODE == PACKED_MODE_ERODE || MODE == PACKED_MODE_DILATE; }
 // Each byte's minimum (erode) or maximum (dilate) of the words a and b, four texels' channels
 // at once: a byte of a is at least b's where the top bits agree and (a | 0x80) - (b & 0x7f)
 // keeps its top bit (no borrow crosses a byte), or where a's top bit is set and b's is not.
@@ -218,7 +221,7 @@ uvec4 take(uvec4 a, uvec4 b)
     const uint H = 0x80808080u;
     uvec4 ge = ((((a | H) - (b & ~H)) & ~(a ^ b)) | (a & ~b)) & H;
     uvec4 m = (ge >> 7) * 0xffu; // 0xff where a's byte >= b's
-    return MODE == 3 ? (b & m) | (a & ~m) : (a & m) | (b & ~m);
+    return MODE == PACKED_MODE_ERODE ? (b & m) | (a & ~m) : (a & m) | (b & ~m);
 }
 // One step of a row's or column's results h with the values a at offset k, both as the
 // ring holds them: integer sums of R and B (h[0]) and of G and A (h[1]), each channel's
@@ -270,13 +273,13 @@ void row_texels(int x0, int y, out uint t[4 + 8 * Q_MAX])
 }
 
 // Row y's horizontal results at the quad from column x0 into the ring's last row h; for
-// the 3 x 3 median (MODE 7) each channel's three texels sorted, lo | mid << 8 | hi << 16.
+// the 3 x 3 median (MEDIAN3) each channel's three texels sorted, lo | mid << 8 | hi << 16.
 void row_of(int x0, int y, out uvec4 h[4])
 {
     int base = 4 * Q_MAX;
     uint t[4 + 8 * Q_MAX]; // columns x0 - 4 Q_MAX .. x0 + 3 + 4 Q_MAX
     row_texels(x0, y, t);
-    if (MODE == 7) {
+    if (MODE == PACKED_MODE_MEDIAN3) {
         uvec4 left = uvec4(t[base - 1], t[base], t[base + 1], t[base + 2]);
         uvec4 mid = uvec4(t[base], t[base + 1], t[base + 2], t[base + 3]);
         uvec4 right = uvec4(t[base + 1], t[base + 2], t[base + 3], t[base + 4]);
@@ -314,7 +317,7 @@ uvec4 code_of(uvec4 n)
 // half at a time, or for T = 2^s both halves at once, (n + T / 2) >> s.
 uvec4 codes_of(uvec4 lo, uvec4 hi)
 {
-    if (MODE == 2) {
+    if (MODE == PACKED_MODE_SUM_SHIFT) {
         uint t = sum_t, s = uint(findLSB(t)); // T = 2^s
         lo = ((lo + (t >> 1) * 0x10001u) >> s) & LOW;
         hi = ((hi + (t >> 1) * 0x10001u) >> s) & LOW;
@@ -328,10 +331,10 @@ uvec4 codes_of(uvec4 lo, uvec4 hi)
 // with the texels first), rounded as amp_quantize_unorm rounds.
 uvec4 float_codes(uvec4 v[4], int qx, int y)
 {
-    uvec4 c = uvec4(0u), center = MODE == 6 ? quad(y * pitch() + qx) : uvec4(0u);
+    uvec4 c = uvec4(0u), center = MODE == PACKED_MODE_SHARPEN ? quad(y * pitch() + qx) : uvec4(0u);
     [[unroll]] for (int ch = 0; ch < 4; ch++) {
         vec4 s = uintBitsToFloat(v[ch]);
-        if (MODE == 6) s = mixed.x * vec4((center >> (8 * ch)) & 0xffu) + mixed.y * s;
+        if (MODE == PACKED_MODE_SHARPEN) s = mixed.x * vec4((center >> (8 * ch)) & 0xffu) + mixed.y * s;
         c |= uvec4(clamp(floor(s + 0.5), 0.0, 255.0)) << (8 * ch);
     }
     return c;
@@ -348,7 +351,7 @@ uvec4 mean_of(uvec4 n)
     return q;
 }
 
-// MODE 8: the means of k x k blocks, cv2.resize's INTER_AREA by a whole factor k (and
+// SHRINK: the means of k x k blocks, cv2.resize's INTER_AREA by a whole factor k (and
 // INTER_LINEAR's halving): the four results of the quad at qx of result row y, R and B
 // (G and A) summed in the halves of a word (at most 255 k^2 < 2^16) over the k quads of
 // each of the k rows.
@@ -371,7 +374,7 @@ uvec4 shrunk(int qx, int y)
     return mean_of(lo & 0xffffu) | mean_of(hi & 0xffffu) << 8 | mean_of(lo >> 16) << 16 | mean_of(hi >> 16) << 24;
 }
 
-// MODE 10: cv2.resize's INTER_NEAREST by a whole factor k (RADIUS): of result row y,
+// PICK: cv2.resize's INTER_NEAREST by a whole factor k (RADIUS): of result row y,
 // texels k x of source row k y (results past the width read the row's last quad).
 uvec4 picked(int qx, int y)
 {
@@ -381,7 +384,7 @@ uvec4 picked(int qx, int y)
     return c;
 }
 
-// MODE 9, cv2.equalizeHist of an 8-bit gray image, 16 codes a uvec4 (P.counts.x of them
+// EQUALIZE, cv2.equalizeHist of an 8-bit gray image, 16 codes a uvec4 (P.counts.x of them
 // from a row to the next): in PASS 0 invocation e counts the codes of rows e, e + G, ...
 // (G = P.counts.y) in an array of its own, then stores the counts into its 256 words of
 // the pass's memory after the table; in PASS 1 one work group adds them up, makes the
@@ -480,7 +483,7 @@ void emit_pair(uvec4 c0, uvec4 c1, int qx, int y)
 }
 
 #ifndef AMP_PACKED_WIDE // (radius 2 and up to 4: packed.comp's only)
-// MODE 11: the 5 x 5 median (cv2.medianBlur's, of every channel) of the quad at qx, rows y0
+// MEDIAN5: the 5 x 5 median (cv2.medianBlur's, of every channel) of the quad at qx, rows y0
 // up to last, two result rows a round: the 8 x 6 codes around them a channel at a time
 // through median_net.glsl's tile of 4 x 2 windows (72 min/max operations a window). Each
 // round fetches its six rows: a ring of them would be 32 words a loop carries, which
@@ -509,13 +512,13 @@ void median5(int qx, int y0, int last)
     }
 }
 
-// MODE 12: bilateral.comp's filter (cv2.bilateralFilter's weights) of the quad at qx, rows y0
+// BILATERAL: bilateral.comp's filter (cv2.bilateralFilter's weights) of the quad at qx, rows y0
 // up to last, radius r up to BILATERAL_R: over the disc, exp(d^2 f.x + (i^2 + j^2) f.y) for
 // the color distance d, the sum of the R, G and B codes' differences, each channel of the
 // four texels weighted at once (a vec4 a channel); each result row fetches its 2r + 1
 // input rows (no ring: it carries nothing from row to row). On lavapipe several times
 // as fast as bilateral.comp, whose 49 fetches a texel go through the sampling code.
-#define BILATERAL_R 4 // (chain.c's PACKED_BILATERAL_RADIUS: the disc unrolled, 49 taps at 4)
+#define BILATERAL_R PACKED_BILATERAL_RADIUS // (the disc unrolled, 49 taps at 4)
 // The tap (i, j) of the four texels' discs: row j's texels t (t[4 Q_MAX] column x0) against
 // the texels' own codes, centre.
 void bilateral_tap(int i, int j, uint t[4 + 8 * Q_MAX], uvec4 centre, inout vec4 sum[4], inout vec4 wsum)
@@ -573,7 +576,7 @@ void read_numbers()
 void main()
 {
     read_numbers();
-    if (MODE == 9) {
+    if (MODE == PACKED_MODE_EQUALIZE) {
         uint e = gl_GlobalInvocationID.x;
         if (PASS == 0 && e < uint(P.counts.y)) count_codes(e);
         if (PASS == 1) equalize_codes(e);
@@ -588,23 +591,27 @@ void main()
     }
     int r = radius(), e = int(gl_GlobalInvocationID.x), q = quads_aside();
     bool whole = (FLAGS & FLAG_WHOLE_ROWS) != 0; // (PASS 1)
-    int qx = MODE == 0 ? 2 * e : single() || whole ? e : PASS == 0 ? e + q : e < q ? e : right_edge() + e - q;
+    int qx = MODE == PACKED_MODE_POINTWISE ? 2 * e
+             : single() || whole             ? e
+             : PASS == 0                     ? e + q
+             : e < q                         ? e
+                                             : right_edge() + e - q;
     int y0 = int(gl_GlobalInvocationID.y) * strip();
     if (qx >= (!single() && PASS == 0 ? right_edge() : quads()) || y0 >= sizes.w) return;
     int last = min(y0 + strip(), sizes.w); // the strip's rows: y0 up to last
-    if (MODE == 0) { // two quads side by side (emit_pair): the first again past a row's last
+    if (MODE == PACKED_MODE_POINTWISE) { // two quads side by side (emit_pair): the first again past a row's last
         int second = min(qx + 1, quads() - 1);
         for (int y = y0; y < last; y++) emit_pair(quad(y * pitch() + qx), quad(y * pitch() + second), qx, y);
         return;
     }
     if (single()) {
         for (int y = y0; y < last; y++)
-            emit(MODE == 8 ? shrunk(qx, y) : picked(qx, y), qx, y);
+            emit(MODE == PACKED_MODE_SHRINK ? shrunk(qx, y) : picked(qx, y), qx, y);
         return;
     }
 #ifndef AMP_PACKED_WIDE
-    if (MODE == 11 || MODE == 12) {
-        if (MODE == 11) median5(qx, y0, last);
+    if (MODE == PACKED_MODE_MEDIAN5 || MODE == PACKED_MODE_BILATERAL) {
+        if (MODE == PACKED_MODE_MEDIAN5) median5(qx, y0, last);
         else bilateral(qx, y0, last);
         return;
     }
@@ -626,10 +633,10 @@ void main()
             row_of(4 * qx, min(y + r, sizes.y - 1 + r), ring[2 * RING_R]);
             uvec4 v[4];
             // (ring[i]: the row at offset i - r from the output's)
-            [[unroll]] for (int i = 0; i <= 2 * RING_R && MODE != 7; i++) step(v, ring[i], i - RING_R, i == 0);
+            [[unroll]] for (int i = 0; i <= 2 * RING_R && MODE != PACKED_MODE_MEDIAN3; i++) step(v, ring[i], i - RING_R, i == 0);
             // the median of three sorted rows: of their largest low, middle middle and
             // smallest high (as median.comp's 3 x 3 walk)
-            [[unroll]] for (int c = 0; c < 4 && MODE == 7; c++) {
+            [[unroll]] for (int c = 0; c < 4 && MODE == PACKED_MODE_MEDIAN3; c++) {
                 uvec4 a = ring[2 * RING_R - 2][c], b = ring[2 * RING_R - 1][c], d = ring[2 * RING_R][c];
                 v[c] = median3(max(max(a & 0xffu, b & 0xffu), d & 0xffu),
                                median3((a >> 8) & 0xffu, (b >> 8) & 0xffu, (d >> 8) & 0xffu),

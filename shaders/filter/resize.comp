@@ -1,5 +1,5 @@
 #version 450
-// cv2.resize: MODE 0 linear, 1 nearest, 2 area, 3 cubic, 4 lanczos4. Each destination
+// cv2.resize: MODE the interpolation (RESIZE_MODE_LINEAR, ...). Each destination
 // column's and row's taps come from the scratch buffer (chain.c's resize_pass: OpenCV's own
 // source positions and weights, worked out in double precision as it does): for each column
 // its first source column and counts.x weights, then from word counts.z for each row its
@@ -8,27 +8,25 @@
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(set = 0, binding = 3, std430) readonly buffer Taps { float t[]; } T;
 
-#define LINEAR 0
-#define NEAREST 1
-#define AREA 2
-#define CUBIC 3
-#define LANCZOS4 4
-
 vec4 at(int x, int y) { return texelFetch(src, ivec2(clamp(x, 0, P.size.x - 1), clamp(y, 0, P.size.y - 1)), 0); }
 
 // The taps along an axis: a constant where the interpolation fixes it (the loops unroll),
 // else INTER_AREA's count (its averages take as many as a cell covers).
-int taps(int count) { return MODE == NEAREST ? 1 : MODE == LINEAR ? 2 : MODE == CUBIC ? 4 : MODE == LANCZOS4 ? 8 : count; }
+int taps(int count)
+{
+    return MODE == RESIZE_MODE_NEAREST ? 1 : MODE == RESIZE_MODE_LINEAR ? 2 : MODE == RESIZE_MODE_CUBIC ? 4
+         : MODE == RESIZE_MODE_LANCZOS4 ? 8 : count;
+}
 
 // Whether this is a shrink by a whole factor k both ways that takes the means of k x k
 // blocks (INTER_AREA's, and INTER_LINEAR's halving) from codes into the same codes: k is
-// RADIUS, which chain.c's shrink_factor sets only for such a shrink (else 0).
+// RADIUS, which plan.c's shrink_factor sets only for such a shrink (else 0).
 bool whole_factor() { return RADIUS > 0 && texel_exact(); }
 
 // The mean of the k x k block (k = RADIUS) of codes at p, rounded as cv2.resize rounds
 // it there: halves up for 2 x 2 blocks (its own path), to even for larger ones (its float
 // scale and cvRound); in floats, the taps' sum misses ties and drifts across them (4 x 4 blocks of
-// noise: 979 of 32768 values off by one). packed.comp's MODE 8 rounds the same way.
+// noise: 979 of 32768 values off by one). packed.comp's PACKED_MODE_SHRINK rounds the same way.
 vec4 block_mean(ivec2 p)
 {
     const int k = RADIUS;
@@ -48,7 +46,7 @@ void main()
     int nx = taps(P.counts.x), ny = taps(P.counts.y);
     int cx = p.x * (nx + 1), cy = P.counts.z + p.y * (ny + 1); // the column's and the row's entries
     int x0 = floatBitsToInt(T.t[cx]), y0 = floatBitsToInt(T.t[cy]);
-    if (MODE == NEAREST) {
+    if (MODE == RESIZE_MODE_NEAREST) {
         store(p, texelFetch(src, ivec2(x0, y0), 0));
         return;
     }

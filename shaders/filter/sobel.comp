@@ -1,5 +1,5 @@
 #version 450
-// Sobel, ksize 3, per component: MODE 0 the magnitude, 1 d/dx, 2 d/dy (absolute
+// Sobel, ksize 3, per component: MODE SOBEL_MODE_MAGNITUDE, _X d/dx or _Y d/dy (absolute
 // unless FLAG_SIGNED). Alpha (the 2nd of 2 components, the 4th of 4) is kept. Each
 // invocation walks down RUN outputs of a column with the 3 x 3 window in registers,
 // fetching one new row of three texels per output (not nine: texel fetches are what
@@ -33,7 +33,7 @@ void main()
         row(p + ivec2(0, 1), all_inside, g, h, i);
         vec4 dx = (c + 2.0 * f + i) - (a + 2.0 * d + g);
         vec4 dy = (g + 2.0 * h + i) - (a + 2.0 * b + c);
-        vec4 v = MODE == 0 ? sqrt(dx * dx + dy * dy) : MODE == 1 ? dx : dy;
+        vec4 v = MODE == SOBEL_MODE_MAGNITUDE ? sqrt(dx * dx + dy * dy) : MODE == SOBEL_MODE_X ? dx : dy;
         if ((FLAGS & FLAG_SIGNED) == 0) v = abs(v);
         int n = SRC_N;
         if (n == 2) v.y = e.y;

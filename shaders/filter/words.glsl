@@ -1,8 +1,8 @@
 // ampvk built-in filters: an 8-bit texel's codes as integers (conv_subgroup.comp's integer
 // sums and sobel, and its erode and dilate in 16-bit floats). Built with AMP_CODES (the modules
-// conv_subgroup_int and conv_subgroup_half_codes, which chain.c takes where the source and
+// conv_subgroup_int and conv_subgroup_half_codes, which plan.c takes where the source and
 // the destination take uint views), a module reads the source's codes through binding 9,
-// its uint view (a code a component), or with FLAG_WORDS (chain.c sets it where both take
+// its uint view (a code a component), or with FLAG_WORDS (plan.c sets it where both take
 // word views: RGBA8 as R32_UINT, a texel one word of four codes) its word view; and for a
 // result of four components and no pointwise op it stores words through binding 10, the
 // destination's word view, or codes through the pointwise program on codes where it has
@@ -18,7 +18,7 @@ layout(set = 0, binding = 9) uniform utexture2D src_codes;
 layout(set = 0, binding = 10) writeonly uniform uimage2D dst_codes;
 bool reads_words() { return (FLAGS & FLAG_WORDS) != 0; }
 // The program of an RGBA source on its result's codes (codes_program.glsl): grayscale alone,
-// or FLAG_TABLE's table (chain.c's codes_between sets it), which each work group makes in
+// or FLAG_TABLE's table (plan.c's codes_between sets it), which each work group makes in
 // shared memory first (make_code_table): cheaper than running the program on floats for
 // each texel (finished's). (Four strips a subgroup, to make a table for more outputs, were
 // slower.)
@@ -79,7 +79,7 @@ void store_codes(ivec2 p, uint word)
 #endif
 }
 // The source at column x and row y as border_at gives them (-1: the constant border), as halves.
-// The border as codes in [0, 255]: whole codes for the sums and sobel (chain.c's
+// The border as codes in [0, 255]: whole codes for the sums and sobel (plan.c's
 // border_codes); for erode, dilate and the median any value, whose order against the codes
 // clamping and rounding keep, rounded as the result's store rounds it (halves up: 0.3 is
 // 76.5 codes, which split_codes's mantissa rounds to 76, the store to 77).

@@ -1,12 +1,31 @@
 /* The filter layer (src/filter): the built-in image filters of ampvk/filter.h. It
  * uses src/core, src/vulkan and src/data: params.c checks a filter and works out its
  * numbers, pass.c records passes of the shaders in shaders/filter (compiled at
- * build time), chain.c plans a chain into passes and runs it. Not installed. */
+ * build time), plan.c chooses each pass's module, mode and work groups (its table of rules,
+ * docs/filters.md), chain.c splits a chain into passes, works out their numbers and records
+ * their plans. Not installed. */
 #ifndef AMPVK_FILTER_INTERNAL_H
 #define AMPVK_FILTER_INTERNAL_H
 
 #include "ampvk/filter.h"
 #include "data/data.h"
+/* the flags, modes and sizes shared with the shaders (shaders/filter/filter_shared.h) */
+#include "filter/filter_shared.h"
+_Static_assert(SOBEL_MODE_MAGNITUDE == AMP_SOBEL_MAGNITUDE && SOBEL_MODE_X == AMP_SOBEL_X && SOBEL_MODE_Y == AMP_SOBEL_Y,
+               "sobel's modes are amp_sobel_output's values");
+_Static_assert(RESIZE_MODE_LINEAR == AMP_INTERP_LINEAR && RESIZE_MODE_NEAREST == AMP_INTERP_NEAREST &&
+                   RESIZE_MODE_AREA == AMP_INTERP_AREA && RESIZE_MODE_CUBIC == AMP_INTERP_CUBIC &&
+                   RESIZE_MODE_LANCZOS4 == AMP_INTERP_LANCZOS4,
+               "resize's modes are amp_interpolation's values");
+_Static_assert(OP_GRAYSCALE == AMP_IMAGE_GRAYSCALE && OP_SEPIA == AMP_IMAGE_SEPIA && OP_INVERT == AMP_IMAGE_INVERT &&
+                   OP_GAMMA == AMP_IMAGE_GAMMA && OP_BRIGHTNESS_CONTRAST == AMP_IMAGE_BRIGHTNESS_CONTRAST &&
+                   OP_THRESHOLD == AMP_IMAGE_THRESHOLD && OP_SRGB_TO_LINEAR == AMP_IMAGE_SRGB_TO_LINEAR &&
+                   OP_LINEAR_TO_SRGB == AMP_IMAGE_LINEAR_TO_SRGB && OP_TONEMAP == AMP_IMAGE_TONEMAP,
+               "the shaders' op codes are amp_image_op's values");
+_Static_assert(BORDER_REFLECT_101 == AMP_BORDER_REFLECT_101 && BORDER_REPLICATE == AMP_BORDER_REPLICATE &&
+                   BORDER_REFLECT == AMP_BORDER_REFLECT && BORDER_WRAP == AMP_BORDER_WRAP &&
+                   BORDER_CONSTANT == AMP_BORDER_CONSTANT,
+               "the shaders' borders are amp_border's values");
 
 /* The shaders, one per family of filters. */
 typedef enum amp__filter_shader {
@@ -34,11 +53,10 @@ typedef enum amp__filter_shader {
 
 /* A pass's structure: the shaders' specialization constants 0..26, in order
  * (shaders/filter/filter.glsl). A pipeline is made per shader and spec. */
-#define AMP__MAX_POINTWISE 16
 typedef struct amp__filter_spec {
     int32_t src_n, dst_n;   /* components of the source and destination */
     int32_t ops;            /* pointwise ops */
-    int32_t op[AMP__MAX_POINTWISE]; /* op | components after it << 8 */
+    int32_t op[MAX_POINTWISE]; /* op | components after it << 8 */
     int32_t flags, mode, pass, border, radius;
     float src_levels;       /* codes of a unorm source (0: float) */
     float mid_levels;       /* the intermediate type: codes, 0 float32, -1 float16 */
@@ -52,25 +70,10 @@ typedef struct amp__filter_params {
     float f[4];        /* the filter's numbers */
     int32_t counts[4]; /* conv_subgroup.comp: the rows of a strip ([0]); integer sums: T = S^2, ceil(2^32 / 2T)
                           ([1], [2]); packed.comp: quads a row ([0]), the result's first quad ([3]) */
-    float pw_arg[AMP__MAX_POINTWISE * 3][4];
+    float pw_arg[MAX_POINTWISE * 3][4];
     float weights[64]; /* conv: w[0..radius] when radius < 64 */
 } amp__filter_params;
 
-/* flags */
-#define AMP__FLAG_QUANTIZE_RAW 1
-#define AMP__FLAG_SIGNED 2
-#define AMP__FLAG_CODES 4
-#define AMP__FLAG_INTEGER 8 /* an integer sum (conv.glsl; chain.c's integer_sum) */
-#define AMP__FLAG_FIXED 16  /* OpenCV's fixed-point 8-bit gaussian (conv.glsl; chain.c's fixed_gaussian) */
-#define AMP__FLAG_WIDE 32   /* median.comp: a GPU's 2 x 4 tile of 5 x 5 windows (else 1 x 2) */
-#define AMP__FLAG_TABLE 64  /* packed.comp, words.glsl: the pointwise program as a table of codes (chain.c's table_program) */
-#define AMP__FLAG_SHAPE 128 /* packed.comp: and that table as shapes, arithmetic on the codes (chain.c's shape_program) */
-#define AMP__FLAG_WORDS 256 /* the codes as a word a texel, the images' word views (shaders/filter/words.glsl) */
-#define AMP__FLAG_SOBEL 512 /* conv_subgroup_int: sobel on 8-bit codes */
-#define AMP__FLAG_NEAR 1024 /* the source wider and taller than the radius: borders of one reflection (filter.glsl's border_at) */
-#define AMP__FLAG_WHOLE_ROWS 2048 /* packed.comp: PASS 1 takes every quad of its rows (chain.c's packed_pass: small images) */
-#define AMP__PACKED_TABLE_PASS 3 /* packed.comp's pass that makes the table (one work group, before the others) */
-#define AMP__PACKED_POINTWISE 0 /* packed.comp's mode of the copy and pointwise filters, which stores pairs of quads */
 /* The bytes of packed.comp's source of `quads` quads a row and h rows in the view's buffer,
  * to the next 32 (a pair of quads: the result follows it there; pass.c's record_packed). */
 static inline uint64_t amp__packed_source_bytes(int quads, int h)
@@ -98,7 +101,7 @@ AMP_HIDDEN amp_border amp__filter_border(const amp_image_filter *f);
 AMP_HIDDEN void amp__pointwise_add(amp__filter_spec *s, amp__filter_params *p, const amp_image_filter *f,
                                    int components_after, float levels);
 
-/* ---- chain.c ---- */
+/* ---- plan.c: the test switches ---- */
 /* For tests: CPU devices take the GPUs' paths, so that lavapipe checks them:
  * conv_subgroup.comp (separable filters of small radii; conv_subgroup_half, and
  * conv_subgroup_half_codes between textures with uint views, for erode, dilate and the
@@ -108,8 +111,8 @@ AMP_HIDDEN void amp__filter_force_gpu_paths(bool on);
 /* For tests: packed.comp computes every pointwise program, none as a table of codes. */
 AMP_HIDDEN void amp__filter_tables_off(bool on);
 /* For tests: a pass of a small image on a CPU device takes packed.comp at once wherever
- * packed.comp can take it, without earning its pipelines first (chain.c's
- * PACKED_SMALL_PIXELS and earned). */
+ * packed.comp can take it, without earning its pipelines first (PACKED_SMALL_PIXELS and
+ * plan.c's earned). */
 AMP_HIDDEN void amp__filter_tier_now(bool on);
 /* For tests: packed.comp's window passes are two (the quads inside, those at the edges) at
  * any size, not only from PACKED_SPLIT_PIXELS, so that small images check both. */
@@ -118,7 +121,7 @@ AMP_HIDDEN void amp__filter_split_now(bool on);
  * median.comp's) dispatched with at most `rows` rows of work groups, so that their loops run
  * more than once, and conv_mma.comp with at most `rows` work groups, so that each group's
  * share of the strips' row blocks is larger and crosses from one strip into the next (0: the
- * whole grid, as chain.c makes it). */
+ * whole grid, as plan.c makes it). */
 AMP_HIDDEN void amp__filter_grid_rows(int rows);
 
 /* ---- pass.c ---- */
@@ -134,9 +137,8 @@ typedef struct amp__filter_dispatch {
 /* Records count dispatches on v in one batch, in order, sharing a scratch buffer
  * of scratch_size bytes (copied from scratch, or zeros when it is NULL) with a
  * barrier on it between them; packed.comp's passes (all the dispatches or none) have
- * it as their memory (binding 7), its first AMP__PACKED_TABLE_BYTES their table of codes.
+ * it as their memory (binding 7), its first PACKED_TABLE_BYTES their table of codes.
  * The caller holds the device lock. */
-#define AMP__PACKED_TABLE_BYTES 1280 /* a word for each of 256 codes, then the codes' shapes (packed.comp) */
 AMP_HIDDEN amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, int count,
                                          const void *scratch, size_t scratch_size);
 /* A texture for intermediate results on v, from the device's pool (made on first
@@ -146,14 +148,67 @@ AMP_HIDDEN amp_texture *amp__filter_intermediate(amp_accelerator_view *v, amp_ex
                                                  int bits);
 AMP_HIDDEN void amp__filter_pool_release(amp__device *d);
 /* Tiered pipelines (CPU devices): whether a pass may take the pipelines of d[0..count)
- * now, which are dear to make and fast to run (chain.c's packed passes of small images):
+ * now, which are dear to make and fast to run (plan.c's packed passes of small images):
  * true where they are made already, or where the pixels credited to d[0]'s pipeline,
  * these `pixels` with them, reach `threshold` (the caller then records d, which makes
- * them); false, having credited them, where the pass should take its other pipelines.
- * The caller holds the device lock. */
+ * them); false, having credited them (where `credit`: else nothing changes), where the
+ * pass should take its other pipelines. The caller holds the device lock. */
 AMP_HIDDEN bool amp__filter_tier(const amp_accelerator_view *v, const amp__filter_dispatch *d, int count, int64_t pixels,
-                                 int64_t threshold);
+                                 int64_t threshold, bool credit);
+/* The module's name, as the profile and the trace give its dispatches ("conv subgroup"). */
+AMP_HIDDEN const char *amp__filter_shader_name(amp__filter_shader sh);
 /* For tests: the filter pipelines made so far on v's device. */
 AMP_HIDDEN int amp__filter_pipeline_count(amp_accelerator_view *v);
+
+/* ---- plan.c ---- */
+/* The sizes at which the planner changes modules (chain.c's prepare makes stand-ins of them). */
+#define BLOCK_MIN_PIXELS (1 << 20) /* the smallest destination that conv_block.comp is for */
+#define PACKED_MIN_PIXELS (1 << 18) /* the smallest image packed.comp is for at once, 512 x 512: its
+                                       first call about as long as the image path's, the next
+                                       ones several times as fast (docs/perf.md) */
+#define PACKED_SMALL_PIXELS (1 << 12) /* and below, from 4096 pixels (64 x 64), once the pass
+                                         has earned its pipeline: its first call there takes
+                                         longer than the image path's, the next ones far less */
+#define PACKED_SPLIT_PIXELS (1 << 19) /* and the smallest image whose window passes are two, the
+                                         quads inside and those at the edges; below, one pass of
+                                         the edges' code, whose one pipeline is quicker to make
+                                         and as fast on images this small */
+/* A pass's plan: the rule of plan.c's table that chose it, and the dispatches it records
+ * (the module, the spec with its mode, pass and flags, the work groups). */
+typedef struct amp__pass_plan {
+    const char *rule;
+    int count; /* dispatches, d[0..count) */
+    amp__filter_dispatch d[3];
+    bool between; /* two passes through a float texture that the caller makes: d[0] writes it, d[1] reads it */
+    bool taps;    /* resize.comp's taps in the scratch buffer (chain.c's resize_pass) */
+    size_t memory; /* else the scratch buffer's bytes, zeros (counts, packed.comp's memory), or 0 */
+} amp__pass_plan;
+/* Plans a pass whose leading filter is f (NULL: a copy or pointwise filters alone) from
+ * d, its dispatch with its numbers worked out (chain.c's: FLAG_INTEGER, FLAG_FIXED, the
+ * weights), on v's device: the first rule of the table that holds. credit: whether a small
+ * image's pass credits its pixels towards packed.comp's pipelines (amp__filter_tier; false:
+ * a plan to show, which changes nothing). The caller holds the device lock. */
+AMP_HIDDEN void amp__filter_plan_pass(const amp_accelerator_view *v, const amp_image_filter *f,
+                                      const amp__filter_dispatch *d, bool credit, amp__pass_plan *plan);
+/* The name of the mode of spec s in module sh (filter_shared.h's: "PACKED_MODE_SUM"), or
+ * "-" where the module has no modes. */
+AMP_HIDDEN const char *amp__filter_mode_name(amp__filter_shader sh, const amp__filter_spec *s);
+/* The planner's table as a Markdown table (docs/filters.md holds the same) into text
+ * (snprintf's rules): the length of all of it. */
+AMP_HIDDEN size_t amp__filter_plan_table(char *text, size_t size);
+/* The predicates chain.c shares: whether v's device takes the paths made for GPUs (not a
+ * CPU device, unless a test forces them); whether conv_block.comp runs filter f (radius r,
+ * `pixels` destination pixels) there; whether spec s goes from 8-bit codes into 8-bit
+ * codes; whether d's border, if constant, is whole 8-bit codes (0.25 is 63.75 codes: no);
+ * the factor k by which resize f makes out from in where that is packed.comp's mean of
+ * k x k blocks or its every k-th texel, else 0: a whole k up to PACKED_RADIUS both ways,
+ * for INTER_AREA, INTER_NEAREST, and INTER_LINEAR's halving (OpenCV's 11-bit weights of
+ * 1/2 round to the same bytes). */
+AMP_HIDDEN bool amp__filter_gpu_paths(const amp_accelerator_view *v);
+AMP_HIDDEN bool amp__filter_block_pass(const amp_accelerator_view *v, const amp_image_filter *f, int r,
+                                       int64_t pixels);
+AMP_HIDDEN bool amp__filter_eight_bits(const amp__filter_spec *s);
+AMP_HIDDEN bool amp__filter_border_codes(const amp__filter_dispatch *d);
+AMP_HIDDEN int amp__filter_shrink_factor(const amp_image_filter *f, amp_extent in, amp_extent out);
 
 #endif

@@ -51,6 +51,11 @@ static const struct {
 #undef SHADER
 _Static_assert(sizeof shaders / sizeof *shaders == AMP__SHADER_COUNT, "a module per shader");
 
+const char *amp__filter_shader_name(amp__filter_shader sh)
+{
+    return sh >= 0 && sh < AMP__SHADER_COUNT ? shaders[sh].name + strlen("filter ") : "?";
+}
+
 /* Pooled intermediates beyond this many per device are freed once idle. */
 #define POOL_KEEP 8
 
@@ -178,13 +183,21 @@ static filter_state *state_get(amp__device *d)
     return amp__device_cache_get(d, &filter_cache);
 }
 
+/* The entry of shader sh specialized for spec, or NULL where there is none. */
+static variant *variant_find(filter_state *s, amp__filter_shader sh, const amp__filter_spec *spec)
+{
+    for (variant *v = s->variants; v; v = v->next)
+        if (v->shader == sh && memcmp(&v->spec, spec, sizeof *spec) == 0) return v;
+    return NULL;
+}
+
 /* The entry of shader sh specialized for spec: the one there is, or a new one without a
  * pipeline (NULL where out of host memory). */
 static variant *variant_of(filter_state *s, amp__filter_shader sh, const amp__filter_spec *spec)
 {
-    for (variant *v = s->variants; v; v = v->next)
-        if (v->shader == sh && memcmp(&v->spec, spec, sizeof *spec) == 0) return v;
-    variant *v = calloc(1, sizeof *v);
+    variant *v = variant_find(s, sh, spec);
+    if (v) return v;
+    v = calloc(1, sizeof *v);
     if (!v) return NULL;
     v->shader = sh;
     v->spec = *spec;
@@ -215,17 +228,21 @@ static VkPipeline pipeline_get(amp__device *d, filter_state *s, amp__filter_shad
 }
 
 bool amp__filter_tier(const amp_accelerator_view *v, const amp__filter_dispatch *d, int count, int64_t pixels,
-                      int64_t threshold)
+                      int64_t threshold, bool credit)
 {
-    filter_state *s = state_get(v->dev);
-    variant *first = s ? variant_of(s, d[0].shader, &d[0].spec) : NULL;
-    if (!first) return false; /* (out of memory: the other pipelines, which need no entry here) */
-    bool made = first->pipeline != VK_NULL_HANDLE;
+    /* without credit: what the pass would take now, changing nothing (no entries made) */
+    filter_state *s = credit ? state_get(v->dev) : amp__device_cache(v->dev, &filter_cache);
+    variant *first = !s       ? NULL
+                     : credit ? variant_of(s, d[0].shader, &d[0].spec)
+                              : variant_find(s, d[0].shader, &d[0].spec);
+    if (!first && credit) return false; /* (out of memory: the other pipelines, which need no entry here) */
+    bool made = first && first->pipeline != VK_NULL_HANDLE;
     for (int i = 1; i < count && made; i++) {
-        variant *e = variant_of(s, d[i].shader, &d[i].spec);
+        variant *e = credit ? variant_of(s, d[i].shader, &d[i].spec) : variant_find(s, d[i].shader, &d[i].spec);
         made = e && e->pipeline;
     }
     if (made) return true;
+    if (!credit) return (first ? first->credit : 0) + pixels >= threshold;
     first->credit += pixels;
     return first->credit >= threshold;
 }
@@ -337,7 +354,7 @@ static amp_status prepare(amp_accelerator_view *v, filter_state *s, amp__batch *
 {
     VkImageView views[5] = {VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE};
     amp_texture *tex[3] = {fd->src, fd->orig ? fd->orig : fd->src, fd->dst};
-    bool images = !on_buffers(fd->shader), words = (fd->spec.flags & AMP__FLAG_WORDS) != 0;
+    bool images = !on_buffers(fd->shader), words = (fd->spec.flags & FLAG_WORDS) != 0;
     for (int i = 0; i < 3 && images; i++) {
         amp__texture_use u = amp__texture_use_of(tex[i]);
         u.mip_count = 1;
@@ -449,7 +466,7 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
 {
     int per = (int)(16 / amp__texture_format(fd->src)->image_texel); /* texels a quad: 4 (RGBA), 16 (gray) */
     int quads = (fd->params.size[0] + per - 1) / per, out_quads = (fd->params.size[2] + per - 1) / per; /* a row's */
-    bool pairs = fd->spec.mode == AMP__PACKED_POINTWISE;
+    bool pairs = fd->spec.mode == PACKED_MODE_POINTWISE;
     int out_row = pairs ? (out_quads + 1) & ~1 : out_quads; /* the result's quads a row in the view's buffer */
     /* the source's quads, then the result's from a multiple of 32 bytes (a pair) */
     VkDeviceSize source = amp__packed_source_bytes(quads, fd->params.size[1]);
@@ -460,12 +477,12 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
     int out_pitch = fd->src == fd->dst ? 0 : pitch_in_quads(fd->dst, out_row, out_quad);
     if (pairs && out_pitch % 2) out_pitch = 0;
     VkDeviceSize result = (VkDeviceSize)out_row * out_quad * (VkDeviceSize)fd->params.size[3]; /* in the buffer */
-    /* the dispatch that makes the table: one work group, a pipeline of its own (PASS 3) */
-    bool tabled = fd->spec.flags & AMP__FLAG_TABLE;
+    /* the dispatch that makes the table: one work group, a pipeline of its own (PACKED_TABLE_PASS) */
+    bool tabled = fd->spec.flags & FLAG_TABLE;
     amp__filter_dispatch table = *fd;
     table.groups[0] = table.groups[1] = 1;
-    table.spec.pass = AMP__PACKED_TABLE_PASS;
-    table.spec.flags &= ~AMP__FLAG_WHOLE_ROWS; /* the same table pipeline for one pass or two */
+    table.spec.pass = PACKED_TABLE_PASS;
+    table.spec.flags &= ~FLAG_WHOLE_ROWS; /* the same table pipeline for one pass or two */
     VkPipeline table_pipe = tabled ? pipeline_get(v->dev, s, table.shader, &table.spec) : VK_NULL_HANDLE;
     if (tabled && !table_pipe) return amp_last_status();
     amp__staging *copies = in_pitch && out_pitch ? NULL : packed_buffer_get(v, s, b, source + result);
@@ -492,7 +509,7 @@ static amp_status record_packed(amp_accelerator_view *v, filter_state *s, amp__b
        first dispatch (table) where the program is one (FLAG_TABLE) */
     pass_buffers bufs = {.buf = {{VK_NULL_HANDLE, 0, 0},
                                  {out, 0, VK_WHOLE_SIZE},
-                                 {memory->buffer, memory->offset, AMP__PACKED_TABLE_BYTES},
+                                 {memory->buffer, memory->offset, PACKED_TABLE_BYTES},
                                  *memory},
                          .quads = quads_in};
     /* the dispatches bind whole buffers (which is what the validation layer sees them
@@ -557,7 +574,7 @@ amp_status amp__filter_record(amp_accelerator_view *v, amp__filter_dispatch *d, 
     if (!b) return amp_last_status();
     VkDeviceSize least = 16, off;
     for (int i = 0; i < count; i++)
-        if (on_buffers(d[i].shader)) least = AMP__PACKED_TABLE_BYTES;
+        if (on_buffers(d[i].shader)) least = PACKED_TABLE_BYTES;
     VkDeviceSize size = scratch_size < least ? least : scratch_size;
     VkBuffer sbuf;
     void *mem = amp__batch_scratch(b, size, &sbuf, &off);
