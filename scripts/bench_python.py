@@ -169,24 +169,24 @@ def main():
     # five filters as a Texture chain
     tex = ampvk.Texture(img, device=acc)
 
-    def chain_on_device():
-        x = tex
+    def five_calls(first):
+        """The chain's five filters as five calls from first; the intermediates closed."""
+        x = first
         for spec in CHAIN5:
             y = x.filter(spec)
-            if x is not tex:
+            if x is not first:
                 x.close()
             x = y
+        return x
+
+    def chain_on_device():
+        x = five_calls(tex)
         acc.wait()
         x.close()
 
     def chain_whole():
         with ampvk.Texture(img, device=acc) as x0:
-            x = x0
-            for spec in CHAIN5:
-                y = x.filter(spec)
-                if x is not x0:
-                    x.close()
-                x = y
+            x = five_calls(x0)
             out = x.numpy()
             x.close()
         return out
