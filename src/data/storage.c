@@ -243,6 +243,26 @@ static void add_region(void *ctx, size_t storage_off, size_t packed_off, size_t 
                                           : (VkBufferCopy){c->base + storage_off, packed_off, len};
 }
 
+/* Records the copy of the view's elements to (to_device) or from the packed bytes of
+ * staging, after the barrier its access needs, as one profiled span. */
+static void record_view_copy(amp_array_view *view, amp_accelerator_view *v, amp__batch *b, VkBuffer staging,
+                             bool to_device, size_t bytes)
+{
+    amp__data *d = view->data;
+    amp__barrier bar = {0};
+    amp__track_access(&d->track, d->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                      to_device ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_TRANSFER_READ_BIT, to_device,
+                      amp__batch_serial(b), &bar);
+    VkCommandBuffer cmd = amp__batch_cmd(b);
+    amp__barrier_record(v, cmd, &bar);
+    upload_ctx c = {.cmd = cmd, .src = to_device ? staging : d->buf.buffer, .dst = to_device ? d->buf.buffer : staging,
+                    .to_device = to_device, .base = d->base};
+    uint32_t timing = amp__profile_begin(b, to_device ? "upload" : "download", bytes);
+    amp__view_for_each_run(view, add_region, &c);
+    flush_regions(&c);
+    amp__profile_end(b, timing);
+}
+
 /* Copies packed host bytes into the view's elements on the device (records it). */
 amp_status amp__view_upload(amp_array_view *view, amp_accelerator_view *v, const void *src)
 {
@@ -257,16 +277,7 @@ amp_status amp__view_upload(amp_array_view *view, amp_accelerator_view *v, const
     if (!s) return amp_last_status();
     amp__trace_memcpy(s->buf.alloc.mapped, src, bytes, "host to staging");
     amp__batch_keep_staging(b, s);
-    amp__barrier bar = {0};
-    amp__track_access(&d->track, d->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, true,
-                      amp__batch_serial(b), &bar);
-    VkCommandBuffer cmd = amp__batch_cmd(b);
-    amp__barrier_record(v, cmd, &bar);
-    upload_ctx c = {.cmd = cmd, .src = s->buf.buffer, .dst = d->buf.buffer, .to_device = true, .base = d->base};
-    uint32_t timing = amp__profile_begin(b, "upload", bytes);
-    amp__view_for_each_run(view, add_region, &c);
-    flush_regions(&c);
-    amp__profile_end(b, timing);
+    record_view_copy(view, v, b, s->buf.buffer, true, bytes);
     d->home = v;
     d->version++;
     v->stats.uploads++;
@@ -288,18 +299,9 @@ amp_status amp__view_download(amp_array_view *view, amp__staging **out, uint64_t
     d->home = v;
     amp__staging *s = amp__staging_get(v->dev, bytes, AMP__MEM_READBACK);
     if (!s) return amp_last_status();
-    amp__barrier bar = {0};
-    amp__track_access(&d->track, d->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT, false,
-                      amp__batch_serial(b), &bar);
-    VkCommandBuffer cmd = amp__batch_cmd(b);
-    amp__barrier_record(v, cmd, &bar);
-    upload_ctx c = {.cmd = cmd, .src = d->buf.buffer, .dst = s->buf.buffer, .to_device = false, .base = d->base};
-    uint32_t timing = amp__profile_begin(b, "download", bytes);
-    amp__view_for_each_run(view, add_region, &c);
-    flush_regions(&c);
-    amp__profile_end(b, timing);
+    record_view_copy(view, v, b, s->buf.buffer, false, bytes);
     /* make the transfer's writes visible to the host */
-    amp__barrier_to_host(cmd, s->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    amp__barrier_to_host(amp__batch_cmd(b), s->buf.buffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     v->stats.downloads++;
     v->stats.download_bytes += bytes;
     *serial = amp__batch_serial(b);
