@@ -2,7 +2,8 @@
  * tifffile's (tiles, planes, gray + alpha, big-endian, BigTIFF, MinIsWhite, palettes,
  * 1-bit, CMYK) and hand-made ones (the floating-point predictor) read to the samples
  * numpy wrote, round trips at every depth, channel count and compression, and broken,
- * truncated and hostile files refused. Fixtures: tests/data/formats/tiff/make_tiff.py. */
+ * truncated and hostile files refused, and the Orientation tag applied as cv2.imread
+ * applies it. Fixtures: tests/data/formats/tiff/make_tiff.py. */
 #include <math.h>
 #include <sys/stat.h>
 
@@ -82,6 +83,44 @@ static void test_cv2_files(void)
         free(bytes);
         amp_image_free(&tif);
         amp_image_free(&cv);
+    }
+}
+
+/* Files tagged with each orientation: what cv2.imread shows (the turned size too, from
+ * amp_image_info as well), and with ignore_orientation the samples as stored. */
+static void test_orientation(void)
+{
+    static const struct {
+        const char *base;
+        int orientation, channels, bits;
+    } cases[] = {{"ori_rgb8", 1, 3, 8},    {"ori_rgb8", 2, 3, 8},     {"ori_rgb8", 3, 3, 8},
+                 {"ori_rgb8", 4, 3, 8},    {"ori_rgb8", 5, 3, 8},     {"ori_rgb8", 6, 3, 8},
+                 {"ori_rgb8", 7, 3, 8},    {"ori_rgb8", 8, 3, 8},     {"ori_gray16", 3, 1, 16},
+                 {"ori_gray16", 7, 1, 16}, {"ori_palette8", 2, 3, 8}, {"ori_palette8", 6, 3, 8}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[512], ref[512], raw[512];
+        snprintf(path, sizeof path, FMT "%s_o%d.tif", cases[i].base, cases[i].orientation);
+        snprintf(ref, sizeof ref, FMT "%s_o%d.cv2.png", cases[i].base, cases[i].orientation);
+        snprintf(raw, sizeof raw, FMT "%s.raw", cases[i].base);
+        bool turned = cases[i].orientation >= 5;
+        amp_image tif, cv, info, stored;
+        REQUIRE_OK(amp_image_load(path, NULL, &tif));
+        REQUIRE_OK(amp_image_load(ref, NULL, &cv));
+        REQUIRE(tif.width == (turned ? H : W) && tif.height == (turned ? W : H));
+        REQUIRE(tif.channels == cases[i].channels && tif.bits == cases[i].bits);
+        if (!same_pixels(&tif, &cv)) fprintf(stderr, "%s differs from %s\n", path, ref);
+        REQUIRE(same_pixels(&tif, &cv));
+        REQUIRE_OK(amp_image_info(path, &info));
+        REQUIRE(info.width == tif.width && info.height == tif.height);
+        REQUIRE_OK(amp_image_load(path, &(amp_image_load_desc){.ignore_orientation = true}, &stored));
+        REQUIRE(stored.width == W && stored.height == H);
+        size_t n;
+        unsigned char *want = test_read_bytes(raw, 1 << 20, &n);
+        REQUIRE(want && stored.pixels && n == image_bytes(&stored) && memcmp(stored.pixels, want, n) == 0);
+        free(want);
+        amp_image_free(&tif);
+        amp_image_free(&cv);
+        amp_image_free(&stored);
     }
 }
 
@@ -336,6 +375,7 @@ int main(void)
     mkdir(OUT, 0777);
     test_cv2_files();
     test_other_files();
+    test_orientation();
     test_round_trips();
     test_broken_files();
     return test_end();

@@ -50,7 +50,8 @@
  * TIFF: 8/16-bit and float samples decode at their own depth, exactly as cv2.imread
  * decodes them (MinIsWhite inverted; an extra sample is alpha, as stored); OpenCV's
  * LogLuv floats become linear RGB; palette, bilevel, CMYK and YCbCr files come through
- * libtiff's RGBA rendering as 8 bits. Before decoding, every strip and tile must lie in
+ * libtiff's RGBA rendering as 8 bits; the Orientation tag is applied as for JPEG's
+ * EXIF one (cv2.imread applies it too). Before decoding, every strip and tile must lie in
  * the file and the image must fit in their bytes at the compression's densest ratio.
  * Saving writes strips of 64 KiB at 8, 16 or 32 (float) bits, compression DEFAULT
  * (OpenCV's: LZW with the horizontal predictor for integers, none for floats), NONE, LZW
@@ -203,7 +204,7 @@ typedef struct amp_image_load_desc {
     int channels;   /* 0: as the file; 1..4: converted to that many (see the overview) */
     int bits;       /* 0: as the file; 8 or 16 for integer files, 32 for float ones (HDR, EXR, float TIFF) */
     int mip_levels; /* textures only. 0: 1; n or AMP_MIP_FULL: that many levels, generated from level 0 */
-    bool ignore_orientation; /* JPEG: the pixels as stored, not turned as the EXIF orientation says */
+    bool ignore_orientation; /* JPEG, TIFF: the pixels as stored, not turned as the orientation says */
     uint64_t max_pixels; /* 0: ampvk's limits only; n: a file whose header claims more than n pixels fails
                             with AMP_ERROR_OUT_OF_BOUNDS before anything is allocated (untrusted files) */
 } amp_image_load_desc;

@@ -359,6 +359,8 @@ def load(path, *, channels=0, bits=0, bgr=False, ignore_orientation=False, max_p
     Returns H x W (one channel) or H x W x C (RGB(A), or BGR(A) with bgr=True) of
     uint8, uint16 (16-bit files) or float32 (HDR, OpenEXR, float TIFF).
     channels=1..4 and bits=8/16 convert as ``amp_image_load`` converts.
+    ignore_orientation=True keeps a JPEG's or TIFF's pixels as stored (by default they
+    are turned as the file's orientation says, as cv2.imread turns them).
     max_pixels=n refuses a file whose header claims more than n pixels (ampvk.Error,
     before anything is allocated): for untrusted files.
     """

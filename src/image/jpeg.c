@@ -121,31 +121,6 @@ static void cmyk_to_rgb(uint8_t *px, size_t texels)
     }
 }
 
-/* The pixels of a w x h image of n-byte texels turned as EXIF orientation o (2..8)
- * says, into a new buffer of the turned size; NULL when out of memory. */
-static uint8_t *orient(const uint8_t *px, int w, int h, size_t n, int o)
-{
-    bool turned = o >= 5;
-    int ow = turned ? h : w, oh = turned ? w : h;
-    uint8_t *out = malloc((size_t)ow * (size_t)oh * n);
-    if (!out) return NULL;
-    for (int y = 0; y < oh; y++)
-        for (int x = 0; x < ow; x++) {
-            int sx, sy;
-            switch (o) {
-            case 2: sx = w - 1 - x, sy = y; break;
-            case 3: sx = w - 1 - x, sy = h - 1 - y; break;
-            case 4: sx = x, sy = h - 1 - y; break;
-            case 5: sx = y, sy = x; break;
-            case 6: sx = y, sy = h - 1 - x; break;
-            case 7: sx = w - 1 - y, sy = h - 1 - x; break;
-            default: sx = w - 1 - y, sy = x; break; /* 8 */
-            }
-            memcpy(out + ((size_t)y * (size_t)ow + (size_t)x) * n, px + ((size_t)sy * (size_t)w + (size_t)sx) * n, n);
-        }
-    return out;
-}
-
 static amp_status jpeg_decode(const amp__file *f, void *state, const amp_image *head, int channels,
                               amp__host_image *out)
 {
@@ -166,7 +141,7 @@ static amp_status jpeg_decode(const amp__file *f, void *state, const amp_image *
         n = 3;
     }
     if (s->orientation > 1) {
-        uint8_t *o = orient(px, s->width, s->height, n, s->orientation);
+        uint8_t *o = amp__orient(px, s->width, s->height, n, s->orientation);
         free(px);
         if (!o) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory decoding %s", f->who, f->path);
         px = o;

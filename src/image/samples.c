@@ -125,3 +125,25 @@ const void *amp__image_packed(const amp_image *im, int bits, void **owned)
     return p;
 }
 
+uint8_t *amp__orient(const uint8_t *px, int w, int h, size_t n, int o)
+{
+    bool turned = o >= 5;
+    int ow = turned ? h : w, oh = turned ? w : h;
+    uint8_t *out = malloc((size_t)ow * (size_t)oh * n);
+    if (!out) return NULL;
+    for (int y = 0; y < oh; y++)
+        for (int x = 0; x < ow; x++) {
+            int sx, sy;
+            switch (o) {
+            case 2: sx = w - 1 - x, sy = y; break;
+            case 3: sx = w - 1 - x, sy = h - 1 - y; break;
+            case 4: sx = x, sy = h - 1 - y; break;
+            case 5: sx = y, sy = x; break;
+            case 6: sx = y, sy = h - 1 - x; break;
+            case 7: sx = w - 1 - y, sy = h - 1 - x; break;
+            default: sx = w - 1 - y, sy = x; break; /* 8 */
+            }
+            memcpy(out + ((size_t)y * (size_t)ow + (size_t)x) * n, px + ((size_t)sy * (size_t)w + (size_t)sx) * n, n);
+        }
+    return out;
+}

@@ -10,7 +10,9 @@
  * turned to linear RGB with OpenCV's matrix; LogL to float gray. Everything else libtiff
  * can render (palettes, 1/2/4-bit gray, YCbCr and JPEG, CMYK, 12-bit...) comes through
  * TIFFReadRGBAImageOriented as 8-bit gray, RGB or RGBA (libtiff premultiplies unassociated
- * alpha there); the rest fails naming the photometric, bits and sample format.
+ * alpha there); the rest fails naming the photometric, bits and sample format. The
+ * Orientation tag is applied as cv2.imread applies it (and as JPEG's EXIF one), unless
+ * the load asks not to.
  *
  * A tiny file can claim a huge image whose strips or tiles all point at the same few
  * bytes, so before decoding every strip's (tile's) bytes must lie within the file, and
@@ -158,7 +160,9 @@ typedef struct tiff_state {
     tiff_path path;
     uint32_t width, height;
     uint16_t spp, bps, planar, photometric, compression;
-    int channels, bits; /* as decoded */
+    uint16_t stored_orientation; /* the tag, 1..8 (1 when absent or out of range) */
+    int orientation;             /* applied: the tag, or 1 when the load ignores it */
+    int channels, bits;          /* as decoded */
 } tiff_state;
 
 static bool tiff_sniff(const unsigned char *d, size_t n)
@@ -242,6 +246,10 @@ static amp_status tiff_open(const amp__file *f, amp_image *head, void **state)
     TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &s->planar);
     TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &s->compression);
     TIFFGetFieldDefaulted(tif, TIFFTAG_EXTRASAMPLES, &extras, &extra_types);
+    uint16_t orientation = ORIENTATION_TOPLEFT;
+    TIFFGetFieldDefaulted(tif, TIFFTAG_ORIENTATION, &orientation);
+    s->stored_orientation = orientation >= 1 && orientation <= 8 ? orientation : ORIENTATION_TOPLEFT;
+    s->orientation = f->desc->ignore_orientation ? 1 : s->stored_orientation;
     if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &s->photometric))
         return amp__fail(AMP_ERROR_FORMAT, "%s: %s is corrupt: it has no PhotometricInterpretation tag", f->who,
                          f->path);
@@ -283,7 +291,9 @@ static amp_status tiff_open(const amp__file *f, amp_image *head, void **state)
         s->channels = alpha ? 4 : gray ? 1 : 3;
         s->bits = 8;
     }
-    *head = (amp_image){(int)s->width, (int)s->height, s->channels, s->bits, 0, NULL, AMP_IMAGE_FORMAT_TIFF};
+    bool turned = s->orientation >= 5; /* a transpose: width and height trade places */
+    *head = (amp_image){(int)(turned ? s->height : s->width), (int)(turned ? s->width : s->height), s->channels,
+                        s->bits, 0, NULL, AMP_IMAGE_FORMAT_TIFF};
     return AMP_OK;
 }
 
@@ -444,8 +454,9 @@ static void xyz_to_rgb(float *px, size_t texels)
     }
 }
 
-/* The rendered path: libtiff's 8-bit RGBA, top row first, narrowed in place to the
- * channels open gave (gray: red; RGB; RGBA). */
+/* The rendered path: libtiff's 8-bit RGBA in the order stored (asked for the file's own
+ * orientation, libtiff flips nothing), narrowed in place to the channels open gave
+ * (gray: red; RGB; RGBA). */
 static amp_status read_rgba(const amp__file *f, tiff_state *s, uint8_t **out)
 {
     size_t texels = (size_t)s->width * s->height;
@@ -454,7 +465,7 @@ static amp_status read_rgba(const amp__file *f, tiff_state *s, uint8_t **out)
                          f->who, f->path, s->width, s->height);
     uint32_t *raster = malloc(texels * 4);
     if (!raster) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory decoding %s", f->who, f->path);
-    if (!TIFFReadRGBAImageOriented(s->tif, s->width, s->height, raster, ORIENTATION_TOPLEFT, 1) || s->io.errors) {
+    if (!TIFFReadRGBAImageOriented(s->tif, s->width, s->height, raster, s->stored_orientation, 1) || s->io.errors) {
         free(raster);
         return lib_fail(f, &s->io, "its image does not decode");
     }
@@ -472,7 +483,7 @@ static amp_status read_rgba(const amp__file *f, tiff_state *s, uint8_t **out)
 static amp_status tiff_decode(const amp__file *f, void *state, const amp_image *head, int channels,
                               amp__host_image *out)
 {
-    (void)head, (void)channels;
+    (void)channels;
     tiff_state *s = state;
     amp_status st = check_chunks(f, s);
     if (st != AMP_OK) return st;
@@ -487,11 +498,18 @@ static amp_status tiff_decode(const amp__file *f, void *state, const amp_image *
         if (st == AMP_OK && s->path == PATH_LOGLUV && s->spp == 3) xyz_to_rgb((float *)px, texels);
         if (st == AMP_OK && s->photometric == PHOTOMETRIC_MINISWHITE) invert_gray(px, texels, s->spp, s->bps);
     }
+    if (st == AMP_OK && s->orientation > 1) {
+        uint8_t *turned = amp__orient(px, (int)s->width, (int)s->height, (size_t)s->channels * (size_t)(s->bits / 8),
+                                      s->orientation);
+        free(px);
+        px = turned;
+        if (!px) st = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory decoding %s", f->who, f->path);
+    }
     if (st != AMP_OK) {
         free(px);
         return st;
     }
-    *out = (amp__host_image){(int)s->width, (int)s->height, s->channels, s->bits, px, false};
+    *out = (amp__host_image){head->width, head->height, s->channels, s->bits, px, false};
     return AMP_OK;
 }
 

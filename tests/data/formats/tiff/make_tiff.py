@@ -9,6 +9,11 @@ its default settings (LZW + horizontal predictor for integers; no compression fo
 decodes it to, as RGB(A): NAME.cv2.png (8/16 bits) or NAME.cv2.f32 (floats, raw
 little-endian, rows top first, channels interleaved).
 
+ori_*_oN.tif: the picture stored as it is with TIFF orientation N (1..8), read by
+cv2.imread as ori_*_oN.cv2.png (the orientation applied; checked here against numpy's
+turn of the stored picture) and NAME.raw the samples as stored: 8-bit RGB (decoded
+directly), 16-bit gray, and an 8-bit palette (libtiff's RGBA rendering).
+
 tf_*.tif: written by tifffile for what OpenCV cannot write (tiles, separate planes,
 gray + alpha, associated alpha, big-endian "MM", BigTIFF, MinIsWhite, palettes, 1-bit,
 CMYK); own_*.tif: assembled here (deflate with the floating-point predictor, which
@@ -117,6 +122,33 @@ def tifffile_cases():
     tifffile.imwrite(path('unsupported_gray32u.tif'), (g16.astype(np.uint32) << 16), photometric='minisblack')
 
 
+def turned(a, o):
+    """a as orientation o (1..8, TIFF's and EXIF's numbering) says to show it."""
+    flips = {1: a, 2: a[:, ::-1], 3: a[::-1, ::-1], 4: a[::-1]}
+    if o <= 4:
+        return flips[o]
+    t = np.swapaxes(a, 0, 1)  # 5: transposed
+    return {5: t, 6: t[:, ::-1], 7: t[::-1, ::-1], 8: t[::-1]}[o]
+
+
+def orientation_cases():
+    rgb8, g16 = picture(3, np.uint8, 120), picture(1, np.uint16, 121)[..., 0]
+    cmap8 = picture(3, np.uint8, 122).reshape(-1, 3)[:256].T.astype(np.uint16)
+    index = (np.arange(H * W).reshape(H, W) * 5 % 256).astype(np.uint8)
+    palette = cmap8.T[index].astype(np.uint8)
+    cases = [('ori_rgb8', rgb8, rgb8, dict(photometric='rgb'), range(1, 9)),
+             ('ori_gray16', g16, g16, dict(photometric='minisblack', compression='zlib'), (3, 7)),
+             ('ori_palette8', index, palette, dict(photometric='palette', colormap=cmap8 * 257), (2, 6))]
+    for base, stored, shown, kw, orientations in cases:
+        write_raw(base, shown)
+        for o in orientations:
+            name = '%s_o%d' % (base, o)
+            tifffile.imwrite(path(name + '.tif'), stored, extratags=[(274, 'H', 1, o, True)], **kw)
+            back = cv2.imread(path(name + '.tif'), cv2.IMREAD_UNCHANGED)
+            assert np.array_equal(bgr(back), turned(shown, o)), name
+            assert cv2.imwrite(path(name + '.cv2.png'), back)
+
+
 def ifd_tiff(name, w, h, spp, bps, fmt, photometric, compression, predictor, strips, rps, extra=None):
     """A little-endian TIFF assembled by hand: one IFD, the strips given (bytes)."""
     entries = []  # (tag, type, values)
@@ -178,6 +210,7 @@ if __name__ == '__main__':
     cv2_cases()
     tifffile_cases()
     own_cases()
+    orientation_cases()
     note = 'Made by make_tiff.py with OpenCV %s, tifffile %s, numpy %s.\n' % (
         cv2.__version__, tifffile.__version__, np.__version__)
     with open(path('README'), 'w') as f:
