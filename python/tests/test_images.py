@@ -1,9 +1,13 @@
 """ampvk.load and ampvk.save: every format the library writes, depths, BGR, errors."""
+import os
+
 import cv2
 import numpy as np
 import pytest
 
 import ampvk
+
+TIFF = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "data", "formats", "tiff")
 
 
 @pytest.mark.parametrize("ext, dtype, exact", [
@@ -54,6 +58,20 @@ def test_gray_float16_views_and_options(tmp_path, rgb):
     assert np.array_equal(ampvk.load(tmp_path / "noext"), rgb)
     ampvk.save(tmp_path / "s.png", rgb.astype(np.uint16) * 257, bits=8)
     assert ampvk.load(tmp_path / "s.png").dtype == np.uint8
+
+
+@pytest.mark.parametrize("orientation", [3, 6])
+def test_orientation(orientation):
+    """A TIFF's orientation is applied as cv2.imread applies it; ignore_orientation keeps
+    the pixels as stored."""
+    path = os.path.join(TIFF, f"ori_rgb8_o{orientation}.tif")
+    shown = ampvk.load(path)
+    assert np.array_equal(shown, cv2.imread(path)[..., ::-1])
+    stored = ampvk.load(path, ignore_orientation=True)
+    assert stored.shape == (24, 29, 3)
+    assert shown.shape == ((29, 24, 3) if orientation >= 5 else (24, 29, 3))
+    turned = np.rot90(stored, -1) if orientation == 6 else stored[::-1, ::-1]
+    assert np.array_equal(shown, turned)
 
 
 def test_errors(tmp_path, rgb):
