@@ -99,7 +99,7 @@ static amp_status ignored_map(const char *who, const amp_image_compare_desc *des
  * channel metric: the channel statistics of the texels not ignored into out, and each
  * texel's class into classes. */
 static void compare_host(const void *a, const void *b, amp_extent e, amp_scalar sc, int comps, int bits,
-                         const amp_image_compare_desc *desc, const uint8_t *ignored, uint32_t *classes, float *score,
+                         const amp_image_compare_desc *desc, const uint8_t *ignored, uint8_t *classes, float *score,
                          amp_image_compare_result *out)
 {
     double tol = desc ? desc->tolerance : 0;
@@ -138,7 +138,7 @@ static void compare_host(const void *a, const void *b, amp_extent e, amp_scalar 
 
 /* Whether the n texels from t are CLASS_SAME, scored +0 and not ignored: what the
  * metrics that write only differing texels leave, counted as nothing. */
-static bool untouched(const uint32_t *classes, const float *score, const uint8_t *ignored, size_t t, size_t n)
+static bool untouched(const uint8_t *classes, const float *score, const uint8_t *ignored, size_t t, size_t n)
 {
     uint32_t any = 0;
     for (size_t i = 0; i < n; i++) any |= classes[t + i];
@@ -155,7 +155,7 @@ static bool untouched(const uint32_t *classes, const float *score, const uint8_t
 
 /* The counts of a comparison from its classes (and YIQ's scores): what differs, the
  * first of it, the densest window, and whether that passes desc. */
-static void tally(const uint32_t *classes, const float *score, amp_extent e, const uint8_t *ignored,
+static void tally(const uint8_t *classes, const float *score, amp_extent e, const uint8_t *ignored,
                   const amp_image_compare_desc *desc, uint32_t *window_sums, amp_image_compare_result *r)
 {
     enum { RUN = 64 }; /* texels skipped at once where nothing differs */
@@ -278,7 +278,7 @@ static amp_status kernel_words(amp_accelerator_view *view, bool emulated, const 
  * whose bytes differ, then, where desc asks, the anti-aliasing of those beyond the
  * threshold. classes and score come zeroed; only differing blocks are written. */
 static amp_status yiq_classes(const char *who, const amp_image *expected, const amp_image *actual,
-                              const amp_image_compare_desc *desc, uint32_t *classes, float *score)
+                              const amp_image_compare_desc *desc, uint8_t *classes, float *score)
 {
     int w = expected->width, h = expected->height;
     size_t n = (size_t)w * (size_t)h, quads = (n + 3) / 4, np = 4 * quads; /* the last quad padded */
@@ -340,7 +340,7 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
         for (size_t i = first; i < end; i++, c++) {
             uint32_t bits = *c & ~7u;
             memcpy(&score[i], &bits, sizeof bits);
-            classes[i] = *c & 7u;
+            classes[i] = (uint8_t)(*c & 7u);
             count += classes[i] == CLASS_LIGHTER || classes[i] == CLASS_DARKER;
         }
     }
@@ -518,7 +518,7 @@ static bool identical(const amp_image *x, const amp_image *y)
  * caller frees *classes and *score. */
 static amp_status compare_classes(const char *who, const amp_image *expected, const amp_image *actual,
                                   const amp_image_compare_desc *desc, bool want_score, amp_image_compare_result *out,
-                                  uint32_t **classes_out, float **score_out, uint8_t **ignored_out)
+                                  uint8_t **classes_out, float **score_out, uint8_t **ignored_out)
 {
     int w = expected->width, h = expected->height;
     size_t n = (size_t)w * (size_t)h;
@@ -533,7 +533,8 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
     if (s != AMP_OK) return s;
     /* zeroed (CLASS_SAME, score 0) by the system's fresh pages: the metrics write only
        the texels that differ */
-    uint32_t *classes = calloc(n, sizeof *classes), *sums = NULL;
+    uint8_t *classes = calloc(n, sizeof *classes);
+    uint32_t *sums = NULL;
     want_score = want_score || scored;
     float *score = want_score ? calloc(n, sizeof *score) : NULL;
     if (desc && desc->window > 0) sums = calloc(((size_t)w + 1) * ((size_t)h + 1), sizeof *sums);
@@ -622,7 +623,7 @@ amp_status amp_image_compare(amp_texture *a, amp_texture *b, const amp_image_com
         return s;
     }
     void *ha = NULL, *hb = NULL;
-    uint32_t *classes = malloc(amp_extent_size(e) * sizeof *classes);
+    uint8_t *classes = malloc(amp_extent_size(e) * sizeof *classes);
     if (!classes) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory", who);
     s = amp__texture_host(who, a, &ha);
     if (s == AMP_OK) s = amp__texture_host(who, b, &hb);
@@ -658,7 +659,7 @@ static amp_status load_golden(const char *who, const char *path, amp_image *out)
 static amp_status compare_images(const char *who, const amp_image *expected, const amp_image *actual,
                                  const amp_image_compare_desc *desc, amp_image_compare_result *out)
 {
-    uint32_t *classes;
+    uint8_t *classes;
     float *score;
     uint8_t *ignored;
     amp_status s = compare_classes(who, expected, actual, desc, false, out, &classes, &score, &ignored);
@@ -794,7 +795,8 @@ amp_status amp_image_compare_draw_styles(const amp_image *expected, const amp_im
     }
     amp_status s = check_desc(who, desc);
     if (s == AMP_OK) s = check_pair(who, expected, actual);
-    uint32_t *classes = NULL, *owned_gray = NULL;
+    uint8_t *classes = NULL;
+    uint32_t *owned_gray = NULL;
     const uint32_t *gray = NULL;
     float *score = NULL;
     uint8_t *ignored = NULL;
