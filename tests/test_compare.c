@@ -382,6 +382,20 @@ static void pictures(void)
         amp_image_free(&one);
         amp_image_free(&both[k]);
     }
+    /* YIQ's pooled scores, part of the change ignored: summed from the differing blocks
+       without a heat map, from the whole map with one; the same doubles */
+    amp_image_rect part = {140, 25, 30, 8};
+    amp_image_compare_desc masked = yiq;
+    masked.ignore = &part;
+    masked.ignore_count = 1;
+    amp_image_compare_result plain, mapped;
+    REQUIRE_OK(amp_image_compare_images(&a, &b, &masked, &plain));
+    REQUIRE_OK(amp_image_compare_draw(&a, &b, &masked, AMP_IMAGE_DRAW_HEATMAP, &mapped, &one));
+    REQUIRE(plain.ignored_texels == 240 && mapped.ignored_texels == 240);
+    REQUIRE(plain.max_score > 0 && plain.mean_score > 0 && plain.differing_texels < 320);
+    REQUIRE(plain.mean_score == mapped.mean_score && plain.max_score == mapped.max_score);
+    REQUIRE(plain.differing_texels == mapped.differing_texels && plain.texels == mapped.texels);
+    amp_image_free(&one);
     amp_image_free(&pic);
     /* anti-aliased pixels in yellow on "moved" */
     amp_image_free(&a);

@@ -276,9 +276,12 @@ static amp_status kernel_words(amp_accelerator_view *view, bool emulated, const 
 /* The YIQ classes and scores of two images of the same size, on desc's view
  * (shaders/image/yiq.glsl; in doubles where it has them): the pixels of the blocks
  * whose bytes differ, then, where desc asks, the anti-aliasing of those beyond the
- * threshold. classes and score come zeroed; only differing blocks are written. */
+ * threshold. classes and score (NULL: no map wanted) come zeroed; only differing
+ * blocks are written. The scores of the texels not ignored are summed into *sum, in
+ * texel order, and their largest left in *max. */
 static amp_status yiq_classes(const char *who, const amp_image *expected, const amp_image *actual,
-                              const amp_image_compare_desc *desc, uint8_t *classes, float *score)
+                              const amp_image_compare_desc *desc, const uint8_t *ignored, uint8_t *classes,
+                              float *score, double *sum, double *max)
 {
     int w = expected->width, h = expected->height;
     size_t n = (size_t)w * (size_t)h, quads = (n + 3) / 4, np = 4 * quads; /* the last quad padded */
@@ -339,7 +342,13 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
         const uint32_t *c = pc + j * YIQ_BLOCK;
         for (size_t i = first; i < end; i++, c++) {
             uint32_t bits = *c & ~7u;
-            memcpy(&score[i], &bits, sizeof bits);
+            float v;
+            memcpy(&v, &bits, sizeof v);
+            if (score) score[i] = v;
+            if (!(ignored && ignored[i])) {
+                *sum += v;
+                if (v > *max) *max = v;
+            }
             classes[i] = (uint8_t)(*c & 7u);
             count += classes[i] == CLASS_LIGHTER || classes[i] == CLASS_DARKER;
         }
@@ -513,9 +522,9 @@ static bool identical(const amp_image *x, const amp_image *y)
     return true;
 }
 
-/* The classes (and YIQ's, SSIM's and FLIP's scores, else NULL) of two images whose sizes and channels
- * match, by desc's metric, actual at expected's depth, and what they add up to. The
- * caller frees *classes and *score. */
+/* The classes (and the scores: SSIM's and FLIP's, and with want_score any metric's; else
+ * NULL) of two images whose sizes and channels match, by desc's metric, actual at
+ * expected's depth, and what they add up to. The caller frees *classes and *score. */
 static amp_status compare_classes(const char *who, const amp_image *expected, const amp_image *actual,
                                   const amp_image_compare_desc *desc, bool want_score, amp_image_compare_result *out,
                                   uint8_t **classes_out, float **score_out, uint8_t **ignored_out)
@@ -523,7 +532,7 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
     int w = expected->width, h = expected->height;
     size_t n = (size_t)w * (size_t)h;
     bool yiq = desc && desc->metric == AMP_IMAGE_METRIC_YIQ, ssim = desc && desc->metric == AMP_IMAGE_METRIC_SSIM;
-    bool flip = desc && desc->metric == AMP_IMAGE_METRIC_FLIP, scored = yiq || ssim || flip;
+    bool flip = desc && desc->metric == AMP_IMAGE_METRIC_FLIP;
     amp_extent e = amp_extent2(h, w);
     *classes_out = NULL;
     *score_out = NULL;
@@ -535,7 +544,8 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
        the texels that differ */
     uint8_t *classes = calloc(n, sizeof *classes);
     uint32_t *sums = NULL;
-    want_score = want_score || scored;
+    /* YIQ sums its scores as it unpacks them: a map of them only for a picture */
+    want_score = want_score || ssim || flip;
     float *score = want_score ? calloc(n, sizeof *score) : NULL;
     if (desc && desc->window > 0) sums = calloc(((size_t)w + 1) * ((size_t)h + 1), sizeof *sums);
     if (!classes || (want_score && !score) || (desc && desc->window > 0 && !sums)) {
@@ -546,13 +556,14 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
         return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory comparing %dx%d images", who, w, h);
     }
     amp_image_compare_result r = {0};
+    double yiq_sum = 0, yiq_max = 0;
     bool by_score = false; /* the classes follow from the scores and the tolerance */
     if (identical(expected, actual) && !(ssim && (w < 11 || h < 11))) {
         /* the same samples: every metric's zero (most pairs of a render suite) */
         r.psnr = INFINITY;
         r.ssim = ssim ? 1 : 0;
     } else if (yiq) {
-        s = yiq_classes(who, expected, actual, desc, classes, score);
+        s = yiq_classes(who, expected, actual, desc, ignored, classes, score, &yiq_sum, &yiq_max);
     } else if (ssim) {
         s = ssim_scores(who, expected, actual, desc, score, &r.ssim);
         by_score = true;
@@ -575,7 +586,11 @@ static amp_status compare_classes(const char *who, const amp_image *expected, co
     }
     for (size_t i = 0; s == AMP_OK && by_score && i < n; i++) /* the metrics of a score alone */
         classes[i] = score[i] > desc->tolerance ? CLASS_LIGHTER : score[i] != 0 ? CLASS_CLOSE : CLASS_SAME;
-    if (s == AMP_OK) tally(classes, scored ? score : NULL, e, ignored, desc, sums, &r);
+    if (s == AMP_OK) tally(classes, yiq || ssim || flip ? score : NULL, e, ignored, desc, sums, &r);
+    if (s == AMP_OK && yiq && !score) { /* the same sums, gathered from the blocks */
+        r.max_score = yiq_max;
+        r.mean_score = r.texels ? yiq_sum / (double)r.texels : 0;
+    }
     if (s == AMP_OK && flip) s = amp__flip_pool(who, score, ignored, n, &r);
     free(sums);
     if (s != AMP_OK) {
