@@ -252,25 +252,48 @@ static amp_kernel *yiq_kernel(amp_accelerator_view *view, bool dbl, bool aa)
                                                       .source = "#include \"image/yiq.glsl\"\n"});
 }
 
-/* count words of host data for a kernel on view: a CPU device's host-visible array
- * the host fills in place (its memory is the host's; a view would copy it through
- * staging), else a view of the data itself. The caller destroys both. */
+/* Room for count words that the host writes and a kernel on view reads (or the kernel
+ * writes and the host reads): on a CPU device a host-visible array, filled and read in
+ * place (its memory is the host's; a view of host memory would go through staging),
+ * else host memory, *owned (the caller frees it). *words is where the host writes. */
+static amp_status kernel_room(amp_accelerator_view *view, bool emulated, size_t count, amp_array **array,
+                              uint32_t **words, uint32_t **owned)
+{
+    *array = NULL;
+    *owned = NULL;
+    if (emulated && !atomic_load(&force_views)) {
+        *array = amp_array_create(view, &(amp_array_desc){.extent = amp_extent1((int)count), .type = AMP_UINT,
+                                                          .cpu_access = AMP_ACCESS_READ_WRITE});
+        *words = *array ? amp_array_data(*array) : NULL;
+        return *words ? AMP_OK : amp_last_status();
+    }
+    if (!(*words = *owned = malloc(count ? count * sizeof **words : 1)))
+        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory for %zu words", count);
+    return AMP_OK;
+}
+
+/* The view of kernel_room's words (read-only for the kernel unless out). */
+static amp_status kernel_view(amp_array *array, const uint32_t *words, size_t count, bool out, amp_array_view **view)
+{
+    amp_extent e = amp_extent1((int)count);
+    *view = array ? amp_array_view_of_array(array)
+            : out ? amp_array_view_create(e, AMP_UINT, 0, (void *)words)
+                  : amp_array_view_create_const(e, AMP_UINT, 0, words);
+    return *view ? AMP_OK : amp_last_status();
+}
+
+/* count words of host data for a kernel on view: copied into a CPU device's
+ * host-visible array, else a view of the data itself. The caller destroys both. */
 static amp_status kernel_words(amp_accelerator_view *view, bool emulated, const uint32_t *words, size_t count,
                                amp_array **array, amp_array_view **out)
 {
-    amp_extent e = amp_extent1((int)count);
+    uint32_t *room, *owned = NULL;
     *array = NULL;
     *out = NULL;
-    if (emulated && !atomic_load(&force_views)) {
-        *array = amp_array_create(view, &(amp_array_desc){.extent = e, .type = AMP_UINT,
-                                                          .cpu_access = AMP_ACCESS_READ_WRITE});
-        void *p = *array ? amp_array_data(*array) : NULL;
-        if (p) memcpy(p, words, count * 4);
-        *out = p ? amp_array_view_of_array(*array) : NULL;
-    } else {
-        *out = amp_array_view_create_const(e, AMP_UINT, 0, words);
-    }
-    return *out ? AMP_OK : amp_last_status();
+    if (!emulated || atomic_load(&force_views)) return kernel_view(NULL, words, count, false, out);
+    amp_status s = kernel_room(view, emulated, count, array, &room, &owned); /* an array: nothing owned */
+    if (s == AMP_OK) memcpy(room, words, count * sizeof *words);
+    return s == AMP_OK ? kernel_view(*array, room, count, false, out) : s;
 }
 
 /* The YIQ classes and scores of two images of the same size, on desc's view
@@ -300,26 +323,31 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
         if (memcmp(wa + first, wb + first, words * 4) != 0) blocks[m++] = (uint32_t)k;
     }
     size_t packed_words = m * YIQ_BLOCK;
-    uint32_t *pa = blocks ? calloc(packed_words ? 3 * packed_words : 1, 4) : NULL, *pb = pa + packed_words,
-             *pc = pb + packed_words;
-    for (size_t j = 0; pa && j < m; j++) {
-        size_t first = (size_t)blocks[j] * YIQ_BLOCK, words = np - first < YIQ_BLOCK ? np - first : YIQ_BLOCK;
-        memcpy(pa + j * YIQ_BLOCK, wa + first, words * 4);
-        memcpy(pb + j * YIQ_BLOCK, wb + first, words * 4);
-    }
-    if (!pa) s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for two %dx%d images", who, w, h);
+    if (!blocks) s = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for two %dx%d images", who, w, h);
     amp_kernel *k = NULL; /* classes and score come zeroed */
-    amp_array *arrays[5] = {NULL};
+    amp_array *arrays[6] = {NULL};
+    uint32_t *owned[3] = {NULL}, *pa = NULL, *pb = NULL, *pc = NULL; /* a, b, classes */
     amp_array_view *va = NULL, *vb = NULL, *vblocks = NULL, *vc = NULL, *va4 = NULL, *vb4 = NULL, *vc4 = NULL;
     amp_array_view *vfa = NULL, *vfb = NULL, *vl = NULL, *vaa = NULL;
     if (s == AMP_OK && m > 0) {
-        k = yiq_kernel(view, dbl, false);
-        if (!k) s = amp_last_status();
-        if (s == AMP_OK) s = kernel_words(view, emulated, pa, packed_words, &arrays[0], &va);
-        if (s == AMP_OK) s = kernel_words(view, emulated, pb, packed_words, &arrays[1], &vb);
+        /* the differing blocks of both images packed where the kernel reads them; the
+           last block's words past the image zeroed */
+        s = kernel_room(view, emulated, packed_words, &arrays[0], &pa, &owned[0]);
+        if (s == AMP_OK) s = kernel_room(view, emulated, packed_words, &arrays[1], &pb, &owned[1]);
+        for (size_t j = 0; s == AMP_OK && j < m; j++) {
+            size_t first = (size_t)blocks[j] * YIQ_BLOCK, words = np - first < YIQ_BLOCK ? np - first : YIQ_BLOCK;
+            uint32_t *da = pa + j * YIQ_BLOCK, *db = pb + j * YIQ_BLOCK;
+            memcpy(da, wa + first, words * 4);
+            memcpy(db, wb + first, words * 4);
+            memset(da + words, 0, (YIQ_BLOCK - words) * 4);
+            memset(db + words, 0, (YIQ_BLOCK - words) * 4);
+        }
+        if (s == AMP_OK) s = kernel_view(arrays[0], pa, packed_words, false, &va);
+        if (s == AMP_OK) s = kernel_view(arrays[1], pb, packed_words, false, &vb);
         if (s == AMP_OK) s = kernel_words(view, emulated, blocks, m, &arrays[2], &vblocks);
-        if (s == AMP_OK && !(vc = amp_array_view_create(amp_extent1((int)packed_words), AMP_UINT, 0, pc)))
-            s = amp_last_status();
+        if (s == AMP_OK) s = kernel_room(view, emulated, packed_words, &arrays[5], &pc, &owned[2]);
+        if (s == AMP_OK) s = kernel_view(arrays[5], pc, packed_words, true, &vc);
+        if (s == AMP_OK && !(k = yiq_kernel(view, dbl, false))) s = amp_last_status();
         if (s == AMP_OK && (!(va4 = amp_array_view_reinterpret(va, AMP_UINT_4, 0)) ||
                             !(vb4 = amp_array_view_reinterpret(vb, AMP_UINT_4, 0)) ||
                             !(vc4 = amp_array_view_reinterpret(vc, AMP_UINT_4, 0))))
@@ -335,6 +363,7 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
                                                AMP_UINT("options", options)));
         }
         if (s == AMP_OK) s = amp_array_view_synchronize(vc4);
+        if (s == AMP_OK && arrays[5] && !(pc = amp_array_data(arrays[5]))) s = amp_last_status();
     }
     size_t count = 0;
     for (size_t j = 0; s == AMP_OK && j < m; j++) { /* the score above the class's 3 bits */
@@ -383,11 +412,11 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
     }
     amp_array_view *views[] = {va4, vb4, vc4, va, vb, vblocks, vc, vfa, vfb, vl, vaa};
     for (size_t i = 0; i < sizeof views / sizeof *views; i++) amp_array_view_destroy(&views[i]);
-    for (int i = 0; i < 5; i++) amp_array_destroy(&arrays[i]);
+    for (int i = 0; i < 6; i++) amp_array_destroy(&arrays[i]);
+    for (int i = 0; i < 3; i++) free(owned[i]);
     free(owned_a);
     free(owned_b);
     free(blocks);
-    free(pa);
     free(list);
     free(aa);
     return s;
