@@ -256,8 +256,8 @@ static amp_kernel *yiq_kernel(amp_accelerator_view *view, bool dbl, bool aa)
  * writes and the host reads): on a CPU device a host-visible array, filled and read in
  * place (its memory is the host's; a view of host memory would go through staging),
  * else host memory, *owned (the caller frees it). *words is where the host writes. */
-static amp_status kernel_room(amp_accelerator_view *view, bool emulated, size_t count, amp_array **array,
-                              uint32_t **words, uint32_t **owned)
+static amp_status kernel_room(const char *who, amp_accelerator_view *view, bool emulated, size_t count,
+                              amp_array **array, uint32_t **words, uint32_t **owned)
 {
     *array = NULL;
     *owned = NULL;
@@ -268,7 +268,7 @@ static amp_status kernel_room(amp_accelerator_view *view, bool emulated, size_t 
         return *words ? AMP_OK : amp_last_status();
     }
     if (!(*words = *owned = malloc(count ? count * sizeof **words : 1)))
-        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "out of host memory for %zu words", count);
+        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory for %zu words", who, count);
     return AMP_OK;
 }
 
@@ -284,14 +284,14 @@ static amp_status kernel_view(amp_array *array, const uint32_t *words, size_t co
 
 /* count words of host data for a kernel on view: copied into a CPU device's
  * host-visible array, else a view of the data itself. The caller destroys both. */
-static amp_status kernel_words(amp_accelerator_view *view, bool emulated, const uint32_t *words, size_t count,
-                               amp_array **array, amp_array_view **out)
+static amp_status kernel_words(const char *who, amp_accelerator_view *view, bool emulated, const uint32_t *words,
+                               size_t count, amp_array **array, amp_array_view **out)
 {
     uint32_t *room, *owned = NULL;
     *array = NULL;
     *out = NULL;
     if (!emulated || atomic_load(&force_views)) return kernel_view(NULL, words, count, false, out);
-    amp_status s = kernel_room(view, emulated, count, array, &room, &owned); /* an array: nothing owned */
+    amp_status s = kernel_room(who, view, emulated, count, array, &room, &owned); /* an array: nothing owned */
     if (s == AMP_OK) memcpy(room, words, count * sizeof *words);
     return s == AMP_OK ? kernel_view(*array, room, count, false, out) : s;
 }
@@ -332,8 +332,8 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
     if (s == AMP_OK && m > 0) {
         /* the differing blocks of both images packed where the kernel reads them; the
            last block's words past the image zeroed */
-        s = kernel_room(view, emulated, packed_words, &arrays[0], &pa, &owned[0]);
-        if (s == AMP_OK) s = kernel_room(view, emulated, packed_words, &arrays[1], &pb, &owned[1]);
+        s = kernel_room(who, view, emulated, packed_words, &arrays[0], &pa, &owned[0]);
+        if (s == AMP_OK) s = kernel_room(who, view, emulated, packed_words, &arrays[1], &pb, &owned[1]);
         for (size_t j = 0; s == AMP_OK && j < m; j++) {
             size_t first = (size_t)blocks[j] * YIQ_BLOCK, words = np - first < YIQ_BLOCK ? np - first : YIQ_BLOCK;
             uint32_t *da = pa + j * YIQ_BLOCK, *db = pb + j * YIQ_BLOCK;
@@ -344,8 +344,8 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
         }
         if (s == AMP_OK) s = kernel_view(arrays[0], pa, packed_words, false, &va);
         if (s == AMP_OK) s = kernel_view(arrays[1], pb, packed_words, false, &vb);
-        if (s == AMP_OK) s = kernel_words(view, emulated, blocks, m, &arrays[2], &vblocks);
-        if (s == AMP_OK) s = kernel_room(view, emulated, packed_words, &arrays[5], &pc, &owned[2]);
+        if (s == AMP_OK) s = kernel_words(who, view, emulated, blocks, m, &arrays[2], &vblocks);
+        if (s == AMP_OK) s = kernel_room(who, view, emulated, packed_words, &arrays[5], &pc, &owned[2]);
         if (s == AMP_OK) s = kernel_view(arrays[5], pc, packed_words, true, &vc);
         if (s == AMP_OK && !(k = yiq_kernel(view, dbl, false))) s = amp_last_status();
         if (s == AMP_OK && (!(va4 = amp_array_view_reinterpret(va, AMP_UINT_4, 0)) ||
@@ -395,8 +395,8 @@ static amp_status yiq_classes(const char *who, const amp_image *expected, const 
                 if (classes[i] == CLASS_LIGHTER || classes[i] == CLASS_DARKER) list[c++] = (uint32_t)i;
         }
         /* the detector reads the neighbours: the whole images */
-        if (s == AMP_OK) s = kernel_words(view, emulated, wa, np, &arrays[3], &vfa);
-        if (s == AMP_OK) s = kernel_words(view, emulated, wb, np, &arrays[4], &vfb);
+        if (s == AMP_OK) s = kernel_words(who, view, emulated, wa, np, &arrays[3], &vfa);
+        if (s == AMP_OK) s = kernel_words(who, view, emulated, wb, np, &arrays[4], &vfb);
         if (s == AMP_OK && (!(vl = amp_array_view_create_const(amp_extent1((int)count), AMP_UINT, 0, list)) ||
                             !(vaa = amp_array_view_create(amp_extent1((int)count), AMP_UINT, 0, aa))))
             s = amp_last_status();
