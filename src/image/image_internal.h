@@ -61,10 +61,11 @@ AMP_HIDDEN amp_status amp__host_convert(const char *who, const char *path, amp__
 /* im's samples tightly packed at bits (8, 16, 32): im's own pixels, or a malloc'ed
  * converted copy left in *owned (free it). NULL when out of memory. */
 AMP_HIDDEN const void *amp__image_packed(const amp_image *im, int bits, void **owned);
-/* The pixels of a w x h image of n-byte texels turned as orientation o (2..8; EXIF's and
- * TIFF's numbering) says, in a new buffer of the turned size (5..8 trade width and
- * height); NULL when out of memory. */
-AMP_HIDDEN uint8_t *amp__orient(const uint8_t *px, int w, int h, size_t n, int o);
+/* *px, a w x h image of n-byte texels decoded from path, turned as orientation o says
+ * (1..8, EXIF's and TIFF's numbering; 5..8 trade width and height): replaced by a new
+ * buffer of the turned size (1: left as it is). Out of memory: *px freed and NULL,
+ * AMP_ERROR_OUT_OF_MEMORY naming path. */
+AMP_HIDDEN amp_status amp__orient(const char *who, const char *path, uint8_t **px, int w, int h, size_t n, int o);
 
 /* ---- file formats: one codec each, in image_file.c's table ---- */
 /* A file being decoded: who asks and the file's name (for messages), its bytes, and

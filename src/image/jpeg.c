@@ -140,12 +140,8 @@ static amp_status jpeg_decode(const amp__file *f, void *state, const amp_image *
         cmyk_to_rgb(px, texels);
         n = 3;
     }
-    if (s->orientation > 1) {
-        uint8_t *o = amp__orient(px, s->width, s->height, n, s->orientation);
-        free(px);
-        if (!o) return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory decoding %s", f->who, f->path);
-        px = o;
-    }
+    amp_status st = amp__orient(f->who, f->path, &px, s->width, s->height, n, s->orientation);
+    if (st != AMP_OK) return st;
     bool turned = s->orientation >= 5;
     *out = (amp__host_image){turned ? s->height : s->width, turned ? s->width : s->height, (int)n, 8, px, false};
     return AMP_OK;

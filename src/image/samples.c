@@ -125,12 +125,18 @@ const void *amp__image_packed(const amp_image *im, int bits, void **owned)
     return p;
 }
 
-uint8_t *amp__orient(const uint8_t *px, int w, int h, size_t n, int o)
+amp_status amp__orient(const char *who, const char *path, uint8_t **pixels, int w, int h, size_t n, int o)
 {
+    if (o <= 1) return AMP_OK;
     bool turned = o >= 5;
     int ow = turned ? h : w, oh = turned ? w : h;
+    const uint8_t *px = *pixels;
     uint8_t *out = malloc((size_t)ow * (size_t)oh * n);
-    if (!out) return NULL;
+    if (!out) {
+        free(*pixels);
+        *pixels = NULL;
+        return amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory decoding %s", who, path);
+    }
     for (int y = 0; y < oh; y++)
         for (int x = 0; x < ow; x++) {
             int sx, sy;
@@ -145,5 +151,7 @@ uint8_t *amp__orient(const uint8_t *px, int w, int h, size_t n, int o)
             }
             memcpy(out + ((size_t)y * (size_t)ow + (size_t)x) * n, px + ((size_t)sy * (size_t)w + (size_t)sx) * n, n);
         }
-    return out;
+    free(*pixels);
+    *pixels = out;
+    return AMP_OK;
 }

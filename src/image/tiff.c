@@ -498,13 +498,9 @@ static amp_status tiff_decode(const amp__file *f, void *state, const amp_image *
         if (st == AMP_OK && s->path == PATH_LOGLUV && s->spp == 3) xyz_to_rgb((float *)px, texels);
         if (st == AMP_OK && s->photometric == PHOTOMETRIC_MINISWHITE) invert_gray(px, texels, s->spp, s->bps);
     }
-    if (st == AMP_OK && s->orientation > 1) {
-        uint8_t *turned = amp__orient(px, (int)s->width, (int)s->height, (size_t)s->channels * (size_t)(s->bits / 8),
-                                      s->orientation);
-        free(px);
-        px = turned;
-        if (!px) st = amp__fail(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory decoding %s", f->who, f->path);
-    }
+    if (st == AMP_OK)
+        st = amp__orient(f->who, f->path, &px, (int)s->width, (int)s->height,
+                         (size_t)s->channels * (size_t)(s->bits / 8), s->orientation);
     if (st != AMP_OK) {
         free(px);
         return st;
